@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what cuprobe needs on Debian 12 and builds it (preset "release" unless
+# given another). Safe to repeat: installs only what is missing, rebuilds only
+# what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset="${1:-release}"
+
+packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
+          nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev
+          python3 xz-utils)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >&2
+fi
+
+cmake --preset "$preset" >&2
+cmake --build --preset "$preset" -j "$(nproc)" >&2

@@ -1,0 +1,16 @@
+// Parsing of durations ("500ms", "10s", "2m", "1h", "250us") and sizes
+// ("64MiB", "1GB", "4096"). Throws cuprobe::Error (exit code 2) on bad input.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace cuprobe {
+
+std::chrono::nanoseconds parse_duration(std::string_view text);
+std::uint64_t parse_size(std::string_view text);
+std::string format_duration_ms(double ms);  // "1.56 ms", "86.0 ms", "2.31 s"
+
+}  // namespace cuprobe

@@ -1,0 +1,104 @@
+// The in-memory profile every importer produces and every analysis reads.
+// Standard library only. Times are integer nanoseconds on the trace's own
+// clock (absolute where the source gives an absolute base).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/string_table.h"
+
+namespace cuprobe {
+
+using TimeNs = std::int64_t;
+
+enum class GpuActivityKind : std::uint8_t { kKernel, kMemcpy, kMemset };
+
+// Direction of a memcpy, as CUPTI and Kineto name them.
+enum class MemcpyKind : std::uint8_t { kUnknown, kHtoD, kDtoH, kDtoD, kHtoH, kPtoP };
+
+struct GpuActivity {
+  GpuActivityKind kind = GpuActivityKind::kKernel;
+  MemcpyKind memcpy_kind = MemcpyKind::kUnknown;
+  StringId name = kNoString;
+  TimeNs start = 0;
+  TimeNs end = 0;  // end >= start after import
+  std::int32_t device = -1;
+  std::int64_t stream = -1;
+  std::int64_t correlation = -1;  // links to the CPU launch (CpuRange::correlation)
+  std::int64_t graph_id = -1;     // CUDA graph this node ran in, -1 if none
+  std::int64_t bytes = -1;        // memcpy/memset size when known
+  std::int32_t grid[3] = {0, 0, 0};
+  std::int32_t block[3] = {0, 0, 0};
+  std::int32_t registers_per_thread = -1;
+  std::int32_t shared_memory_bytes = -1;
+
+  TimeNs duration() const { return end - start; }
+};
+
+// What a CPU-side range is, as far as the analyses care.
+enum class CpuRangeKind : std::uint8_t {
+  kAnnotation,  // user annotation / NVTX range / record_function
+  kRuntime,     // CUDA runtime or driver API call (launches carry a correlation)
+  kOperator,    // framework operator (aten::*)
+  kOther,
+};
+
+struct CpuRange {
+  CpuRangeKind kind = CpuRangeKind::kOther;
+  StringId name = kNoString;
+  TimeNs start = 0;
+  TimeNs end = 0;
+  std::int64_t pid = -1;
+  std::int64_t tid = -1;
+  std::int64_t correlation = -1;  // runtime/driver calls only
+};
+
+// One hardware-counter sample over [start, end) on one GPU (cuprobe's own runs).
+struct CounterSample {
+  std::int32_t device = -1;
+  TimeNs start = 0;
+  TimeNs end = 0;
+  StringId metric = kNoString;
+  double value = 0.0;
+};
+
+struct DeviceInfo {
+  std::int32_t id = -1;
+  std::string name;
+  std::int32_t sm_count = 0;
+  std::int32_t compute_major = 0;
+  std::int32_t compute_minor = 0;
+  std::int64_t memory_bytes = 0;
+};
+
+// Non-fatal import problems: counted, never silently dropped.
+struct ImportStats {
+  std::int64_t events = 0;
+  std::int64_t odd_events = 0;  // total of the reasons below
+  std::vector<std::pair<std::string, std::int64_t>> warnings;  // reason -> count
+
+  void warn(const std::string& reason, std::int64_t n = 1);
+};
+
+struct Profile {
+  std::string file;
+  std::string source;  // "kineto", "cuprobe-run"
+  std::optional<int> rank;
+  std::optional<int> world_size;
+  std::vector<DeviceInfo> devices;
+  StringTable strings;
+  std::vector<GpuActivity> gpu;    // sorted by start after import
+  std::vector<CpuRange> cpu;       // sorted by start after import
+  std::vector<CounterSample> counters;
+  std::vector<std::pair<std::string, std::string>> metadata;
+  bool complete = true;  // false when the source says it was cut short
+  ImportStats stats;
+
+  std::string_view name_of(StringId id) const { return strings.view(id); }
+  void sort_by_time();
+};
+
+}  // namespace cuprobe

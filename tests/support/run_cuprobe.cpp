@@ -1,0 +1,91 @@
+#include "support/run_cuprobe.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+namespace cuprobe::test {
+
+CommandResult run_cuprobe(const std::vector<std::string>& args, const std::string& stdin_data) {
+  int in_pipe[2], out_pipe[2], err_pipe[2];
+  if (pipe(in_pipe) || pipe(out_pipe) || pipe(err_pipe)) throw std::runtime_error("pipe failed");
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+    std::vector<char*> argv;
+    std::string binary = CUPROBE_BINARY;
+    argv.push_back(binary.data());
+    std::vector<std::string> copy = args;
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  std::size_t written = 0;
+  if (stdin_data.empty()) {
+    close(in_pipe[1]);
+    in_pipe[1] = -1;
+  } else {
+    fcntl(in_pipe[1], F_SETFL, O_NONBLOCK);
+  }
+  CommandResult result;
+  pollfd fds[3] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}, {in_pipe[1], POLLOUT, 0}};
+  int open_outputs = 2;
+  char buf[65536];
+  while (open_outputs > 0) {
+    fds[2].fd = in_pipe[1];
+    if (poll(fds, 3, -1) < 0) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+        ssize_t n = read(fds[i].fd, buf, sizeof buf);
+        if (n <= 0) {
+          close(fds[i].fd);
+          fds[i].fd = -1;
+          --open_outputs;
+        } else {
+          (i == 0 ? result.out : result.err).append(buf, static_cast<std::size_t>(n));
+        }
+      }
+    }
+    if (in_pipe[1] >= 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      ssize_t n = write(in_pipe[1], stdin_data.data() + written, stdin_data.size() - written);
+      if (n > 0) written += static_cast<std::size_t>(n);
+      if (n < 0 || written == stdin_data.size()) {
+        close(in_pipe[1]);
+        in_pipe[1] = -1;
+      }
+    }
+  }
+  if (in_pipe[1] >= 0) close(in_pipe[1]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+std::string data_path(const std::string& name) { return std::string(CUPROBE_TEST_DATA_DIR) + "/" + name; }
+
+std::string shared_trace(const std::string& name) {
+  std::string path = std::string(CUPROBE_SHARED_TRACES_DIR) + "/" + name;
+  return std::filesystem::exists(path) ? path : std::string();
+}
+
+std::string temp_dir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "cuprobe_test_XXXXXX").string();
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+  return pattern;
+}
+
+}  // namespace cuprobe::test

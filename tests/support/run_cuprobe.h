@@ -1,0 +1,20 @@
+// Runs the built cuprobe binary (execvp, no shell) and captures what it did.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cuprobe::test {
+
+struct CommandResult {
+  int exit_code = -1;  // 128+signal when killed by a signal
+  std::string out;
+  std::string err;
+};
+
+CommandResult run_cuprobe(const std::vector<std::string>& args, const std::string& stdin_data = "");
+std::string data_path(const std::string& name);    // tests/data/NAME
+std::string shared_trace(const std::string& name);  // ../shared/traces/NAME ("" if absent)
+std::string temp_dir();                              // a fresh directory for this test
+
+}  // namespace cuprobe::test
