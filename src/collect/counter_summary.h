@@ -1,0 +1,63 @@
+// Per-GPU, per-metric statistics (mean, p50, p95, max, sample count) over the
+// CounterRows of a sampling window; `cuprobe bench` puts to_json() under "sample".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "collect/device_sampler.h"
+
+namespace cuprobe {
+
+struct MetricSummary {
+  std::string metric;
+  std::int64_t samples = 0;  // rows where the value was read (NaN rows are not counted)
+  double mean = 0, p50 = 0, p95 = 0, max = 0;  // NaN when samples == 0
+};
+
+struct GpuCounterSummary {
+  int gpu = -1;
+  std::int64_t rows = 0;
+  std::int64_t first_ns = 0, last_ns = 0;  // start of the first row, end of the last one
+  std::vector<MetricSummary> metrics;      // same order as metric_names
+};
+
+struct CounterSummary {
+  std::vector<std::string> metric_names;
+  std::vector<GpuCounterSummary> gpus;  // ascending GPU index
+  std::int64_t lost_samples = 0;
+};
+
+// Rows whose values.size() differs from metric_names.size() are ignored.
+CounterSummary summarize_counters(const std::vector<std::string>& metric_names,
+                                  const std::vector<CounterRow>& rows, std::int64_t lost_samples = 0);
+
+// Incremental form, for long runs: keeps the values needed for the percentiles.
+class CounterSummarizer {
+ public:
+  explicit CounterSummarizer(std::vector<std::string> metric_names);
+  void add(const CounterRow& row);
+  void add(const std::vector<CounterRow>& rows);
+  CounterSummary summary(std::int64_t lost_samples = 0) const;
+
+ private:
+  struct PerGpu {
+    int gpu = -1;
+    std::int64_t rows = 0, first_ns = 0, last_ns = 0;
+    std::vector<std::vector<float>> values;  // per metric
+  };
+  std::vector<std::string> names_;
+  std::vector<PerGpu> gpus_;
+};
+
+// {"metrics":[...],"lost_samples":N,"gpus":[{"gpu":0,"rows":N,"start_ns":..,"end_ns":..,
+//   "metrics":{"NAME":{"samples":N,"mean":x,"p50":x,"p95":x,"max":x}}}]}; NaN becomes null.
+nlohmann::json counter_summary_json(const CounterSummary& summary);
+
+// Table for people: one block per GPU, one line per metric.
+std::string format_counter_summary(const CounterSummary& summary);
+
+}  // namespace cuprobe

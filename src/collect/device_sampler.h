@@ -1,0 +1,45 @@
+// Device-wide hardware counter sampling (CUPTI PM sampling): one sampler reads
+// the counters of one or more GPUs, whatever process runs the kernels.
+// No CUDA headers here: `cuprobe sample`, `cuprobe bench --sample` and
+// `cuprobe record` use this interface whether or not CUPTI was built in.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cuprobe {
+
+struct SamplerConfig {
+  std::vector<int> gpus;                 // empty = all GPUs
+  std::chrono::nanoseconds interval = std::chrono::milliseconds(100);
+  std::string preset = "triage";
+  std::vector<std::string> metrics;      // raw metric names; when non-empty they replace the preset
+};
+
+struct CounterRow {
+  int gpu = -1;
+  std::int64_t start_ns = 0, end_ns = 0;  // CLOCK_REALTIME nanoseconds (unix epoch) — one clock for all of cuprobe
+  std::vector<double> values;             // same order as metric_names(); NaN = not read (never 0 for "not read")
+};
+
+class DeviceSampler {
+ public:
+  virtual ~DeviceSampler() = default;
+  virtual const std::vector<std::string>& metric_names() const = 0;
+  virtual void start() = 0;
+  virtual std::vector<CounterRow> drain() = 0;   // rows decoded since the last call (call it every ~100 ms)
+  virtual void stop() = 0;                       // flushes; drain() afterwards returns the rest
+  virtual std::int64_t lost_samples() const = 0; // dropped by buffer overflow, counted
+  // GPU indices actually sampled (CUDA device ordinals), in row order.
+  virtual std::vector<int> gpus() const { return {}; }
+};
+
+// Throws cuprobe::Error with exit code 3 and a one-line reason + what to do (no GPU, no driver,
+// NVreg_RestrictProfilingToAdminUsers, counters busy, unsupported chip, built without CUPTI).
+// Bad metric or preset names throw with exit code 2.
+std::unique_ptr<DeviceSampler> open_device_sampler(const SamplerConfig& config);
+
+}  // namespace cuprobe
