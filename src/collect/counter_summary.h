@@ -2,7 +2,9 @@
 // CounterRows of a sampling window; `cuprobe bench` puts to_json() under "sample".
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -35,7 +37,30 @@ struct CounterSummary {
 CounterSummary summarize_counters(const std::vector<std::string>& metric_names,
                                   const std::vector<CounterRow>& rows, std::int64_t lost_samples = 0);
 
-// Incremental form, for long runs: keeps the values needed for the percentiles.
+// Streaming percentiles in bounded memory: exact up to kExactLimit values, then a
+// log-spaced histogram (bins 1% apart, so p50/p95 are within ~0.5% of the exact value).
+// Mean, max and count stay exact.
+class QuantileSketch {
+ public:
+  static constexpr std::size_t kExactLimit = 4096;
+  void add(double v);
+  std::int64_t count() const { return count_; }
+  double mean() const;
+  double max() const;
+  double quantile(double p) const;  // p in [0, 100]; NaN when empty
+
+ private:
+  void to_histogram();
+  static int bin_of(double v);
+  static double value_of(int bin);
+  std::int64_t count_ = 0;
+  double sum_ = 0, max_ = 0;
+  std::vector<double> exact_;
+  bool histogram_ = false;
+  std::vector<std::pair<int, std::int64_t>> bins_;  // sorted by bin
+};
+
+// Incremental form, for long runs: memory stays bounded however many rows arrive.
 class CounterSummarizer {
  public:
   explicit CounterSummarizer(std::vector<std::string> metric_names);
@@ -47,7 +72,7 @@ class CounterSummarizer {
   struct PerGpu {
     int gpu = -1;
     std::int64_t rows = 0, first_ns = 0, last_ns = 0;
-    std::vector<std::vector<float>> values;  // per metric
+    std::vector<QuantileSketch> values;  // per metric
   };
   std::vector<std::string> names_;
   std::vector<PerGpu> gpus_;

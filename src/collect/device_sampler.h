@@ -17,6 +17,7 @@ struct SamplerConfig {
   std::chrono::nanoseconds interval = std::chrono::milliseconds(100);
   std::string preset = "triage";
   std::vector<std::string> metrics;      // raw metric names; when non-empty they replace the preset
+  std::chrono::nanoseconds decode_period{0};  // how often the sampler's thread decodes; 0 = from interval
 };
 
 struct CounterRow {
@@ -33,8 +34,12 @@ class DeviceSampler {
   virtual std::vector<CounterRow> drain() = 0;   // rows decoded since the last call (call it every ~100 ms)
   virtual void stop() = 0;                       // flushes; drain() afterwards returns the rest
   virtual std::int64_t lost_samples() const = 0; // dropped by buffer overflow, counted
-  // GPU indices actually sampled (CUDA device ordinals), in row order.
+  // GPU indices actually sampled (CUDA device ordinals), ascending.
   virtual std::vector<int> gpus() const { return {}; }
+  // Chip name per sampled GPU (same order as gpus()), e.g. "GH100".
+  virtual std::vector<std::string> chips() const { return {}; }
+  // Raw CUPTI metric behind each of metric_names() (same order).
+  virtual std::vector<std::string> raw_metric_names() const { return metric_names(); }
 };
 
 // Throws cuprobe::Error with exit code 3 and a one-line reason + what to do (no GPU, no driver,
