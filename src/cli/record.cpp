@@ -1,0 +1,93 @@
+// cuprobe record [OPTIONS] -- CMD ARGS...: the kernel timeline and GPU
+// counters of an unmodified CUDA program, in one run file (docs/record.md).
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/parse_args.h"
+#include "cli/verb.h"
+#include "collect/record_session.h"
+#include "common/error.h"
+#include "common/units.h"
+
+namespace cuprobe {
+namespace {
+
+std::string default_output() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "cuprobe-%Y%m%d-%H%M%S.cuprobe", &tm);
+  return buf;
+}
+
+int run_record_verb(int argc, char** argv) {
+  // Everything after "--" is the command, untouched by the option parser.
+  std::vector<std::string> command;
+  int own_argc = argc;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--") {
+      own_argc = i;
+      for (int j = i + 1; j < argc; ++j) command.emplace_back(argv[j]);
+      break;
+    }
+  }
+  CLI::App app("Run a command and record its CUDA kernels, copies, NVTX ranges and the GPU counters\n"
+               "into one run file (SQLite). Usage: cuprobe record [OPTIONS] -- CMD ARGS...",
+               argv[0]);
+  RecordOptions o;
+  std::string delay, duration, capture = "all", max_size, interval = "10ms";
+  bool no_counters = false;
+  app.add_option("-o,--output", o.output, "run file to write (default cuprobe-DATE-TIME.cuprobe)");
+  app.add_flag("-f,--force", o.force, "replace the output file if it exists");
+  app.add_option("--delay", delay, "start recording this long after the command starts (e.g. 60s)");
+  app.add_option("--duration", duration, "record for this long, then close the run file (the command runs on)");
+  app.add_option("--capture", capture, "all | cuda-profiler (between cudaProfilerStart/Stop) | signal (SIGUSR1 toggles)")
+      ->check(CLI::IsMember({"all", "cuda-profiler", "signal"}));
+  app.add_option("--max-size", max_size, "stop recording when the run file reaches this size (e.g. 512MiB); the rest is counted as lost");
+  app.add_flag("--api", o.api_calls, "also record CUDA runtime API calls (launch correlation; costs more)");
+  app.add_flag("--no-counters", no_counters, "do not sample GPU counters");
+  app.add_option("--sample-interval", interval, "counter sample interval (default 10ms)");
+  app.add_option("--preset", o.preset, "counter preset (default triage)");
+  app.add_option("--inject-library", o.inject_library, "injection library (default: libcuprobe_inject.so beside cuprobe)");
+  app.allow_extras(false);
+  if (auto code = parse_args(app, own_argc, argv)) return *code;
+  if (command.empty()) throw Error("no command: cuprobe record [OPTIONS] -- CMD ARGS...", kExitUsage);
+  o.command = command;
+  if (o.output.empty()) o.output = default_output();
+  if (!delay.empty()) o.delay = parse_duration(delay);
+  if (!duration.empty()) {
+    o.duration = parse_duration(duration);
+    if (o.duration->count() <= 0) throw Error("--duration must be positive", kExitUsage);
+  }
+  if (!max_size.empty()) o.max_size = parse_size(max_size);
+  o.sample_interval = parse_duration(interval);
+  if (o.sample_interval.count() <= 0) throw Error("--sample-interval must be positive", kExitUsage);
+  o.counters = !no_counters;
+  o.capture = capture == "cuda-profiler" ? CaptureMode::kCudaProfiler
+              : capture == "signal"      ? CaptureMode::kSignal
+                                         : CaptureMode::kAll;
+  if (o.capture != CaptureMode::kAll && (o.delay || o.duration)) {
+    throw Error("--delay/--duration apply to --capture all only", kExitUsage);
+  }
+
+  RecordOutcome r = run_record(o);
+  std::fprintf(stderr,
+               "cuprobe record: wrote %s (%s): %lld kernels, %lld memcpy, %lld memset, %lld ranges, "
+               "%lld counter samples, %lld processes; %lld records lost%s\n",
+               o.output.c_str(), r.status.c_str(), static_cast<long long>(r.kernels),
+               static_cast<long long>(r.memcpy), static_cast<long long>(r.memset), static_cast<long long>(r.ranges),
+               static_cast<long long>(r.samples), static_cast<long long>(r.processes),
+               static_cast<long long>(r.losses), r.losses > 0 ? " (see the losses table)" : "");
+  return r.exit_code;
+}
+
+const VerbRegistration kRegistration{"record", "record an unmodified CUDA program: kernels, copies, NVTX, counters",
+                                     &run_record_verb};
+
+}  // namespace
+}  // namespace cuprobe

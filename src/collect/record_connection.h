@@ -1,0 +1,62 @@
+// One injected process's connection, parent side: checks its frames
+// (record_protocol.h), puts timestamps on CLOCK_REALTIME, demangles kernel
+// names and writes the rows into the run file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "collect/record_capture_window.h"
+#include "collect/record_protocol.h"
+#include "store/run_file_writer.h"
+
+namespace cuprobe {
+
+class RecordConnection {
+ public:
+  RecordConnection(RunFileWriter& writer, const CaptureWindow& window) : writer_(writer), window_(window) {}
+
+  // Feeds bytes from the socket. Returns false once the stream is invalid
+  // (the reason is in the run file and in messages()); the caller closes it.
+  bool on_bytes(const char* data, std::size_t n, std::int64_t now_ns);
+  // The connection closed: record how the process ended, as far as we know.
+  void on_closed(std::int64_t now_ns);
+
+  std::int64_t pid() const { return pid_; }
+  bool said_goodbye() const { return goodbye_; }
+  bool recording_kernels() const { return hello_ && !gave_up_; }
+  // Set when records must be dropped (--max-size reached); counted as losses.
+  void set_dropping(bool dropping) { dropping_ = dropping; }
+  // Lines for stderr (notices from the library, protocol errors); drained by the caller.
+  std::vector<std::string> take_messages() { return std::move(messages_); }
+  std::int64_t clock_offset_ns() const { return offset_; }
+  // Writes the count of records dropped since the last call (--max-size).
+  void flush_losses();
+
+ private:
+  void handle(const WireFrame& frame, std::int64_t now_ns);
+  std::int64_t to_realtime(std::int64_t cupti_ns) const { return cupti_ns + offset_; }
+  bool keep(std::int64_t start_realtime);
+  std::int64_t name_for(std::uint32_t id);
+
+  RunFileWriter& writer_;
+  const CaptureWindow& window_;
+  RecordStreamParser parser_;
+  std::int64_t pid_ = -1;
+  bool hello_ = false;
+  bool goodbye_ = false;
+  bool gave_up_ = false;
+  bool dropping_ = false;
+  std::int64_t offset_ = 0;
+  std::unordered_map<std::uint32_t, std::int64_t> names_;  // library string id -> names.id
+  std::int64_t outside_window_ = 0;
+  std::int64_t dropped_ = 0;
+  std::vector<std::string> messages_;
+};
+
+// "void foo<int>(float*)" from "_Z3fooIiEvPf"; the input when it is not mangled.
+std::string demangle(const std::string& name);
+
+}  // namespace cuprobe

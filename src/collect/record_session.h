@@ -1,0 +1,42 @@
+// `cuprobe record`: starts a command with the injection library, receives
+// what every CUDA process of it records, samples the GPU counters on the same
+// clock and writes it all into one run file as it arrives.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cuprobe {
+
+enum class CaptureMode { kAll, kCudaProfiler, kSignal };
+
+struct RecordOptions {
+  std::vector<std::string> command;
+  std::string output;
+  bool force = false;
+  std::optional<std::chrono::nanoseconds> delay;
+  std::optional<std::chrono::nanoseconds> duration;
+  CaptureMode capture = CaptureMode::kAll;
+  std::uint64_t max_size = 0;  // bytes; 0 = no limit
+  bool api_calls = false;      // also record CUDA runtime API calls (costs more)
+  bool counters = true;
+  std::chrono::nanoseconds sample_interval = std::chrono::milliseconds(10);
+  std::string preset = "triage";
+  std::chrono::nanoseconds drain_grace = std::chrono::seconds(5);  // after the command exits
+  std::string inject_library;  // empty: next to the cuprobe binary
+};
+
+struct RecordOutcome {
+  int exit_code = 0;  // the command's: its exit status, or 128 + signal
+  std::string status;  // run file status
+  std::int64_t kernels = 0, memcpy = 0, memset = 0, ranges = 0, samples = 0, processes = 0, losses = 0;
+  bool kernels_recorded = false;
+  bool counters_recorded = false;
+};
+
+RecordOutcome run_record(const RecordOptions& options);
+
+}  // namespace cuprobe
