@@ -89,6 +89,8 @@ std::string join(const std::vector<std::string>& v) {
   return out;
 }
 
+constexpr int kSignals[5] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD};
+
 void send_control(int fd, wire::ControlCommand cmd) {
   std::string frame;
   wire::append_frame(frame, wire::Type::kControl, wire::Control{static_cast<std::uint32_t>(cmd), 0});
@@ -125,6 +127,7 @@ class Session {
   int listen_fd_ = -1;
   int signal_fd_ = -1;
   sigset_t old_mask_{};
+  struct sigaction old_actions_[5]{};
   pid_t child_ = -1;
   std::optional<int> child_exit_;
   std::int64_t child_exit_ns_ = 0;
@@ -148,6 +151,7 @@ Session::~Session() {
   if (signal_fd_ >= 0) close(signal_fd_);
   if (!socket_path_.empty()) unlink(socket_path_.c_str());
   if (!socket_dir_.empty()) rmdir(socket_dir_.c_str());
+  for (int i = 0; i < 5; ++i) sigaction(kSignals[i], &old_actions_[i], nullptr);
   sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
 }
 
@@ -211,6 +215,7 @@ void Session::spawn() {
   child_ = fork();
   if (child_ < 0) throw Error(std::string("fork: ") + std::strerror(errno));
   if (child_ == 0) {
+    for (int i = 0; i < 5; ++i) sigaction(kSignals[i], &old_actions_[i], nullptr);
     sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
     close(err_pipe[0]);
     execvp(argv[0], argv.data());
@@ -428,10 +433,17 @@ RecordOutcome Session::run() {
   if (o_.duration) writer_->set_metadata("duration_ns", std::to_string(o_.duration->count()));
   if (o_.max_size) writer_->set_metadata("max_size_bytes", std::to_string(o_.max_size));
 
+  // A shell starts background jobs with SIGINT ignored; an ignored signal never
+  // reaches a signalfd, so take the default (blocked) and give the command the original.
   sigset_t mask;
   sigemptyset(&mask);
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD}) sigaddset(&mask, s);
+  for (int sig : kSignals) sigaddset(&mask, sig);
   sigprocmask(SIG_BLOCK, &mask, &old_mask_);
+  for (int i = 0; i < 5; ++i) {
+    struct sigaction dfl{};
+    dfl.sa_handler = SIG_DFL;
+    sigaction(kSignals[i], &dfl, &old_actions_[i]);
+  }
   signal_fd_ = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
   if (signal_fd_ < 0) throw Error(std::string("signalfd: ") + std::strerror(errno));
 
