@@ -1,0 +1,113 @@
+#include "load/http_fetch.h"
+
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "load/clock.h"
+#include "load/http_response_parser.h"
+#include "load/request_builder.h"
+
+namespace cuprobe {
+namespace {
+
+constexpr std::size_t kMaxBody = 1 << 20;
+
+struct BodyCollector final : HttpBodySink {
+  std::string body;
+  void on_body(std::string_view data) override {
+    if (body.size() < kMaxBody) body.append(data.substr(0, kMaxBody - body.size()));
+  }
+};
+
+class Socket {
+ public:
+  ~Socket() {
+    if (fd >= 0) close(fd);
+  }
+  int fd = -1;
+};
+
+// Waits for `events` on fd until the deadline; false on timeout.
+bool wait_for(int fd, short events, std::int64_t deadline) {
+  while (true) {
+    std::int64_t left_ms = (deadline - mono_ns()) / 1'000'000;
+    if (left_ms <= 0) return false;
+    pollfd p{fd, events, 0};
+    int rc = poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left_ms, 1000)));
+    if (rc > 0) return true;
+    if (rc < 0 && errno != EINTR) return false;
+  }
+}
+
+}  // namespace
+
+HttpFetchResult http_fetch(const HttpUrl& server, const char* method, const std::string& path,
+                           const std::string& json_body, std::chrono::nanoseconds timeout) {
+  HttpFetchResult result;
+  std::int64_t deadline = mono_ns() + timeout.count();
+  auto failed = [&](const char* why, std::string what) {
+    result.error = why;
+    result.detail = std::move(what);
+    return result;
+  };
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  std::string port = std::to_string(server.port);
+  int rc = getaddrinfo(server.host.c_str(), port.c_str(), &hints, &res);
+  if (rc != 0 || !res) return failed("resolve_failed", std::string("cannot resolve host: ") + gai_strerror(rc));
+  Socket s;
+  s.fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int crc = s.fd < 0 ? -1 : connect(s.fd, res->ai_addr, res->ai_addrlen);
+  int cerr = errno;
+  freeaddrinfo(res);
+  if (s.fd < 0) return failed("connect_failed", std::string("socket(): ") + std::strerror(cerr));
+  if (crc < 0 && cerr != EINPROGRESS) {
+    return failed(cerr == ECONNREFUSED ? "connect_refused" : "connect_failed", std::strerror(cerr));
+  }
+  if (!wait_for(s.fd, POLLOUT, deadline)) return failed("timeout", "connect timed out");
+  int err = 0;
+  socklen_t len = sizeof err;
+  getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len);
+  if (err) return failed(err == ECONNREFUSED ? "connect_refused" : "connect_failed", std::strerror(err));
+
+  std::string request = build_simple_request(method, path, server.authority(), json_body);
+  std::size_t sent = 0;
+  while (sent < request.size()) {
+    ssize_t n = send(s.fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<std::size_t>(n);
+    } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      if (!wait_for(s.fd, POLLOUT, deadline)) return failed("timeout", "sending the request timed out");
+    } else {
+      break;  // the server may have answered early; read it
+    }
+  }
+  HttpResponseParser parser;
+  BodyCollector body;
+  char buf[16384];
+  while (!parser.done()) {
+    if (!wait_for(s.fd, POLLIN, deadline)) return failed("timeout", "no complete response before the deadline");
+    ssize_t n = read(s.fd, buf, sizeof buf);
+    if (n > 0) {
+      if (!parser.feed(std::string_view(buf, static_cast<std::size_t>(n)), body)) {
+        return failed(parser.error().c_str(), parser.error_detail());
+      }
+    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+      if (!parser.finish_on_eof()) return failed(parser.error().c_str(), parser.error_detail());
+    }
+  }
+  result.responded = true;
+  result.status = parser.status();
+  result.body = std::move(body.body);
+  return result;
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,492 @@
+#include "load/load_runner.h"
+
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <random>
+
+#include "common/error.h"
+#include "load/clock.h"
+#include "load/http_response_parser.h"
+#include "load/sse_parser.h"
+
+namespace cuprobe {
+namespace {
+
+constexpr std::int64_t kScanIntervalNs = 10'000'000;
+constexpr std::int64_t kTickIntervalNs = 100'000'000;
+
+struct Connection final : HttpBodySink, SseSink {
+  Connection(RequestRecord& r, ApiKind api, const LoadOptions& o)
+      : rec(r), http(HttpResponseParser::Limits{o.max_header_bytes, 1024}), decoder(api),
+        max_error_body(o.max_error_body) {}
+
+  RequestRecord& rec;
+  int fd = -1;
+  std::size_t slot = 0;  // position in the active list
+  std::string out;
+  std::size_t out_off = 0;
+  bool connected = false;
+  bool writing = true;
+  std::int64_t deadline = 0;
+  std::int64_t now = 0;  // arrival time of the bytes being parsed
+  HttpResponseParser http;
+  SseParser sse;
+  StreamDecoder decoder;
+  std::size_t max_error_body;
+  bool headers_checked = false;
+  bool error_body = false;
+  std::string body_excerpt;
+  bool saw_done = false;
+  bool saw_finish = false;
+  bool finished = false;  // outcome decided, connection can go
+  std::string reason, detail;
+
+  void fail(std::string why, std::string what) {
+    if (finished) return;
+    finished = true;
+    reason = std::move(why);
+    detail = std::move(what);
+  }
+
+  void check_headers() {
+    if (headers_checked) return;
+    headers_checked = true;
+    rec.http_status = http.status();
+    if (http.status() < 200 || http.status() >= 300) {
+      error_body = true;
+    } else if (!http.content_type().empty() && http.content_type().find("event-stream") == std::string::npos) {
+      error_body = true;
+    }
+  }
+
+  void on_body(std::string_view data) override {
+    check_headers();
+    if (finished) return;
+    if (error_body) {
+      if (body_excerpt.size() < max_error_body) {
+        body_excerpt.append(data.substr(0, max_error_body - body_excerpt.size()));
+      }
+      return;
+    }
+    if (!sse.feed(data, *this)) fail("malformed_sse", "one event exceeded the size cap");
+  }
+
+  void on_event(std::string_view event, std::string_view data) override {
+    if (finished) return;
+    ++rec.events;
+    StreamChunk chunk = decoder.decode(event, data);
+    switch (chunk.kind) {
+      case StreamChunk::Kind::kDone:
+        saw_done = true;
+        finished = true;
+        return;
+      case StreamChunk::Kind::kError:
+        fail("stream_error", chunk.message);
+        return;
+      case StreamChunk::Kind::kMalformed:
+        fail("malformed_sse", chunk.message);
+        return;
+      case StreamChunk::Kind::kData:
+        break;
+    }
+    if (chunk.has_content) rec.content_ns.push_back(now);
+    if (chunk.prompt_tokens >= 0) rec.prompt_tokens = chunk.prompt_tokens;
+    if (chunk.completion_tokens >= 0) rec.completion_tokens = chunk.completion_tokens;
+    if (chunk.finished) saw_finish = true;
+    if (rec.response_id.empty() && !chunk.id.empty()) rec.response_id = chunk.id.substr(0, 128);
+  }
+
+  // The response ended (body complete or [DONE]): decide success or the reason.
+  void conclude_response() {
+    if (finished && !saw_done) return;
+    check_headers();
+    finished = false;
+    if (error_body) {
+      std::string excerpt;
+      for (char c : body_excerpt.substr(0, 300)) excerpt += (static_cast<unsigned char>(c) >= 0x20) ? c : ' ';
+      if (http.status() >= 200 && http.status() < 300) {
+        fail("not_event_stream", "HTTP " + std::to_string(http.status()) + " with Content-Type '" +
+                                     http.content_type() + "': " + excerpt);
+      } else {
+        fail("http_" + std::to_string(http.status()), excerpt);
+      }
+    } else if (!saw_done && !saw_finish) {
+      fail("truncated_stream", "the stream ended without [DONE] or a finish_reason");
+    } else if (rec.content_ns.empty()) {
+      fail("no_tokens", "the stream ended without any generated text");
+    } else {
+      finished = true;
+    }
+  }
+};
+
+std::string error_text(int err) { return std::strerror(err); }
+
+class Loop {
+ public:
+  Loop(const LoadOptions& o, const RequestFactory& f, LoadObserver& obs, const volatile int* stop)
+      : opt_(o), make_(f), obs_(obs), stop_flag_(stop), rng_(o.seed) {}
+
+  ~Loop() {
+    for (Connection* c : active_) {
+      if (c->fd >= 0) close(c->fd);
+      delete c;
+    }
+    if (timer_fd_ >= 0) close(timer_fd_);
+    if (ep_ >= 0) close(ep_);
+  }
+
+  LoadResult run();
+
+ private:
+  bool open_loop() const { return opt_.rate > 0; }
+  int cap() const { return open_loop() ? opt_.concurrency : std::max(1, opt_.concurrency); }
+  void resolve();
+  void plan_arrivals(std::int64_t now);
+  void fill_slots(std::int64_t now);
+  bool plan_finished(std::int64_t now) const;
+  void issue(std::int64_t scheduled);
+  void on_ready(Connection* c, std::uint32_t events);
+  void on_readable(Connection* c);
+  void finish(Connection* c, std::int64_t now);
+  void cancel_all(const char* reason, const std::string& detail);
+  void arm_timer(std::int64_t at);
+
+  const LoadOptions& opt_;
+  const RequestFactory& make_;
+  LoadObserver& obs_;
+  const volatile int* stop_flag_;
+  std::mt19937_64 rng_;
+  sockaddr_storage addr_{};
+  socklen_t addr_len_ = 0;
+  int ep_ = -1;
+  int timer_fd_ = -1;
+  std::deque<RequestRecord> records_;
+  std::vector<Connection*> active_;
+  std::deque<std::int64_t> pending_;  // open loop: arrivals waiting for a slot
+  std::uint64_t planned_ = 0, measured_planned_ = 0;
+  std::int64_t run_start_ = 0, measure_start_ = 0, next_arrival_ = 0;
+  bool planning_done_ = false;
+  LoadProgress progress_;
+  LoadResult result_;
+  char buf_[64 * 1024];
+};
+
+void Loop::resolve() {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  std::string port = std::to_string(opt_.port);
+  int rc = getaddrinfo(opt_.host.c_str(), port.c_str(), &hints, &res);
+  if (rc != 0 || !res) throw Error("cannot resolve host '" + opt_.host + "': " + gai_strerror(rc));
+  std::memcpy(&addr_, res->ai_addr, res->ai_addrlen);
+  addr_len_ = res->ai_addrlen;
+  freeaddrinfo(res);
+}
+
+void Loop::arm_timer(std::int64_t at) {
+  itimerspec spec{};
+  spec.it_value.tv_sec = at / 1'000'000'000;
+  spec.it_value.tv_nsec = at % 1'000'000'000;
+  if (at <= 0) spec.it_value.tv_nsec = 1;
+  timerfd_settime(timer_fd_, TFD_TIMER_ABSTIME, &spec, nullptr);
+}
+
+bool Loop::plan_finished(std::int64_t now) const {
+  if (opt_.requests > 0 && measured_planned_ >= opt_.requests) return true;
+  if (opt_.duration_ns > 0 && measure_start_ > 0 && now >= measure_start_ + opt_.duration_ns) return true;
+  return false;
+}
+
+// Decides which requests are due: open loop from the arrival process, closed
+// loop whenever a slot is free.
+void Loop::plan_arrivals(std::int64_t now) {
+  if (planning_done_) return;
+  if (!open_loop()) return;
+  while (!planning_done_ && next_arrival_ <= now) {
+    if (plan_finished(next_arrival_)) {
+      planning_done_ = true;
+      break;
+    }
+    pending_.push_back(next_arrival_);
+    double mean_gap_ns = 1e9 / opt_.rate;
+    double gap = opt_.arrival == Arrival::kConstant ? mean_gap_ns
+                                                     : std::exponential_distribution<double>(1.0)(rng_) * mean_gap_ns;
+    next_arrival_ += std::max<std::int64_t>(1, static_cast<std::int64_t>(gap));
+    // Counting happens in issue(); here only what is queued matters for plan_finished.
+    ++planned_;
+    bool warm = planned_ <= opt_.warmup_requests ||
+                (opt_.warmup_ns > 0 && pending_.back() - run_start_ < opt_.warmup_ns);
+    if (!warm) {
+      if (measure_start_ == 0) measure_start_ = pending_.back();
+      ++measured_planned_;
+    }
+  }
+  if (!planning_done_) arm_timer(next_arrival_);
+}
+
+void Loop::fill_slots(std::int64_t now) {
+  if (open_loop()) {
+    while (!pending_.empty() && (cap() <= 0 || progress_.in_flight < cap())) {
+      std::int64_t at = pending_.front();
+      pending_.pop_front();
+      issue(at);
+    }
+  } else {
+    if (!planning_done_ && plan_finished(now)) planning_done_ = true;
+    // At most one round of slots per call: when connects fail at once (nothing
+    // listening) this paces retries by the loop's wake-ups instead of spinning.
+    for (int round = 0; !planning_done_ && progress_.in_flight < cap() && round < cap(); ++round) {
+      if (plan_finished(now)) {
+        planning_done_ = true;
+        break;
+      }
+      ++planned_;
+      bool warm = planned_ <= opt_.warmup_requests || (opt_.warmup_ns > 0 && now - run_start_ < opt_.warmup_ns);
+      if (!warm) {
+        if (measure_start_ == 0) measure_start_ = now;
+        ++measured_planned_;
+      }
+      issue(now);
+      now = mono_ns();
+    }
+  }
+  if (planning_done_ && pending_.empty() && result_.issue_end_ns == 0) {
+    result_.issue_end_ns = now;
+    obs_.on_issue_end(now);
+  }
+}
+
+void Loop::issue(std::int64_t scheduled) {
+  RequestRecord& rec = records_.emplace_back();
+  rec.index = progress_.issued++;
+  rec.scheduled_ns = scheduled;
+  rec.warmup = rec.index < opt_.warmup_requests || (opt_.warmup_ns > 0 && scheduled - run_start_ < opt_.warmup_ns);
+  rec.content_ns.reserve(64);
+  auto* c = new Connection(rec, opt_.api, opt_);
+  c->out = make_(rec.index);
+  c->slot = active_.size();
+  active_.push_back(c);
+  ++progress_.in_flight;
+  rec.send_ns = mono_ns();
+  if (result_.start_ns == 0) result_.start_ns = rec.send_ns;
+  c->deadline = rec.send_ns + opt_.request_timeout_ns;
+  c->fd = socket(addr_.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (c->fd < 0) {
+    c->fail("connect_failed", "socket(): " + error_text(errno));
+    finish(c, mono_ns());
+    return;
+  }
+  int one = 1;
+  setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  int rc = connect(c->fd, reinterpret_cast<sockaddr*>(&addr_), addr_len_);
+  if (rc < 0 && errno != EINPROGRESS) {
+    int err = errno;
+    c->fail(err == ECONNREFUSED ? "connect_refused" : "connect_failed", "connect(): " + error_text(err));
+    finish(c, mono_ns());
+    return;
+  }
+  epoll_event ev{};
+  ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP;
+  ev.data.ptr = c;
+  if (epoll_ctl(ep_, EPOLL_CTL_ADD, c->fd, &ev) < 0) {
+    c->fail("connect_failed", "epoll_ctl(): " + error_text(errno));
+    finish(c, mono_ns());
+  }
+}
+
+void Loop::on_readable(Connection* c) {
+  ssize_t n = read(c->fd, buf_, sizeof buf_);
+  std::int64_t now = mono_ns();
+  c->now = now;
+  if (n > 0) {
+    if (!c->http.feed(std::string_view(buf_, static_cast<std::size_t>(n)), *c)) {
+      c->fail(c->http.error(), c->http.error_detail());
+    } else if (c->saw_done || c->http.done()) {
+      c->conclude_response();
+    }
+    if (c->finished) finish(c, now);
+    return;
+  }
+  if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+  std::string why = n == 0 ? "" : error_text(errno);
+  if (c->http.finish_on_eof()) {
+    c->conclude_response();
+  } else {
+    c->fail(c->http.error(), why.empty() ? c->http.error_detail() : "connection error: " + why);
+  }
+  finish(c, now);
+}
+
+void Loop::on_ready(Connection* c, std::uint32_t events) {
+  if (!c->connected) {
+    if (events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) {
+      int err = 0;
+      socklen_t len = sizeof err;
+      getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+      if (err != 0) {
+        c->fail(err == ECONNREFUSED ? "connect_refused" : "connect_failed", "connect(): " + error_text(err));
+        finish(c, mono_ns());
+        return;
+      }
+      c->connected = true;
+    } else {
+      return;
+    }
+  }
+  if (c->writing && (events & EPOLLOUT)) {
+    while (c->out_off < c->out.size()) {
+      ssize_t n = send(c->fd, c->out.data() + c->out_off, c->out.size() - c->out_off, MSG_NOSIGNAL);
+      if (n > 0) {
+        c->out_off += static_cast<std::size_t>(n);
+      } else if (n < 0 && errno == EAGAIN) {
+        break;
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else {
+        // The server may already have answered (e.g. 413): read what it said.
+        c->writing = false;
+        break;
+      }
+    }
+    if (c->out_off == c->out.size() || !c->writing) {
+      c->writing = false;
+      std::string().swap(c->out);
+      epoll_event ev{};
+      ev.events = EPOLLIN | EPOLLRDHUP;
+      ev.data.ptr = c;
+      epoll_ctl(ep_, EPOLL_CTL_MOD, c->fd, &ev);
+    }
+  }
+  if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) on_readable(c);
+}
+
+void Loop::finish(Connection* c, std::int64_t now) {
+  RequestRecord& rec = c->rec;
+  rec.end_ns = now;
+  if (!c->finished) c->fail("internal", "request ended without an outcome");
+  rec.error = c->reason;
+  rec.error_detail = c->detail;
+  if (c->fd >= 0) close(c->fd);
+  Connection* last = active_.back();
+  active_[c->slot] = last;
+  last->slot = c->slot;
+  active_.pop_back();
+  delete c;
+  --progress_.in_flight;
+  ++(rec.ok() ? progress_.completed : progress_.failed);
+  if (!rec.warmup && result_.steady_start_ns == 0) {
+    result_.steady_start_ns = now;
+    obs_.on_steady_start(now);
+  }
+  result_.end_ns = std::max(result_.end_ns, now);
+}
+
+void Loop::cancel_all(const char* reason, const std::string& detail) {
+  std::int64_t now = mono_ns();
+  while (!active_.empty()) {
+    Connection* c = active_.back();
+    c->fail(reason, detail);
+    finish(c, now);
+  }
+  pending_.clear();
+}
+
+LoadResult Loop::run() {
+  if (opt_.requests == 0 && opt_.duration_ns <= 0) throw Error("the load plan has neither a request count nor a duration", kExitUsage);
+  resolve();
+  ep_ = epoll_create1(EPOLL_CLOEXEC);
+  timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  if (ep_ < 0 || timer_fd_ < 0) throw Error("epoll/timerfd: " + error_text(errno));
+  epoll_event tev{};
+  tev.events = EPOLLIN;
+  tev.data.ptr = nullptr;
+  epoll_ctl(ep_, EPOLL_CTL_ADD, timer_fd_, &tev);
+
+  result_.realtime_offset_ns = monotonic_to_realtime_offset();
+  run_start_ = mono_ns();
+  next_arrival_ = run_start_;
+  std::int64_t run_deadline = run_start_ + opt_.run_timeout_ns;
+  std::int64_t next_scan = run_start_ + kScanIntervalNs;
+  std::int64_t next_tick = run_start_ + kTickIntervalNs;
+  plan_arrivals(run_start_);
+  fill_slots(run_start_);
+
+  epoll_event events[256];
+  while (!(planning_done_ && pending_.empty() && active_.empty())) {
+    std::int64_t now = mono_ns();
+    std::int64_t wake = std::min(next_tick, run_deadline);
+    if (!active_.empty()) wake = std::min(wake, next_scan);
+    if (!planning_done_ && opt_.duration_ns > 0 && measure_start_ > 0) {
+      wake = std::min(wake, measure_start_ + opt_.duration_ns);
+    }
+    int timeout_ms = static_cast<int>(std::clamp<std::int64_t>((wake - now + 999'999) / 1'000'000, 0, 1000));
+    int n = epoll_wait(ep_, events, 256, timeout_ms);
+    if (n < 0 && errno != EINTR) throw Error("epoll_wait: " + error_text(errno));
+    for (int i = 0; i < n; ++i) {
+      if (events[i].data.ptr == nullptr) {
+        std::uint64_t expirations;
+        [[maybe_unused]] ssize_t r = read(timer_fd_, &expirations, sizeof expirations);
+        continue;
+      }
+      on_ready(static_cast<Connection*>(events[i].data.ptr), events[i].events);
+    }
+    now = mono_ns();
+    if (stop_flag_ && *stop_flag_) {
+      result_.stopped = true;
+      planning_done_ = true;
+      cancel_all("interrupted", "the run was interrupted");
+      break;
+    }
+    if (now >= run_deadline) {
+      result_.run_timed_out = true;
+      planning_done_ = true;
+      cancel_all("run_timeout", "the whole run exceeded --timeout");
+      break;
+    }
+    if (now >= next_scan) {
+      next_scan = now + kScanIntervalNs;
+      for (std::size_t i = 0; i < active_.size();) {
+        Connection* c = active_[i];
+        if (now >= c->deadline) {
+          c->fail("timeout", "no complete response within --request-timeout");
+          finish(c, now);  // moves another connection into slot i
+        } else {
+          ++i;
+        }
+      }
+    }
+    plan_arrivals(now);
+    fill_slots(now);
+    if (now >= next_tick) {
+      next_tick = now + kTickIntervalNs;
+      obs_.on_tick(now, progress_);
+    }
+  }
+  result_.records.assign(std::make_move_iterator(records_.begin()), std::make_move_iterator(records_.end()));
+  if (result_.end_ns == 0) result_.end_ns = mono_ns();
+  return std::move(result_);
+}
+
+}  // namespace
+
+LoadResult run_load(const LoadOptions& options, const RequestFactory& make_request, LoadObserver& observer,
+                    const volatile int* stop_flag) {
+  auto loop = std::make_unique<Loop>(options, make_request, observer, stop_flag);
+  return loop->run();
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,73 @@
+// The load generator: one thread, one epoll loop, one non-blocking HTTP/1.1
+// connection per request. Closed loop keeps `concurrency` requests in flight;
+// open loop sends at `rate` (Poisson or constant arrivals), optionally capped by
+// `concurrency`, and counts how long a request waited for its slot.
+// Every request ends with a RequestRecord, success or a reason; the loop never
+// blocks on one connection and the whole run is bounded by run_timeout.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "load/request_record.h"
+#include "load/stream_decoder.h"
+
+namespace cuprobe {
+
+enum class Arrival { kPoisson, kConstant };
+
+struct LoadOptions {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 80;
+  ApiKind api = ApiKind::kCompletions;
+  int concurrency = 1;           // closed loop: in flight; open loop: cap (0 = none)
+  double rate = 0;               // requests/s; > 0 selects the open loop
+  Arrival arrival = Arrival::kPoisson;
+  std::uint64_t seed = 1;
+  std::uint64_t requests = 0;    // measured requests to send; 0 = until duration
+  std::int64_t duration_ns = 0;  // stop sending this long after the first measured request; 0 = none
+  std::uint64_t warmup_requests = 0;  // sent first, not measured
+  std::int64_t warmup_ns = 0;         // requests sent this early in the run are not measured
+  std::int64_t request_timeout_ns = 600'000'000'000;
+  std::int64_t run_timeout_ns = 3600'000'000'000;
+  std::size_t max_header_bytes = 64 * 1024;
+  std::size_t max_error_body = 2048;   // bytes of a 4xx/5xx body kept in the error detail
+};
+
+struct LoadProgress {
+  std::uint64_t issued = 0, completed = 0, failed = 0;
+  int in_flight = 0;
+};
+
+// Called from the load thread: keep them short (start a thread for slow work).
+class LoadObserver {
+ public:
+  virtual ~LoadObserver() = default;
+  virtual void on_steady_start(std::int64_t /*mono_ns*/) {}  // first measured request ended
+  virtual void on_issue_end(std::int64_t /*mono_ns*/) {}     // the last request was sent
+  virtual void on_tick(std::int64_t /*mono_ns*/, const LoadProgress&) {}  // about every 100 ms
+};
+
+struct LoadResult {
+  std::vector<RequestRecord> records;  // in send order, warm-up included (flagged)
+  std::int64_t start_ns = 0;           // monotonic: first request sent
+  std::int64_t end_ns = 0;             // last request ended
+  std::int64_t steady_start_ns = 0;    // 0 when never reached
+  std::int64_t issue_end_ns = 0;       // 0 when the run timed out before the plan was sent
+  std::int64_t realtime_offset_ns = 0; // realtime = monotonic + offset
+  bool run_timed_out = false;
+  bool stopped = false;                // stop_flag was raised
+};
+
+// Builds the complete HTTP request (head and body) for request number `index`.
+using RequestFactory = std::function<std::string(std::uint64_t index)>;
+
+// Throws cuprobe::Error when the host cannot be resolved or the plan is empty.
+// stop_flag (optional) is polled: when it becomes non-zero nothing new is sent
+// and in-flight requests are cancelled with reason "interrupted".
+LoadResult run_load(const LoadOptions& options, const RequestFactory& make_request, LoadObserver& observer,
+                    const volatile int* stop_flag = nullptr);
+
+}  // namespace cuprobe

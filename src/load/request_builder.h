@@ -1,0 +1,33 @@
+// The HTTP request for one bench prompt, in the shape each API expects:
+// streaming on, token counts requested (stream_options.include_usage), the
+// output length fixed with max_tokens and, where the server supports it,
+// ignore_eos so that every request produces exactly that many tokens.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "load/http_url.h"
+#include "load/prompt_source.h"
+#include "load/stream_decoder.h"
+
+namespace cuprobe {
+
+struct RequestTemplate {
+  ApiKind api = ApiKind::kCompletions;
+  std::string path;         // full request path, e.g. "/v1/completions"
+  std::string authority;    // Host header
+  std::string model;        // OpenAI "model"; empty = omitted
+  bool ignore_eos = true;
+  double temperature = 0.0;
+  nlohmann::json extra_body;  // merged into the top-level body (object or null)
+};
+
+nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prompt);
+std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt);
+// A small request (GET/POST) with Connection: close, for readiness and profiler calls.
+std::string build_simple_request(const char* method, const std::string& path, const std::string& authority,
+                                 const std::string& json_body = "");
+
+}  // namespace cuprobe
