@@ -68,4 +68,17 @@ std::string format_duration_ms(double ms) {
   return buf;
 }
 
+std::string format_percent(double fraction) {
+  char buf[32];
+  double pct = fraction * 100;
+  std::snprintf(buf, sizeof buf, pct >= 9.95 || pct == 0 ? "%.0f%%" : "%.1f%%", pct);
+  return buf;
+}
+
+std::string format_fixed(double value, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
 }  // namespace cuprobe

@@ -12,5 +12,7 @@ namespace cuprobe {
 std::chrono::nanoseconds parse_duration(std::string_view text);
 std::uint64_t parse_size(std::string_view text);
 std::string format_duration_ms(double ms);  // "1.56 ms", "86.0 ms", "2.31 s"
+std::string format_percent(double fraction);  // "91%", "3.4%", "0.2%"
+std::string format_fixed(double value, int decimals);  // "1.56"
 
 }  // namespace cuprobe

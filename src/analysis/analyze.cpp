@@ -1,0 +1,85 @@
+#include "analysis/analyze.h"
+
+#include <algorithm>
+
+#include "analysis/breakdown.h"
+#include "analysis/collective_wait.h"
+#include "analysis/findings.h"
+#include "analysis/interval_union.h"
+#include "analysis/step_detection.h"
+
+namespace cuprobe {
+namespace {
+
+void fill_window(const Profile& p, RankAnalysis& a) {
+  TimeNs lo = INT64_MAX, hi = INT64_MIN;
+  for (const auto& g : p.gpu) {
+    lo = std::min(lo, g.start);
+    hi = std::max(hi, g.end);
+  }
+  for (const auto& c : p.cpu) {
+    lo = std::min(lo, c.start);
+    hi = std::max(hi, c.end);
+  }
+  a.window_ms = hi > lo ? static_cast<double>(hi - lo) / 1e6 : 0.0;
+  a.gpu_busy_ms = static_cast<double>(busy_time(p.gpu)) / 1e6;
+  a.gpu_busy_share = a.window_ms > 0 ? a.gpu_busy_ms / a.window_ms : 0.0;
+  a.gpu_activities = static_cast<std::int64_t>(p.gpu.size());
+}
+
+std::string device_name(const Profile& p) {
+  std::vector<std::string> names;
+  for (const auto& d : p.devices) {
+    if (std::find(names.begin(), names.end(), d.name) == names.end()) names.push_back(d.name);
+  }
+  std::string joined;
+  for (const auto& n : names) joined += (joined.empty() ? "" : ", ") + n;
+  return joined;
+}
+
+}  // namespace
+
+AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const AnalyzeOptions& options) {
+  AnalyzeReport report;
+  std::vector<std::vector<KernelClass>> classes(profiles.size());
+  report.ranks.resize(profiles.size());
+  for (std::size_t i = 0; i < profiles.size(); ++i) {
+    const Profile& p = profiles[i];
+    RankAnalysis& a = report.ranks[i];
+    a.rank = p.rank;
+    a.file = p.file;
+    a.device = device_name(p);
+    fill_window(p, a);
+    StepAssignment steps = detect_steps(p, options);
+    a.steps = steps.summary;
+    classes[i] = classify_activities(p);
+    compute_breakdown(p, classes[i], steps, a);
+    add_rank_findings(p, classes[i], steps, a);
+    if (!options.step_marker.empty() && a.steps.steps.empty()) {
+      a.warnings.push_back(p.file + ": no annotation starts with the step marker '" + options.step_marker + "'");
+    }
+    if (a.steps.source == "annotation" && a.steps.assigned_activities == 0) {
+      a.warnings.push_back(p.file + ": step annotations found, but no GPU activity could be tied to them "
+                           "(no correlation ids in the trace)");
+    }
+    for (const auto& [reason, count] : p.stats.warnings) {
+      a.warnings.push_back(p.file + ": " + std::to_string(count) + " " + reason);
+    }
+    if (!a.unknown_kernels.empty()) {
+      a.warnings.push_back(p.file + ": " + std::to_string(a.unknown_kernels.size()) +
+                           " kernel name(s) not in the taxonomy, counted as 'other' (listed in the report)");
+    }
+  }
+  std::vector<RankInput> inputs;
+  for (std::size_t i = 0; i < profiles.size(); ++i) inputs.push_back({&profiles[i], &classes[i], &report.ranks[i]});
+  add_collective_wait_findings(inputs);
+  for (auto& a : report.ranks) {
+    rank_findings(a.findings);
+    report.findings.insert(report.findings.end(), a.findings.begin(), a.findings.end());
+    report.warnings.insert(report.warnings.end(), a.warnings.begin(), a.warnings.end());
+  }
+  rank_findings(report.findings);
+  return report;
+}
+
+}  // namespace cuprobe

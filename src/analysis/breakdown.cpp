@@ -1,0 +1,93 @@
+#include "analysis/breakdown.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace cuprobe {
+
+std::vector<KernelClass> classify_activities(const Profile& profile) {
+  std::unordered_map<StringId, KernelClass> cache;
+  std::vector<KernelClass> classes;
+  classes.reserve(profile.gpu.size());
+  for (const auto& a : profile.gpu) {
+    KernelClass k;
+    if (a.kind == GpuActivityKind::kMemcpy) {
+      k.category = Category::kMemcpy;
+      k.tensor_core = false;
+    } else if (a.kind == GpuActivityKind::kMemset) {
+      k.category = Category::kMemset;
+      k.tensor_core = false;
+    } else {
+      auto it = cache.find(a.name);
+      if (it == cache.end()) it = cache.emplace(a.name, classify_kernel(profile.name_of(a.name))).first;
+      k = it->second;
+    }
+    classes.push_back(k);
+  }
+  return classes;
+}
+
+void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& classes,
+                       const StepAssignment& steps, RankAnalysis& out) {
+  struct Totals {
+    TimeNs time = 0;
+    TimeNs in_steps = 0;
+    std::int64_t calls = 0;
+  };
+  std::vector<Totals> by_category(kCategoryCount);
+  std::unordered_map<StringId, Totals> by_name;
+  std::unordered_map<StringId, std::size_t> first_index;
+  TimeNs tensor_core_time = 0;
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    const auto& a = profile.gpu[i];
+    TimeNs d = a.duration();
+    bool in_step = steps.activity_step[i] >= 0;
+    auto& c = by_category[static_cast<std::size_t>(classes[i].category)];
+    c.time += d;
+    c.calls += 1;
+    if (in_step) c.in_steps += d;
+    auto& k = by_name[a.name];
+    k.time += d;
+    k.calls += 1;
+    if (in_step) k.in_steps += d;
+    first_index.try_emplace(a.name, i);
+    if (classes[i].tensor_core.value_or(false)) tensor_core_time += d;
+  }
+  const double busy_ns = out.gpu_busy_ms * 1e6;
+  auto share = [&](TimeNs t) { return busy_ns > 0 ? static_cast<double>(t) / busy_ns : 0.0; };
+  const double step_count = static_cast<double>(steps.summary.steps.size());
+  auto per_step_ms = [&](TimeNs t) { return step_count > 0 ? static_cast<double>(t) / 1e6 / step_count : 0.0; };
+
+  for (int c = 0; c < kCategoryCount; ++c) {
+    const auto& t = by_category[static_cast<std::size_t>(c)];
+    if (t.calls == 0) continue;
+    out.categories.push_back({static_cast<Category>(c), static_cast<double>(t.time) / 1e6, share(t.time), t.calls,
+                              per_step_ms(t.in_steps)});
+  }
+  std::sort(out.categories.begin(), out.categories.end(),
+            [](const CategoryRow& a, const CategoryRow& b) { return a.time_ms > b.time_ms; });
+
+  for (const auto& [name, t] : by_name) {
+    const KernelClass& cls = classes[first_index[name]];
+    KernelRow row;
+    row.name = std::string(profile.name_of(name));
+    row.category = cls.category;
+    row.tensor_core = cls.tensor_core;
+    row.precision = cls.precision;
+    row.calls = t.calls;
+    row.time_ms = static_cast<double>(t.time) / 1e6;
+    row.share = share(t.time);
+    row.mean_us = static_cast<double>(t.time) / 1e3 / static_cast<double>(t.calls);
+    row.per_step_ms = per_step_ms(t.in_steps);
+    out.kernels.push_back(std::move(row));
+  }
+  std::sort(out.kernels.begin(), out.kernels.end(), [](const KernelRow& a, const KernelRow& b) {
+    return a.time_ms != b.time_ms ? a.time_ms > b.time_ms : a.name < b.name;
+  });
+  for (const auto& k : out.kernels) {
+    if (k.category == Category::kOther) out.unknown_kernels.push_back(k.name);
+  }
+  out.tensor_core_share = share(tensor_core_time);
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,106 @@
+#include "analysis/collective_wait.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "analysis/thresholds.h"
+
+namespace cuprobe {
+namespace {
+
+using Durations = std::map<std::string, std::vector<double>>;  // kernel name -> ms, in call order
+
+Durations communication_durations(const RankInput& r) {
+  Durations d;
+  for (std::size_t i = 0; i < r.profile->gpu.size(); ++i) {
+    if ((*r.classes)[i].category != Category::kCommunication) continue;
+    const auto& a = r.profile->gpu[i];
+    d[std::string(r.profile->name_of(a.name))].push_back(static_cast<double>(a.duration()) / 1e6);
+  }
+  return d;
+}
+
+std::string rank_label(const RankInput& r, std::size_t index) {
+  return "rank " + std::to_string(r.analysis->rank.value_or(static_cast<int>(index)));
+}
+
+}  // namespace
+
+void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
+  if (ranks.size() < 2) return;
+  std::vector<Durations> durations;
+  for (const auto& r : ranks) durations.push_back(communication_durations(r));
+
+  struct Worst {
+    std::string name;
+    std::size_t call = 0;
+    double here_ms = 0, peer_ms = 0;
+    std::size_t peer = 0;
+  };
+  std::vector<double> excess(ranks.size(), 0.0);
+  std::vector<Worst> worst(ranks.size());
+  for (const auto& [name, first_rank_calls] : durations[0]) {
+    std::size_t calls = first_rank_calls.size();
+    bool everywhere = true;
+    for (const auto& d : durations) {
+      auto it = d.find(name);
+      if (it == d.end()) {
+        everywhere = false;
+        break;
+      }
+      calls = std::min(calls, it->second.size());
+    }
+    if (!everywhere) continue;
+    for (std::size_t k = 0; k < calls; ++k) {
+      std::size_t fastest = 0;
+      for (std::size_t r = 1; r < ranks.size(); ++r) {
+        if (durations[r].at(name)[k] < durations[fastest].at(name)[k]) fastest = r;
+      }
+      double min_ms = durations[fastest].at(name)[k];
+      for (std::size_t r = 0; r < ranks.size(); ++r) {
+        double extra = durations[r].at(name)[k] - min_ms;
+        excess[r] += extra;
+        if (extra > worst[r].here_ms - worst[r].peer_ms) {
+          worst[r] = {name, k, durations[r].at(name)[k], min_ms, fastest};
+        }
+      }
+    }
+  }
+
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    RankAnalysis& a = *ranks[r].analysis;
+    double comm_ms = 0;
+    for (const auto& c : a.categories) {
+      if (c.category == Category::kCommunication) comm_ms = c.time_ms;
+    }
+    if (excess[r] < thresholds::kCollectiveWaitMinMs || comm_ms <= 0 ||
+        excess[r] / comm_ms < thresholds::kCollectiveWaitShare) {
+      continue;
+    }
+    const Worst& w = worst[r];
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "%s waits in collectives: %.1f ms longer than its fastest peers in total (%.0f%% of its "
+                  "communication time); worst: call %zu took %.2f ms here vs %.3f ms on %s",
+                  rank_label(ranks[r], r).c_str(), excess[r], 100.0 * excess[r] / comm_ms, w.call + 1, w.here_ms,
+                  w.peer_ms, rank_label(ranks[w.peer], w.peer).c_str());
+    Finding f;
+    f.id = "collective_wait";
+    f.rank = a.rank;
+    f.share = a.gpu_busy_ms > 0 ? std::min(1.0, excess[r] / a.gpu_busy_ms) : 0;
+    f.step_share = a.window_ms > 0 ? std::min(1.0, excess[r] / a.window_ms) : 0;
+    f.severity = f.share >= thresholds::kSevereShare ? "high" : "medium";
+    f.title = buf;
+    f.kernels = {w.name};
+    f.suggestion = "This rank reached the collective long before its peers. Look at what the late rank did just "
+                   "before (host work, a data-dependent branch, a first-call warm-up or compile), balance work "
+                   "across ranks, and leave warm-up iterations out of the profile.";
+    f.numbers = {{"excess_ms", excess[r]}, {"communication_ms", comm_ms}, {"worst_call_ms", w.here_ms},
+                 {"worst_call_peer_ms", w.peer_ms}};
+    a.findings.push_back(std::move(f));
+  }
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,23 @@
+// collective_wait: the same collective far longer on one rank than on its
+// peers. A collective ends together on every rank, so the extra time on one
+// rank is time it waited for a late peer (skew, a straggler), not bandwidth.
+// The n-th call of each communication kernel name is matched across ranks.
+#pragma once
+
+#include <vector>
+
+#include "analysis/analysis_result.h"
+#include "model/profile.h"
+
+namespace cuprobe {
+
+struct RankInput {
+  const Profile* profile;
+  const std::vector<KernelClass>* classes;
+  RankAnalysis* analysis;
+};
+
+// Adds a collective_wait finding to each rank that waited; needs >= 2 ranks.
+void add_collective_wait_findings(const std::vector<RankInput>& ranks);
+
+}  // namespace cuprobe

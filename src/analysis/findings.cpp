@@ -1,0 +1,283 @@
+#include "analysis/findings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "analysis/launch_context.h"
+#include "analysis/stats.h"
+#include "analysis/thresholds.h"
+#include "common/units.h"
+
+namespace cuprobe {
+namespace {
+
+// Everything the individual findings share.
+struct Context {
+  const Profile& profile;
+  const std::vector<KernelClass>& classes;
+  const StepAssignment& steps;
+  RankAnalysis& analysis;
+  LaunchContext launches;
+  bool has_steps() const { return !steps.summary.steps.empty(); }
+  double step_count() const { return static_cast<double>(steps.summary.steps.size()); }
+
+  // Fraction of step time (or of the window without steps) that GPU time t explains.
+  double step_share_of(double per_step_ms, double total_ms) const {
+    if (has_steps() && steps.summary.median_ms > 0) return std::min(1.0, per_step_ms / steps.summary.median_ms);
+    return analysis.window_ms > 0 ? std::min(1.0, total_ms / analysis.window_ms) : 0.0;
+  }
+  const CategoryRow* category(Category c) const {
+    for (const auto& row : analysis.categories) {
+      if (row.category == c) return &row;
+    }
+    return nullptr;
+  }
+  std::vector<std::string> top_kernels(Category c, std::size_t n) const {
+    std::vector<std::string> names;
+    for (const auto& k : analysis.kernels) {
+      if (k.category == c && names.size() < n) names.push_back(k.name);
+    }
+    return names;
+  }
+};
+
+void copy_cast_dominant(Context& ctx) {
+  const CategoryRow* row = ctx.category(Category::kCopyCast);
+  if (!row || row->share < thresholds::kCopyCastMedium) return;
+  Finding f;
+  f.id = "copy_cast_dominant";
+  f.share = row->share;
+  f.step_share = ctx.step_share_of(row->per_step_ms, row->time_ms);
+  f.severity = severity_for_share(row->share, thresholds::kCopyCastMedium, thresholds::kCopyCastHigh);
+  f.kernels = ctx.top_kernels(Category::kCopyCast, 3);
+  std::string origin;
+  if (!f.kernels.empty()) {
+    // Which operator launches the top copy kernel, most often.
+    std::map<std::string, int> paths;
+    int looked = 0;
+    for (const auto& a : ctx.profile.gpu) {
+      if (looked >= 32) break;
+      if (ctx.profile.name_of(a.name) != f.kernels.front()) continue;
+      ++looked;
+      std::string path = ctx.launches.operator_path(a.correlation);
+      if (!path.empty()) ++paths[path];
+    }
+    if (!paths.empty()) {
+      origin = std::max_element(paths.begin(), paths.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+    }
+  }
+  f.title = "copies/casts take " + format_percent(row->share) + " of GPU time";
+  if (ctx.has_steps()) f.title += " (" + format_duration_ms(row->per_step_ms) + " per step)";
+  if (!origin.empty()) f.title += ", launched from " + origin;
+  f.suggestion =
+      "Find what is copied or cast every step and shrink it: cast only the entries the step uses "
+      "(gather the active KV entries before casting instead of casting the whole pool), keep tensors in the "
+      "dtype/layout their consumer needs, or fuse the cast into the consuming kernel.";
+  f.numbers = {{"time_ms", row->time_ms}, {"calls", static_cast<double>(row->calls)}, {"per_step_ms", row->per_step_ms}};
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
+void low_tensor_core_share(Context& ctx) {
+  const auto& a = ctx.analysis;
+  if (a.gpu_busy_ms <= 0 || a.tensor_core_share >= thresholds::kTensorCoreLow) return;
+  double cuda_core_matmul_ms = 0;
+  std::vector<std::string> cuda_core_matmuls;
+  for (const auto& k : a.kernels) {
+    bool matmul = k.category == Category::kGemm || k.category == Category::kAttention || k.category == Category::kMoe;
+    if (matmul && k.tensor_core == false) {
+      cuda_core_matmul_ms += k.time_ms;
+      if (cuda_core_matmuls.size() < 3) cuda_core_matmuls.push_back(k.name);
+    }
+  }
+  double cuda_core_share = cuda_core_matmul_ms / a.gpu_busy_ms;
+  Finding f;
+  f.id = "low_tensor_core_share";
+  f.share = cuda_core_share;
+  f.step_share = ctx.step_share_of(ctx.has_steps() ? cuda_core_matmul_ms / ctx.step_count() : 0, cuda_core_matmul_ms);
+  if (cuda_core_share >= thresholds::kCudaCoreMatmulHigh) f.severity = "high";
+  else if (a.tensor_core_share < thresholds::kTensorCoreVeryLow) f.severity = "medium";
+  else f.severity = "low";
+  f.title = "only " + format_percent(a.tensor_core_share) + " of GPU time runs on tensor cores";
+  if (!cuda_core_matmuls.empty()) {
+    f.title += "; matmul kernels on CUDA cores take " + format_percent(cuda_core_share);
+    f.kernels = cuda_core_matmuls;
+    f.suggestion =
+        "Matmul-class kernels are running without tensor cores: check the dtypes reaching them (fp32 inputs, "
+        "an unsupported fp8/fp4 layout or shape that fell back to a generic kernel) and the backend chosen; "
+        "confirm with `cuprobe sample` that the tensor pipes are idle.";
+  } else {
+    f.suggestion =
+        "The GPU's time goes to work outside the tensor cores (see the categories above): shrink the largest "
+        "non-matmul category first; batching more requests raises the matmul share.";
+  }
+  f.numbers = {{"tensor_core_share", a.tensor_core_share}, {"cuda_core_matmul_ms", cuda_core_matmul_ms}};
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
+// Synchronizing calls and launches per step, for the idle and launch findings.
+struct HostCalls {
+  double launches = 0;
+  double syncs = 0;
+  double launch_us_mean = 0;
+};
+
+HostCalls host_calls(const Context& ctx) {
+  HostCalls h;
+  double launch_us = 0;
+  for (const auto& r : ctx.profile.cpu) {
+    if (r.kind != CpuRangeKind::kRuntime) continue;
+    std::string_view n = ctx.profile.name_of(r.name);
+    if (n.find("Launch") != std::string_view::npos) {
+      h.launches += 1;
+      launch_us += static_cast<double>(r.end - r.start) / 1e3;
+    } else if (n.find("Synchronize") != std::string_view::npos || n == "cudaMemcpy" || n == "cuMemcpyDtoH_v2") {
+      h.syncs += 1;
+    }
+  }
+  if (h.launches > 0) h.launch_us_mean = launch_us / h.launches;
+  double divisor = ctx.has_steps() ? ctx.step_count() : 1.0;
+  h.launches /= divisor;
+  h.syncs /= divisor;
+  return h;
+}
+
+double idle_share(const Context& ctx) {
+  const auto& s = ctx.steps.summary;
+  if (!s.steps.empty() && s.median_ms > 0) return std::clamp(1.0 - s.gpu_median_ms / s.median_ms, 0.0, 1.0);
+  return std::clamp(1.0 - ctx.analysis.gpu_busy_share, 0.0, 1.0);
+}
+
+void gpu_idle(Context& ctx, const HostCalls& calls) {
+  double idle = idle_share(ctx);
+  if (idle < thresholds::kIdleMedium) return;
+  Finding f;
+  f.id = "gpu_idle";
+  f.share = idle;
+  f.step_share = idle;
+  f.severity = idle >= thresholds::kIdleHigh ? "high" : "medium";
+  const auto& s = ctx.steps.summary;
+  if (ctx.has_steps()) {
+    f.title = "GPU idle " + format_percent(idle) + " of each step (" + format_duration_ms(s.gpu_median_ms) + " GPU time in a " +
+              format_duration_ms(s.median_ms) + " step): host- or launch-bound";
+  } else {
+    f.title = "GPU idle " + format_percent(idle) + " of the trace window: host- or launch-bound";
+  }
+  f.suggestion = "The GPU waits for the CPU. Capture the step in a CUDA graph (torch.compile mode=\"reduce-overhead\", "
+                 "or the engine's CUDA-graph option), remove per-step synchronizations (" +
+                 format_fixed(calls.syncs, 1) + " per step here: .item(), .cpu(), printing tensors), and move host-side "
+                 "work (sampling, stopping checks) off the critical path or onto the GPU.";
+  f.numbers = {{"idle_share", idle}, {"launches_per_step", calls.launches}, {"syncs_per_step", calls.syncs}};
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
+void launch_bound(Context& ctx, const HostCalls& calls) {
+  std::vector<double> durations_us;
+  for (const auto& a : ctx.profile.gpu) {
+    if (a.kind == GpuActivityKind::kKernel) durations_us.push_back(static_cast<double>(a.duration()) / 1e3);
+  }
+  if (durations_us.empty()) return;
+  double median_us = percentile(durations_us, 0.5);
+  double kernels_per_step = static_cast<double>(durations_us.size()) / (ctx.has_steps() ? ctx.step_count() : 1.0);
+  double idle = idle_share(ctx);
+  if (median_us > thresholds::kShortKernelUs || idle < thresholds::kLaunchBoundIdle ||
+      kernels_per_step < thresholds::kLaunchBoundMinKernelsPerStep) {
+    return;
+  }
+  double step_us = ctx.has_steps() ? ctx.steps.summary.median_ms * 1e3 : ctx.analysis.window_ms * 1e3;
+  double launch_cost = step_us > 0 ? calls.launches * calls.launch_us_mean / step_us : 0;
+  Finding f;
+  f.id = "launch_bound";
+  f.step_share = std::min(idle, launch_cost > 0 ? launch_cost : idle);
+  f.share = f.step_share;
+  f.severity = severity_for_share(f.step_share, 0.2, thresholds::kSevereShare);
+  f.title = format_fixed(kernels_per_step, 0) + " kernels per step with a median of " + format_fixed(median_us, 1) +
+            " us: too short to hide the " + format_fixed(calls.launch_us_mean, 1) + " us it takes to launch each";
+  f.suggestion = "Cut launches per step: CUDA graphs replay the whole step with one launch; fuse small elementwise "
+                 "and norm kernels (torch.compile, fused RMSNorm/rotary/activation kernels); batch more requests "
+                 "per step so each kernel does more work.";
+  f.numbers = {{"kernels_per_step", kernels_per_step}, {"median_kernel_us", median_us},
+               {"launch_api_us_mean", calls.launch_us_mean}};
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
+void communication_dominant(Context& ctx) {
+  const CategoryRow* row = ctx.category(Category::kCommunication);
+  if (!row || row->share < thresholds::kCommunicationMedium) return;
+  Finding f;
+  f.id = "communication_dominant";
+  f.share = row->share;
+  f.step_share = ctx.step_share_of(row->per_step_ms, row->time_ms);
+  f.severity = severity_for_share(row->share, thresholds::kCommunicationMedium, thresholds::kCommunicationHigh);
+  f.kernels = ctx.top_kernels(Category::kCommunication, 3);
+  f.title = "collectives take " + format_percent(row->share) + " of GPU time";
+  f.suggestion = "Check whether the collectives move data or wait (compare ranks: a collective_wait finding means "
+                 "waiting); overlap communication with compute, use the engine's custom all-reduce for small "
+                 "messages, or lower the tensor-parallel degree.";
+  f.numbers = {{"time_ms", row->time_ms}, {"calls", static_cast<double>(row->calls)}};
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
+void host_memcpy_in_step(Context& ctx) {
+  if (!ctx.has_steps()) return;
+  double count = 0, time_ms = 0, bytes = 0;
+  std::map<std::string, double> by_name;
+  for (std::size_t i = 0; i < ctx.profile.gpu.size(); ++i) {
+    const auto& a = ctx.profile.gpu[i];
+    if (a.kind != GpuActivityKind::kMemcpy || ctx.steps.activity_step[i] < 0) continue;
+    if (a.memcpy_kind != MemcpyKind::kHtoD && a.memcpy_kind != MemcpyKind::kDtoH) continue;
+    count += 1;
+    time_ms += static_cast<double>(a.duration()) / 1e6;
+    if (a.bytes > 0) bytes += static_cast<double>(a.bytes);
+    by_name[std::string(ctx.profile.name_of(a.name))] += 1;
+  }
+  if (count == 0) return;
+  double per_step = count / ctx.step_count();
+  Finding f;
+  f.id = "host_memcpy_in_step";
+  f.share = ctx.analysis.gpu_busy_ms > 0 ? time_ms / ctx.analysis.gpu_busy_ms : 0;
+  f.step_share = ctx.step_share_of(time_ms / ctx.step_count(), time_ms);
+  f.severity = per_step >= thresholds::kHostMemcpyPerStepMedium ? "medium" : "low";
+  for (const auto& [name, n] : by_name) f.kernels.push_back(name);
+  f.title = format_fixed(per_step, 1) + " host<->device copies per step";
+  if (bytes > 0) f.title += " (" + format_fixed(bytes / ctx.step_count() / 1024, 1) + " KiB per step)";
+  f.suggestion = "Each device-to-host copy in a step usually blocks the CPU until the GPU drains; keep step inputs "
+                 "on the GPU, use pinned memory with non_blocking copies, and read results back once per step "
+                 "at most.";
+  f.numbers = {{"copies_per_step", per_step}, {"time_ms", time_ms}, {"bytes", bytes}};
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
+}  // namespace
+
+std::string severity_for_share(double share, double medium, double high) {
+  if (share >= high) return "high";
+  if (share >= medium) return "medium";
+  return "low";
+}
+
+void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& classes, const StepAssignment& steps,
+                       RankAnalysis& analysis) {
+  Context ctx{profile, classes, steps, analysis, LaunchContext(profile)};
+  HostCalls calls = host_calls(ctx);
+  copy_cast_dominant(ctx);
+  low_tensor_core_share(ctx);
+  gpu_idle(ctx, calls);
+  launch_bound(ctx, calls);
+  communication_dominant(ctx);
+  host_memcpy_in_step(ctx);
+  for (auto& f : analysis.findings) f.rank = analysis.rank;
+  rank_findings(analysis.findings);
+}
+
+void rank_findings(std::vector<Finding>& findings) {
+  auto severity_rank = [](const std::string& s) { return s == "high" ? 0 : s == "medium" ? 1 : 2; };
+  std::stable_sort(findings.begin(), findings.end(), [&](const Finding& a, const Finding& b) {
+    if (a.step_share != b.step_share) return a.step_share > b.step_share;
+    if (a.severity != b.severity) return severity_rank(a.severity) < severity_rank(b.severity);
+    return a.id < b.id;
+  });
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,28 @@
+// Step detection for traces without step annotations (Hugging Face generate):
+// a decode step replays the same kernel sequence, so the kernel-name sequence
+// is periodic with the step as its period. The period is the lag at which the
+// sequence best matches itself (candidates: the usual gap between repeats of
+// each kernel name; the smallest lag within a small tolerance of the best
+// match wins, so a step is not mistaken for two). Steps begin at the position
+// of the period with the highest boundary score: the caller scores a kernel
+// by the idle gap before it, and far higher when a device-to-host copy (the
+// engine reading the step's tokens back) comes just before it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/string_table.h"
+
+namespace cuprobe {
+
+struct PeriodicSteps {
+  std::int64_t period = 0;           // kernels per step; 0 = no periodicity found
+  double match = 0;                  // fraction of positions matching one period later
+  std::vector<std::size_t> starts;   // index of each step's first kernel
+};
+
+// names: kernel names in launch order; boundary_score[i]: how likely a step starts at kernel i.
+PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std::vector<double>& boundary_score);
+
+}  // namespace cuprobe

@@ -1,0 +1,219 @@
+#include "analysis/step_detection.h"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+
+#include "analysis/interval_union.h"
+#include "analysis/periodicity.h"
+#include "analysis/stats.h"
+
+namespace cuprobe {
+namespace {
+
+bool contains_step_word(std::string_view name) {
+  for (std::size_t i = 0; i + 4 <= name.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(name[i])) == 's' &&
+        std::tolower(static_cast<unsigned char>(name[i + 1])) == 't' &&
+        std::tolower(static_cast<unsigned char>(name[i + 2])) == 'e' &&
+        std::tolower(static_cast<unsigned char>(name[i + 3])) == 'p') {
+      return true;
+    }
+  }
+  return false;
+}
+
+struct MarkerRule {
+  std::string_view label;
+  bool (*matches)(std::string_view name);
+};
+
+// Auto-detected markers in order of preference: the engines' own first.
+const MarkerRule kMarkerRules[] = {
+    {"step[", [](std::string_view n) { return n.starts_with("step["); }},
+    {"execute_", [](std::string_view n) { return n.starts_with("execute_"); }},
+    {"ProfilerStep#", [](std::string_view n) { return n.starts_with("ProfilerStep#"); }},
+    {"*step*", [](std::string_view n) { return contains_step_word(n); }},
+};
+
+bool same_process(std::int64_t a, std::int64_t b) { return a < 0 || b < 0 || a == b; }
+
+// Annotation ranges chosen as steps, outermost only, sorted by start.
+std::vector<const CpuRange*> annotation_steps(const Profile& profile, const AnalyzeOptions& options,
+                                              std::string& marker) {
+  std::vector<const CpuRange*> chosen;
+  auto collect = [&](auto&& matches) {
+    chosen.clear();
+    for (const auto& r : profile.cpu) {
+      if (r.kind == CpuRangeKind::kAnnotation && matches(profile.name_of(r.name))) chosen.push_back(&r);
+    }
+    return !chosen.empty();
+  };
+  if (!options.step_marker.empty()) {
+    marker = options.step_marker;
+    collect([&](std::string_view n) { return n.starts_with(options.step_marker); });
+  } else {
+    for (const auto& rule : kMarkerRules) {
+      if (collect([&](std::string_view n) { return rule.matches(n); })) {
+        marker = rule.label == "*step*" ? std::string(profile.name_of(chosen.front()->name)) : std::string(rule.label);
+        break;
+      }
+    }
+  }
+  std::vector<const CpuRange*> outermost;
+  for (const CpuRange* r : chosen) {  // profile.cpu is sorted by start
+    if (!outermost.empty() && r->end <= outermost.back()->end && same_process(r->pid, outermost.back()->pid)) continue;
+    outermost.push_back(r);
+  }
+  return outermost;
+}
+
+void assign_by_annotation(const Profile& profile, const std::vector<const CpuRange*>& ranges,
+                          StepAssignment& out) {
+  for (const CpuRange* r : ranges) {
+    Step s;
+    s.cpu_start = r->start;
+    s.cpu_end = r->end;
+    s.kind = step_kind_from_name(profile.name_of(r->name));
+    out.summary.steps.push_back(s);
+  }
+  std::unordered_map<std::int64_t, int> step_of_correlation;
+  for (const auto& call : profile.cpu) {
+    if (call.kind != CpuRangeKind::kRuntime || call.correlation < 0) continue;
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), call.start,
+                               [](TimeNs t, const CpuRange* r) { return t < r->start; });
+    // Ranges may overlap when they come from several threads: look back a little.
+    for (int back = 0; back < 4 && it != ranges.begin(); ++back) {
+      --it;
+      const CpuRange* r = *it;
+      if (call.start < r->end && same_process(call.pid, r->pid)) {
+        step_of_correlation.emplace(call.correlation, static_cast<int>(it - ranges.begin()));
+        break;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    auto it = step_of_correlation.find(profile.gpu[i].correlation);
+    if (it != step_of_correlation.end()) out.activity_step[i] = it->second;
+  }
+}
+
+void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
+  constexpr double kAfterDeviceToHostCopy = 1e15;  // outweighs any idle gap (ns)
+  std::vector<std::size_t> kernel_index;  // into profile.gpu
+  std::vector<StringId> names;
+  std::vector<double> boundary_score;
+  TimeNs last_end = 0;
+  bool copy_back_since_last_kernel = false;
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    const auto& a = profile.gpu[i];
+    if (a.kind == GpuActivityKind::kMemcpy && a.memcpy_kind == MemcpyKind::kDtoH) copy_back_since_last_kernel = true;
+    if (a.kind != GpuActivityKind::kKernel) continue;
+    double gap = kernel_index.empty() ? 0.0 : static_cast<double>(std::max<TimeNs>(0, a.start - last_end));
+    boundary_score.push_back(gap + (copy_back_since_last_kernel ? kAfterDeviceToHostCopy : 0.0));
+    copy_back_since_last_kernel = false;
+    last_end = kernel_index.empty() ? a.end : std::max(last_end, a.end);
+    kernel_index.push_back(i);
+    names.push_back(a.name);
+  }
+  PeriodicSteps periodic = find_periodic_steps(names, boundary_score);
+  if (periodic.period == 0) return;
+
+  std::unordered_map<std::int64_t, const CpuRange*> launch_of;
+  for (const auto& call : profile.cpu) {
+    if (call.kind == CpuRangeKind::kRuntime && call.correlation >= 0) launch_of.emplace(call.correlation, &call);
+  }
+  auto launch_time = [&](std::size_t k) {
+    const GpuActivity& a = profile.gpu[kernel_index[k]];
+    auto it = launch_of.find(a.correlation);
+    return it != launch_of.end() ? it->second->start : a.start;
+  };
+
+  out.summary.source = "periodicity";
+  out.summary.period_kernels = periodic.period;
+  out.summary.marker = "period of " + std::to_string(periodic.period) + " kernels";
+  const auto& starts = periodic.starts;
+  for (std::size_t s = 0; s < starts.size(); ++s) {
+    std::size_t begin = starts[s];
+    std::size_t end = s + 1 < starts.size() ? starts[s + 1] : names.size();
+    if (s + 1 == starts.size() && static_cast<std::int64_t>(end - begin) < periodic.period / 2) break;  // cut off
+    Step step;
+    step.kind = "step";
+    step.cpu_start = launch_time(begin);
+    step.cpu_end = end < names.size() ? launch_time(end) : launch_time(end - 1);
+    int index = static_cast<int>(out.summary.steps.size());
+    out.summary.steps.push_back(step);
+    for (std::size_t k = begin; k < end; ++k) out.activity_step[kernel_index[k]] = index;
+  }
+  // Copies and memsets between a step's kernels belong to that step.
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    const auto& a = profile.gpu[i];
+    if (a.kind == GpuActivityKind::kKernel || out.activity_step[i] >= 0) continue;
+    const auto& steps = out.summary.steps;
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      TimeNs next = s + 1 < steps.size() ? steps[s + 1].cpu_start : steps[s].cpu_end;
+      std::int64_t corr_time = a.start;
+      if (auto it = launch_of.find(a.correlation); it != launch_of.end()) corr_time = it->second->start;
+      if (corr_time >= steps[s].cpu_start && corr_time < next) {
+        out.activity_step[i] = static_cast<int>(s);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string step_kind_from_name(std::string_view name) {
+  auto has = [&](std::string_view w) { return name.find(w) != std::string_view::npos; };
+  if (has("DECODE") || has("decode") || has("Decode")) return "decode";
+  if (has("EXTEND") || has("extend") || has("PREFILL") || has("prefill") || has("Prefill")) return "prefill";
+  return "step";
+}
+
+void finish_steps(const Profile& profile, StepAssignment& a) {
+  auto& steps = a.summary.steps;
+  std::vector<std::vector<Interval>> intervals(steps.size());
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    int s = a.activity_step[i];
+    if (s < 0) continue;
+    const auto& act = profile.gpu[i];
+    Step& step = steps[static_cast<std::size_t>(s)];
+    if (step.activities == 0 || act.start < step.gpu_start) step.gpu_start = act.start;
+    if (step.activities == 0 || act.end > step.gpu_end) step.gpu_end = act.end;
+    ++step.activities;
+    ++a.summary.assigned_activities;
+    intervals[static_cast<std::size_t>(s)].emplace_back(act.start, act.end);
+  }
+  std::vector<double> cpu_ms, span_ms, busy_ms;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    steps[s].gpu_busy = union_length(intervals[s]);
+    cpu_ms.push_back(static_cast<double>(steps[s].cpu_end - steps[s].cpu_start) / 1e6);
+    span_ms.push_back(static_cast<double>(steps[s].gpu_end - steps[s].gpu_start) / 1e6);
+    busy_ms.push_back(static_cast<double>(steps[s].gpu_busy) / 1e6);
+  }
+  a.summary.median_ms = percentile(cpu_ms, 0.5);
+  a.summary.p90_ms = percentile(cpu_ms, 0.9);
+  a.summary.gpu_span_median_ms = percentile(span_ms, 0.5);
+  a.summary.gpu_span_p90_ms = percentile(span_ms, 0.9);
+  a.summary.gpu_median_ms = percentile(busy_ms, 0.5);
+  a.summary.gpu_p90_ms = percentile(busy_ms, 0.9);
+}
+
+StepAssignment detect_steps(const Profile& profile, const AnalyzeOptions& options) {
+  StepAssignment out;
+  out.activity_step.assign(profile.gpu.size(), -1);
+  std::string marker;
+  auto ranges = annotation_steps(profile, options, marker);
+  if (!ranges.empty()) {
+    out.summary.source = "annotation";
+    out.summary.marker = marker;
+    assign_by_annotation(profile, ranges, out);
+  } else if (options.step_marker.empty()) {
+    assign_by_periodicity(profile, out);
+  }
+  finish_steps(profile, out);
+  return out;
+}
+
+}  // namespace cuprobe

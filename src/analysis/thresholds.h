@@ -1,0 +1,43 @@
+// Every threshold a finding uses, in one place (documented in docs/findings.md).
+// Shares are fractions of GPU busy time unless the name says "step".
+#pragma once
+
+namespace cuprobe::thresholds {
+
+// copy_cast_dominant: copies and casts take a large share of GPU time.
+inline constexpr double kCopyCastMedium = 0.20;
+inline constexpr double kCopyCastHigh = 0.40;
+
+// low_tensor_core_share: little GPU time in tensor-core kernels.
+inline constexpr double kTensorCoreLow = 0.30;
+inline constexpr double kTensorCoreVeryLow = 0.10;
+// ...and matmul-class kernels (gemm, attention, moe) that run on CUDA cores.
+inline constexpr double kCudaCoreMatmulHigh = 0.20;
+
+// gpu_idle: GPU idle for this fraction of each step (or of the window without steps).
+inline constexpr double kIdleMedium = 0.50;
+inline constexpr double kIdleHigh = 0.80;
+
+// launch_bound: kernels this short (median) with the GPU idle at least kLaunchBoundIdle of the step.
+inline constexpr double kShortKernelUs = 10.0;
+inline constexpr double kLaunchBoundIdle = 0.30;
+inline constexpr int kLaunchBoundMinKernelsPerStep = 50;
+
+// communication_dominant: collectives take this share of GPU time.
+inline constexpr double kCommunicationMedium = 0.25;
+inline constexpr double kCommunicationHigh = 0.50;
+
+// collective_wait: a collective on one rank takes this much longer than the
+// same collective on its fastest peer, in total ...
+inline constexpr double kCollectiveWaitMinMs = 1.0;
+// ... and that excess is at least this share of the rank's communication time.
+inline constexpr double kCollectiveWaitShare = 0.20;
+
+// host_memcpy_in_step: host<->device copies inside steps; medium when there is
+// at least this many per step on average.
+inline constexpr double kHostMemcpyPerStepMedium = 1.0;
+
+// Severity of any finding whose share is at least this is at least "high".
+inline constexpr double kSevereShare = 0.50;
+
+}  // namespace cuprobe::thresholds

@@ -1,0 +1,51 @@
+// cuprobe analyze TRACE...: where each step's GPU time goes, with findings.
+#include <cstdio>
+
+#include "analysis/analyze.h"
+#include "cli/parse_args.h"
+#include "cli/verb.h"
+#include "common/error.h"
+#include "import/load_profiles.h"
+#include "report/analyze_json.h"
+#include "report/analyze_text.h"
+
+namespace cuprobe {
+namespace {
+
+int run_analyze(int argc, char** argv) {
+  CLI::App app{"Kernel-level breakdown per step of torch profiler (Kineto) traces and cuprobe runs, with findings.\n"
+               "Give one file per rank (.json, .json.gz, .json.xz); ranks come from distributedInfo or the name.",
+               argv[0]};
+  std::vector<std::string> files;
+  AnalyzeOptions options;
+  bool as_json = false;
+  bool strict = false;
+  std::size_t top = 15;
+  app.add_option("files", files, "trace files (one per rank)")->required();
+  app.add_option("--step-marker", options.step_marker,
+                 "annotation name (prefix) that marks one step; default: detect ProfilerStep#, SGLang, vLLM markers");
+  app.add_flag("--json", as_json, "print the cuprobe.analyze/1 JSON report");
+  app.add_option("--top", top, "kernels to list per rank (default 15)");
+  app.add_flag("--strict", strict, "fail (exit 1) when the import found odd events (see warnings)");
+  if (auto rc = parse_args(app, argc, argv)) return *rc;
+
+  std::vector<Profile> profiles = load_profiles(files);
+  AnalyzeReport report = analyze_profiles(profiles, options);
+  if (strict) {
+    for (const auto& p : profiles) {
+      if (p.stats.odd_events > 0) {
+        throw Error(p.file + ": " + std::to_string(p.stats.odd_events) + " odd events (--strict): " +
+                    p.stats.warnings.front().first);
+      }
+    }
+  }
+  std::string out = as_json ? analyze_json(report, as_json ? SIZE_MAX : top).dump(1) + "\n" : analyze_text(report, top);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return std::fflush(stdout) == 0 ? 0 : 1;
+}
+
+const VerbRegistration kRegistration{"analyze", "where each step's GPU time goes (torch/Kineto traces, cuprobe runs)",
+                                     &run_analyze};
+
+}  // namespace
+}  // namespace cuprobe

@@ -1,0 +1,220 @@
+#include "import/byte_source.h"
+
+#include <fcntl.h>
+#include <lzma.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "common/error.h"
+
+namespace cuprobe {
+namespace {
+
+class FileReader {
+ public:
+  explicit FileReader(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+#ifdef POSIX_FADV_SEQUENTIAL
+    posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+  }
+  ~FileReader() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileReader(const FileReader&) = delete;
+  FileReader& operator=(const FileReader&) = delete;
+
+  std::size_t read(char* dst, std::size_t n) {
+    for (;;) {
+      ssize_t got = ::read(fd_, dst, n);
+      if (got >= 0) {
+        offset_ += static_cast<std::uint64_t>(got);
+        return static_cast<std::size_t>(got);
+      }
+      if (errno != EINTR) throw InputError(path_, static_cast<long long>(offset_), std::string("read failed: ") + std::strerror(errno));
+    }
+  }
+  std::uint64_t offset() const { return offset_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t offset_ = 0;
+};
+
+class PlainSource final : public ByteSource {
+ public:
+  PlainSource(std::unique_ptr<FileReader> file, std::vector<char> head)
+      : file_(std::move(file)), head_(std::move(head)) {}
+  std::size_t read(char* dst, std::size_t n) override {
+    if (head_pos_ < head_.size()) {
+      std::size_t k = std::min(n, head_.size() - head_pos_);
+      std::memcpy(dst, head_.data() + head_pos_, k);
+      head_pos_ += k;
+      return k;
+    }
+    return file_->read(dst, n);
+  }
+  const char* encoding() const override { return "plain"; }
+
+ private:
+  std::unique_ptr<FileReader> file_;
+  std::vector<char> head_;
+  std::size_t head_pos_ = 0;
+};
+
+// Shared input buffering for the two decompressors: the compressed bytes
+// already read (the sniffed head first), refilled from the file.
+class CompressedInput {
+ public:
+  CompressedInput(std::unique_ptr<FileReader> file, std::vector<char> head)
+      : file_(std::move(file)), buf_(std::move(head)), len_(buf_.size()) {
+    buf_.resize(std::max<std::size_t>(buf_.size(), 1 << 20));
+  }
+  // Returns false at the end of the file.
+  bool refill() {
+    len_ = file_->read(buf_.data(), buf_.size());
+    consumed_before_ = file_->offset() - len_;
+    return len_ > 0;
+  }
+  const unsigned char* data() const { return reinterpret_cast<const unsigned char*>(buf_.data()); }
+  std::size_t size() const { return len_; }
+  std::uint64_t offset_of(std::size_t remaining) const { return consumed_before_ + (len_ - remaining); }
+  const std::string& path() const { return file_->path(); }
+
+ private:
+  std::unique_ptr<FileReader> file_;
+  std::vector<char> buf_;
+  std::size_t len_;
+  std::uint64_t consumed_before_ = 0;
+};
+
+class GzipSource final : public ByteSource {
+ public:
+  GzipSource(std::unique_ptr<FileReader> file, std::vector<char> head) : in_(std::move(file), std::move(head)) {
+    std::memset(&zs_, 0, sizeof zs_);
+    if (inflateInit2(&zs_, 15 + 32) != Z_OK) throw InputError(in_.path(), "zlib initialisation failed");
+    zs_.next_in = const_cast<unsigned char*>(in_.data());
+    zs_.avail_in = static_cast<uInt>(in_.size());
+  }
+  ~GzipSource() override { inflateEnd(&zs_); }
+
+  std::size_t read(char* dst, std::size_t n) override {
+    if (done_) return 0;
+    zs_.next_out = reinterpret_cast<unsigned char*>(dst);
+    zs_.avail_out = static_cast<uInt>(std::min<std::size_t>(n, 1u << 30));
+    while (zs_.avail_out > 0) {
+      if (zs_.avail_in == 0) {
+        if (!in_.refill()) {
+          if (!in_member_) {
+            done_ = true;
+            break;
+          }
+          throw InputError(in_.path(), static_cast<long long>(in_.offset_of(0)),
+                           "truncated gzip stream (the file ends inside compressed data)");
+        }
+        zs_.next_in = const_cast<unsigned char*>(in_.data());
+        zs_.avail_in = static_cast<uInt>(in_.size());
+      }
+      in_member_ = true;
+      int rc = inflate(&zs_, Z_NO_FLUSH);
+      if (rc == Z_STREAM_END) {
+        in_member_ = false;
+        inflateReset(&zs_);  // another gzip member may follow
+      } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+        throw InputError(in_.path(), static_cast<long long>(in_.offset_of(zs_.avail_in)),
+                         std::string("corrupt gzip data: ") + (zs_.msg ? zs_.msg : "inflate failed"));
+      }
+    }
+    return n - zs_.avail_out;
+  }
+  const char* encoding() const override { return "gzip"; }
+
+ private:
+  CompressedInput in_;
+  z_stream zs_;
+  bool in_member_ = false;
+  bool done_ = false;
+};
+
+class XzSource final : public ByteSource {
+ public:
+  XzSource(std::unique_ptr<FileReader> file, std::vector<char> head) : in_(std::move(file), std::move(head)) {
+    if (lzma_stream_decoder(&ls_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+      throw InputError(in_.path(), "xz decoder initialisation failed");
+    }
+    ls_.next_in = in_.data();
+    ls_.avail_in = in_.size();
+  }
+  ~XzSource() override { lzma_end(&ls_); }
+
+  std::size_t read(char* dst, std::size_t n) override {
+    if (done_) return 0;
+    ls_.next_out = reinterpret_cast<std::uint8_t*>(dst);
+    ls_.avail_out = n;
+    while (ls_.avail_out > 0) {
+      lzma_action action = LZMA_RUN;
+      if (ls_.avail_in == 0) {
+        if (in_.refill()) {
+          ls_.next_in = in_.data();
+          ls_.avail_in = in_.size();
+        } else {
+          action = LZMA_FINISH;
+        }
+      }
+      lzma_ret rc = lzma_code(&ls_, action);
+      if (rc == LZMA_STREAM_END) {
+        done_ = true;
+        break;
+      }
+      if (rc == LZMA_BUF_ERROR && action == LZMA_FINISH) {
+        throw InputError(in_.path(), static_cast<long long>(in_.offset_of(0)),
+                         "truncated xz stream (the file ends inside compressed data)");
+      }
+      if (rc != LZMA_OK) {
+        throw InputError(in_.path(), static_cast<long long>(in_.offset_of(ls_.avail_in)),
+                         "corrupt xz data (lzma error " + std::to_string(static_cast<int>(rc)) + ")");
+      }
+    }
+    return n - ls_.avail_out;
+  }
+  const char* encoding() const override { return "xz"; }
+
+ private:
+  CompressedInput in_;
+  lzma_stream ls_ = LZMA_STREAM_INIT;
+  bool done_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path) {
+  auto file = std::make_unique<FileReader>(path);
+  std::vector<char> head(6);
+  std::size_t got = 0;
+  while (got < head.size()) {
+    std::size_t k = file->read(head.data() + got, head.size() - got);
+    if (k == 0) break;
+    got += k;
+  }
+  head.resize(got);
+  auto starts_with = [&](std::initializer_list<unsigned char> magic) {
+    if (head.size() < magic.size()) return false;
+    std::size_t i = 0;
+    for (unsigned char c : magic) {
+      if (static_cast<unsigned char>(head[i++]) != c) return false;
+    }
+    return true;
+  };
+  if (starts_with({0x1f, 0x8b})) return std::make_unique<GzipSource>(std::move(file), std::move(head));
+  if (starts_with({0xfd, '7', 'z', 'X', 'Z', 0x00})) return std::make_unique<XzSource>(std::move(file), std::move(head));
+  return std::make_unique<PlainSource>(std::move(file), std::move(head));
+}
+
+}  // namespace cuprobe

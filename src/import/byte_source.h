@@ -1,0 +1,24 @@
+// A file's bytes, decompressed on the fly when it is gzip or xz (detected from
+// the magic bytes, not the name). Errors are InputErrors naming the file and
+// the offset in the compressed file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace cuprobe {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Reads up to n bytes into dst; returns 0 only at the end of the data.
+  virtual std::size_t read(char* dst, std::size_t n) = 0;
+  // "plain", "gzip" or "xz".
+  virtual const char* encoding() const = 0;
+};
+
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path);
+
+}  // namespace cuprobe

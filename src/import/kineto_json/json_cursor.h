@@ -1,0 +1,66 @@
+// A streaming pull reader for one JSON document of any size: it holds only a
+// window of the text, refilled from a ByteSource, so memory stays flat. Views
+// it returns stay valid until the next call on the cursor. Every syntax error
+// throws InputError with the byte offset in the decompressed text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "import/byte_source.h"
+
+namespace cuprobe {
+
+class JsonCursor {
+ public:
+  JsonCursor(ByteSource& source, std::string file_name, std::size_t window_bytes = 4 << 20);
+
+  // The next significant character without consuming it; '\0' at the end.
+  char peek() {
+    if (pos_ < end_ && static_cast<unsigned char>(buf_[pos_]) > ' ') return buf_[pos_];
+    return peek_slow();
+  }
+  void expect(char c);            // consumes c or throws
+  bool consume_if(char c);        // consumes c when it is next
+  std::string_view string();      // a string value or key, unescaped
+  std::string_view number();      // the raw text of a number
+  // Skips any value. Containers skipped this way are checked for balance and
+  // well-formed strings only: values nobody reads are not validated further.
+  void skip_value();
+  void skip_rest_of_object();     // after some keys of an object: up to and including its '}'
+
+  // Reads the next key of an object and the ':' after it; false at '}'.
+  // Call with first=true right after '{'.
+  bool next_key(std::string_view& key, bool& first);
+  // Advances to the next element of an array; false at ']'.
+  bool next_element(bool& first);
+
+  std::uint64_t offset() const { return base_offset_ + pos_; }
+  bool at_end();
+  [[noreturn]] void fail(const std::string& reason) const;
+  [[noreturn]] void fail_at(std::uint64_t offset, const std::string& reason) const;
+  const std::string& file_name() const { return file_; }
+
+ private:
+  // Keeps bytes from keep_from on, reads more; returns false at the end of input.
+  bool refill(std::size_t& keep_from);
+  void skip_whitespace();
+  char peek_slow();
+  void skip_string();
+  void skip_to_close(int depth);
+  std::string_view string_slow(std::size_t start);
+
+  ByteSource& source_;
+  std::string file_;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0;
+  std::size_t end_ = 0;
+  std::uint64_t base_offset_ = 0;
+  bool eof_ = false;
+  std::string scratch_;
+  std::string key_scratch_;
+};
+
+}  // namespace cuprobe

@@ -1,0 +1,394 @@
+#include "import/kineto_json/kineto_importer.h"
+
+#include <unordered_map>
+
+#include "common/error.h"
+#include "import/kineto_json/json_cursor.h"
+#include "import/kineto_json/timestamp.h"
+#include "import/utf8.h"
+
+namespace cuprobe {
+namespace {
+
+enum class EventCategory : std::uint8_t {
+  kKernel, kMemcpy, kMemset, kRuntime, kAnnotation, kGpuAnnotation, kOperator, kIgnored
+};
+
+EventCategory parse_event_category(std::string_view cat) {
+  // Current Kineto spells these in snake case; PyTorch before 1.10 capitalised them.
+  if (cat == "kernel" || cat == "Kernel") return EventCategory::kKernel;
+  if (cat == "gpu_memcpy" || cat == "Memcpy") return EventCategory::kMemcpy;
+  if (cat == "gpu_memset" || cat == "Memset") return EventCategory::kMemset;
+  if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver") return EventCategory::kRuntime;
+  if (cat == "user_annotation" || cat == "User_annotation") return EventCategory::kAnnotation;
+  if (cat == "gpu_user_annotation") return EventCategory::kGpuAnnotation;
+  if (cat == "cpu_op" || cat == "Operator") return EventCategory::kOperator;
+  return EventCategory::kIgnored;
+}
+
+MemcpyKind memcpy_kind_from_name(std::string_view name) {
+  if (name.find("HtoD") != std::string_view::npos) return MemcpyKind::kHtoD;
+  if (name.find("DtoH") != std::string_view::npos) return MemcpyKind::kDtoH;
+  if (name.find("DtoD") != std::string_view::npos) return MemcpyKind::kDtoD;
+  if (name.find("HtoH") != std::string_view::npos) return MemcpyKind::kHtoH;
+  if (name.find("PtoP") != std::string_view::npos) return MemcpyKind::kPtoP;
+  return MemcpyKind::kUnknown;
+}
+
+struct RawEvent {
+  std::uint64_t offset = 0;
+  char phase = 0;
+  EventCategory category = EventCategory::kIgnored;
+  bool has_category = false;
+  std::string name;
+  std::optional<std::int64_t> ts;
+  std::optional<std::int64_t> dur;
+  std::int64_t pid = -1;
+  std::int64_t tid = -1;
+  std::int64_t correlation = -1;
+  std::int64_t device = -1;
+  std::int64_t stream = -1;
+  std::int64_t bytes = -1;
+  std::int32_t grid[3] = {0, 0, 0};
+  std::int32_t block[3] = {0, 0, 0};
+  std::int32_t registers = -1;
+  std::int32_t shared_memory = -1;
+
+  void reset(std::uint64_t at) {
+    offset = at;
+    phase = 0;
+    category = EventCategory::kIgnored;
+    has_category = false;
+    name.clear();
+    ts.reset();
+    dur.reset();
+    pid = tid = correlation = device = stream = bytes = -1;
+    for (int i = 0; i < 3; ++i) grid[i] = block[i] = 0;
+    registers = shared_memory = -1;
+  }
+};
+
+class KinetoImporter {
+ public:
+  KinetoImporter(ByteSource& source, const std::string& name) : cursor_(source, name) {
+    profile_.file = name;
+    profile_.source = "kineto";
+  }
+
+  Profile run() {
+    char first = cursor_.peek();
+    if (first == '[') {
+      read_event_array();  // the bare-array form of the Chrome trace format
+    } else if (first == '{') {
+      read_top_level_object();
+    } else if (first == '\0') {
+      cursor_.fail("empty file: not a trace");
+    } else {
+      cursor_.fail(std::string("not a JSON trace: starts with '") + first + "'");
+    }
+    if (!cursor_.at_end()) cursor_.fail("unexpected data after the end of the JSON document");
+    if (!saw_events_) cursor_.fail_at(0, "not a Kineto/Chrome trace: no \"traceEvents\" array");
+    for (auto& a : profile_.gpu) {
+      a.start += base_ns_;
+      a.end += base_ns_;
+    }
+    for (auto& r : profile_.cpu) {
+      r.start += base_ns_;
+      r.end += base_ns_;
+    }
+    profile_.sort_by_time();
+    return std::move(profile_);
+  }
+
+ private:
+  void read_top_level_object() {
+    cursor_.expect('{');
+    std::string_view key;
+    bool first = true;
+    while (cursor_.next_key(key, first)) {
+      if (key == "traceEvents") {
+        if (cursor_.peek() != '[') cursor_.fail("\"traceEvents\" must be an array");
+        read_event_array();
+      } else if (key == "deviceProperties") {
+        read_device_properties();
+      } else if (key == "distributedInfo") {
+        read_distributed_info();
+      } else if (key == "baseTimeNanoseconds") {
+        auto v = integer_text(cursor_.number());
+        if (!v) cursor_.fail("\"baseTimeNanoseconds\" must be an integer");
+        base_ns_ = *v;
+        profile_.metadata.emplace_back("baseTimeNanoseconds", std::to_string(*v));
+      } else if (key == "traceName" || key == "trace_id" || key == "cuda_runtime_version" ||
+                 key == "cuda_driver_version" || key == "cupti_version" || key == "displayTimeUnit") {
+        read_metadata(std::string(key));
+      } else {
+        cursor_.skip_value();
+      }
+    }
+  }
+
+  void read_metadata(const std::string& key) {
+    char c = cursor_.peek();
+    if (c == '"') {
+      profile_.metadata.emplace_back(key, repair_utf8(cursor_.string()));
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      profile_.metadata.emplace_back(key, std::string(cursor_.number()));
+    } else {
+      cursor_.skip_value();
+    }
+  }
+
+  std::int64_t read_int_field(const char* what) {
+    char c = cursor_.peek();
+    if (c != '-' && (c < '0' || c > '9')) cursor_.fail(std::string("\"") + what + "\" must be a number");
+    auto v = integer_text(cursor_.number());
+    if (!v) cursor_.fail(std::string("\"") + what + "\" must be an integer");
+    return *v;
+  }
+
+  void read_device_properties() {
+    if (cursor_.peek() != '[') cursor_.fail("\"deviceProperties\" must be an array");
+    cursor_.expect('[');
+    bool first = true;
+    while (cursor_.next_element(first)) {
+      if (cursor_.peek() != '{') cursor_.fail("\"deviceProperties\" entries must be objects");
+      cursor_.expect('{');
+      DeviceInfo d;
+      std::string_view key;
+      bool first_key = true;
+      while (cursor_.next_key(key, first_key)) {
+        if (key == "id") d.id = static_cast<std::int32_t>(read_int_field("id"));
+        else if (key == "name" && cursor_.peek() == '"') d.name = repair_utf8(cursor_.string());
+        else if (key == "numSms") d.sm_count = static_cast<std::int32_t>(read_int_field("numSms"));
+        else if (key == "computeMajor") d.compute_major = static_cast<std::int32_t>(read_int_field("computeMajor"));
+        else if (key == "computeMinor") d.compute_minor = static_cast<std::int32_t>(read_int_field("computeMinor"));
+        else if (key == "totalGlobalMem") d.memory_bytes = read_int_field("totalGlobalMem");
+        else cursor_.skip_value();
+      }
+      profile_.devices.push_back(std::move(d));
+    }
+  }
+
+  void read_distributed_info() {
+    if (cursor_.peek() != '{') {
+      cursor_.skip_value();
+      return;
+    }
+    cursor_.expect('{');
+    std::string_view key;
+    bool first = true;
+    while (cursor_.next_key(key, first)) {
+      if (key == "rank") profile_.rank = static_cast<int>(read_int_field("distributedInfo.rank"));
+      else if (key == "world_size") profile_.world_size = static_cast<int>(read_int_field("distributedInfo.world_size"));
+      else cursor_.skip_value();
+    }
+  }
+
+  void read_event_array() {
+    saw_events_ = true;
+    cursor_.expect('[');
+    bool first = true;
+    while (cursor_.next_element(first)) {
+      if (cursor_.peek() != '{') cursor_.fail("trace event is not an object");
+      read_event();
+      ++profile_.stats.events;
+    }
+  }
+
+  // "pid"/"tid" are numbers in Kineto but strings for its synthetic rows.
+  std::int64_t read_id() {
+    char c = cursor_.peek();
+    if (c == '"') {
+      cursor_.string();
+      return -2;
+    }
+    auto v = integer_text(cursor_.number());
+    return v ? *v : -2;
+  }
+
+  std::int64_t read_time(const char* what) {
+    char c = cursor_.peek();
+    if (c != '-' && (c < '0' || c > '9')) {
+      cursor_.fail(std::string("event field \"") + what + "\" must be a number");
+    }
+    auto text = cursor_.number();
+    auto v = microseconds_text_to_ns(text);
+    if (!v) cursor_.fail(std::string("event field \"") + what + "\" is not a valid time: '" + std::string(text) + "'");
+    return *v;
+  }
+
+  void read_dims(std::int32_t (&dims)[3], const char* what) {
+    if (cursor_.peek() != '[') cursor_.fail(std::string("args.") + what + " must be an array");
+    cursor_.expect('[');
+    bool first = true;
+    int i = 0;
+    while (cursor_.next_element(first)) {
+      std::int64_t v = read_int_field(what);
+      if (i < 3) dims[i] = static_cast<std::int32_t>(v);
+      ++i;
+    }
+  }
+
+  void read_args(RawEvent& ev) {
+    if (cursor_.peek() != '{') {
+      cursor_.skip_value();
+      profile_.stats.warn("events whose \"args\" is not an object (ignored)");
+      return;
+    }
+    cursor_.expect('{');
+    std::string_view key;
+    bool first = true;
+    while (cursor_.next_key(key, first)) {
+      switch (key.size()) {
+        case 4:
+          if (key == "grid") { read_dims(ev.grid, "grid"); continue; }
+          break;
+        case 5:
+          if (key == "block") { read_dims(ev.block, "block"); continue; }
+          if (key == "bytes") { ev.bytes = read_int_field("args.bytes"); continue; }
+          break;
+        case 6:
+          if (key == "device") { ev.device = read_int_field("args.device"); continue; }
+          if (key == "stream") { ev.stream = read_int_field("args.stream"); continue; }
+          break;
+        case 11:
+          if (key == "correlation") { ev.correlation = read_int_field("args.correlation"); continue; }
+          break;
+        case 13:
+          if (key == "shared memory") { ev.shared_memory = static_cast<std::int32_t>(read_int_field("args.shared memory")); continue; }
+          break;
+        case 20:
+          if (key == "registers per thread") { ev.registers = static_cast<std::int32_t>(read_int_field("args.registers per thread")); continue; }
+          break;
+        default:
+          break;
+      }
+      cursor_.skip_value();
+    }
+  }
+
+  void read_event() {
+    ev_.reset(cursor_.offset());
+    cursor_.expect('{');
+    std::string_view key;
+    bool first = true;
+    while (cursor_.next_key(key, first)) {
+      if (key.size() == 2) {
+        if (key == "ph") {
+          if (cursor_.peek() != '"') cursor_.fail("event field \"ph\" must be a string");
+          auto ph = cursor_.string();
+          ev_.phase = ph.empty() ? '?' : ph[0];
+          continue;
+        }
+        if (key == "ts") { ev_.ts = read_time("ts"); continue; }
+      } else if (key.size() == 3) {
+        if (key == "cat") {
+          if (cursor_.peek() != '"') cursor_.fail("event field \"cat\" must be a string");
+          ev_.category = parse_event_category(cursor_.string());
+          ev_.has_category = true;
+          if (ev_.category == EventCategory::kIgnored || ev_.category == EventCategory::kGpuAnnotation) {
+            cursor_.skip_rest_of_object();  // most events of big traces (python_function) end here
+            return;
+          }
+          continue;
+        }
+        if (key == "dur") { ev_.dur = read_time("dur"); continue; }
+        if (key == "pid") { ev_.pid = read_id(); continue; }
+        if (key == "tid") { ev_.tid = read_id(); continue; }
+      } else if (key == "name") {
+        if (cursor_.peek() != '"') cursor_.fail("event field \"name\" must be a string");
+        ev_.name.assign(cursor_.string());
+        continue;
+      } else if (key == "args") {
+        read_args(ev_);
+        continue;
+      }
+      cursor_.skip_value();
+    }
+    keep_event(ev_);
+  }
+
+  StringId intern(const std::string& raw) {
+    if (auto it = raw_names_.find(raw); it != raw_names_.end()) return it->second;
+    StringId id;
+    if (is_valid_utf8(raw)) {
+      id = profile_.strings.intern(raw);
+    } else {
+      id = profile_.strings.intern(repair_utf8(raw));
+      profile_.stats.warn("names with invalid UTF-8 (invalid bytes shown as U+FFFD)");
+    }
+    raw_names_.emplace(raw, id);
+    return id;
+  }
+
+  void keep_event(const RawEvent& ev) {
+    if (ev.category == EventCategory::kIgnored || ev.category == EventCategory::kGpuAnnotation) return;
+    if (ev.phase != 'X') {
+      profile_.stats.warn("events of a used category that are not complete ('X') events (ignored)");
+      return;
+    }
+    if (!ev.ts) cursor_.fail_at(ev.offset, "event \"" + ev.name.substr(0, 80) + "\" has no \"ts\"");
+    if (!ev.dur) cursor_.fail_at(ev.offset, "event \"" + ev.name.substr(0, 80) + "\" has no \"dur\"");
+    if (*ev.dur < 0) {
+      profile_.stats.warn("events with a negative duration (dropped)");
+      return;
+    }
+    bool gpu = ev.category == EventCategory::kKernel || ev.category == EventCategory::kMemcpy ||
+               ev.category == EventCategory::kMemset;
+    if (gpu) {
+      if (*ev.dur == 0) profile_.stats.warn("GPU activities with zero duration");
+      if (ev.correlation < 0) profile_.stats.warn("GPU activities without a correlation id");
+      GpuActivity a;
+      a.kind = ev.category == EventCategory::kKernel   ? GpuActivityKind::kKernel
+               : ev.category == EventCategory::kMemcpy ? GpuActivityKind::kMemcpy
+                                                       : GpuActivityKind::kMemset;
+      if (a.kind == GpuActivityKind::kMemcpy) a.memcpy_kind = memcpy_kind_from_name(ev.name);
+      a.name = intern(ev.name);
+      a.start = *ev.ts;
+      a.end = *ev.ts + *ev.dur;
+      a.device = static_cast<std::int32_t>(ev.device >= 0 ? ev.device : ev.pid);
+      a.stream = ev.stream >= 0 ? ev.stream : ev.tid;
+      a.correlation = ev.correlation;
+      a.bytes = ev.bytes;
+      for (int i = 0; i < 3; ++i) {
+        a.grid[i] = ev.grid[i];
+        a.block[i] = ev.block[i];
+      }
+      a.registers_per_thread = ev.registers;
+      a.shared_memory_bytes = ev.shared_memory;
+      profile_.gpu.push_back(a);
+      return;
+    }
+    CpuRange r;
+    r.kind = ev.category == EventCategory::kRuntime      ? CpuRangeKind::kRuntime
+             : ev.category == EventCategory::kAnnotation ? CpuRangeKind::kAnnotation
+                                                         : CpuRangeKind::kOperator;
+    r.name = intern(ev.name);
+    r.start = *ev.ts;
+    r.end = *ev.ts + *ev.dur;
+    r.pid = ev.pid;
+    r.tid = ev.tid;
+    r.correlation = ev.correlation;
+    profile_.cpu.push_back(r);
+  }
+
+  JsonCursor cursor_;
+  Profile profile_;
+  RawEvent ev_;
+  std::int64_t base_ns_ = 0;
+  bool saw_events_ = false;
+  std::unordered_map<std::string, StringId> raw_names_;
+};
+
+}  // namespace
+
+Profile import_kineto_json(ByteSource& source, const std::string& display_name) {
+  return KinetoImporter(source, display_name).run();
+}
+
+Profile import_kineto_json(const std::string& path) {
+  auto source = open_byte_source(path);
+  return import_kineto_json(*source, path);
+}
+
+}  // namespace cuprobe

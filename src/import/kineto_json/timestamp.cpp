@@ -1,0 +1,77 @@
+#include "import/kineto_json/timestamp.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace cuprobe {
+
+std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && text[i] == '-') {
+    negative = true;
+    ++i;
+  }
+  std::int64_t whole = 0;
+  std::size_t digits = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
+    if (whole > (INT64_MAX / 1000 - 9) / 10) return std::nullopt;  // beyond ~292 years in ns
+    whole = whole * 10 + (text[i] - '0');
+  }
+  if (digits == 0) return std::nullopt;
+  std::int64_t fraction_ns = 0;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    std::int64_t scale = 100;
+    std::size_t fraction_digits = 0;
+    bool round_up = false;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++fraction_digits) {
+      if (scale >= 1) {
+        fraction_ns += (text[i] - '0') * scale;
+        scale /= 10;
+      } else if (fraction_digits == 3) {
+        round_up = text[i] >= '5';
+      }
+    }
+    if (fraction_digits == 0) return std::nullopt;
+    if (round_up) ++fraction_ns;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    // Rare scientific notation: fall back to double, which is exact enough there.
+    std::string copy(text);
+    char* end = nullptr;
+    double us = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(us) || std::fabs(us) > 9.2e15) return std::nullopt;
+    return static_cast<std::int64_t>(std::llround(us * 1000.0));
+  }
+  if (i != text.size()) return std::nullopt;
+  std::int64_t ns = whole * 1000 + fraction_ns;
+  return negative ? -ns : ns;
+}
+
+std::optional<std::int64_t> integer_text(std::string_view text) {
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && text[i] == '-') {
+    negative = true;
+    ++i;
+  }
+  if (i == text.size()) return std::nullopt;
+  std::int64_t value = 0;
+  for (; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '.') {  // "7.0": accept an integral value written with a fraction
+      for (std::size_t j = i + 1; j < text.size(); ++j) {
+        if (text[j] != '0') return std::nullopt;
+      }
+      break;
+    }
+    if (c < '0' || c > '9') return std::nullopt;
+    if (value > (INT64_MAX - 9) / 10) return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  return negative ? -value : value;
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,107 @@
+#include "report/analyze_json.h"
+
+namespace cuprobe {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json optional_bool(const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); }
+
+json steps_json(const StepSummary& s) {
+  json j;
+  j["count"] = s.steps.size();
+  j["source"] = s.source;
+  j["marker"] = s.marker;
+  j["median_ms"] = s.median_ms;
+  j["p90_ms"] = s.p90_ms;
+  j["gpu_median_ms"] = s.gpu_median_ms;
+  j["gpu_p90_ms"] = s.gpu_p90_ms;
+  j["gpu_span_median_ms"] = s.gpu_span_median_ms;
+  j["gpu_span_p90_ms"] = s.gpu_span_p90_ms;
+  if (s.period_kernels > 0) j["period_kernels"] = s.period_kernels;
+  j["assigned_activities"] = s.assigned_activities;
+  json list = json::array();
+  for (const auto& st : s.steps) {
+    list.push_back({{"kind", st.kind},
+                    {"cpu_ms", static_cast<double>(st.cpu_end - st.cpu_start) / 1e6},
+                    {"gpu_ms", static_cast<double>(st.gpu_busy) / 1e6},
+                    {"gpu_span_ms", static_cast<double>(st.gpu_end - st.gpu_start) / 1e6},
+                    {"activities", st.activities},
+                    {"start_ns", st.cpu_start}});
+  }
+  j["list"] = std::move(list);
+  return j;
+}
+
+json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
+  json j;
+  j["rank"] = a.rank ? json(*a.rank) : json(nullptr);
+  j["file"] = a.file;
+  j["device"] = a.device;
+  j["window_ms"] = a.window_ms;
+  j["gpu_busy_ms"] = a.gpu_busy_ms;
+  j["gpu_busy_share"] = a.gpu_busy_share;
+  j["gpu_activities"] = a.gpu_activities;
+  j["steps"] = steps_json(a.steps);
+  json cats = json::array();
+  for (const auto& c : a.categories) {
+    cats.push_back({{"category", category_name(c.category)}, {"time_ms", c.time_ms}, {"share", c.share},
+                    {"calls", c.calls}, {"per_step_ms", c.per_step_ms}});
+  }
+  j["categories"] = std::move(cats);
+  j["tensor_core_share"] = a.tensor_core_share;
+  json kernels = json::array();
+  for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
+    const auto& k = a.kernels[i];
+    kernels.push_back({{"name", k.name},
+                       {"category", category_name(k.category)},
+                       {"tensor_core", optional_bool(k.tensor_core)},
+                       {"precision", k.precision ? json(precision_name(*k.precision)) : json(nullptr)},
+                       {"calls", k.calls},
+                       {"time_ms", k.time_ms},
+                       {"share", k.share},
+                       {"mean_us", k.mean_us},
+                       {"per_step_ms", k.per_step_ms}});
+  }
+  j["kernels"] = std::move(kernels);
+  j["kernels_total"] = a.kernels.size();
+  j["unknown_kernels"] = a.unknown_kernels;
+  json findings = json::array();
+  for (const auto& f : a.findings) findings.push_back(finding_json(f));
+  j["findings"] = std::move(findings);
+  j["warnings"] = a.warnings;
+  return j;
+}
+
+}  // namespace
+
+json finding_json(const Finding& f) {
+  json j;
+  j["id"] = f.id;
+  j["severity"] = f.severity;
+  j["share"] = f.share;
+  j["step_share"] = f.step_share;
+  j["rank"] = f.rank ? json(*f.rank) : json(nullptr);
+  j["title"] = f.title;
+  j["suggestion"] = f.suggestion;
+  j["kernels"] = f.kernels;
+  json numbers = json::object();
+  for (const auto& [k, v] : f.numbers) numbers[k] = v;
+  j["numbers"] = std::move(numbers);
+  return j;
+}
+
+json analyze_json(const AnalyzeReport& report, std::size_t top_kernels) {
+  json j;
+  j["schema"] = "cuprobe.analyze/1";
+  json ranks = json::array();
+  for (const auto& a : report.ranks) ranks.push_back(rank_json(a, top_kernels));
+  j["ranks"] = std::move(ranks);
+  json findings = json::array();
+  for (const auto& f : report.findings) findings.push_back(finding_json(f));
+  j["findings"] = std::move(findings);
+  j["warnings"] = report.warnings;
+  return j;
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,99 @@
+#include "report/analyze_text.h"
+
+#include "report/kernel_display_name.h"
+#include "report/text_table.h"
+
+namespace cuprobe {
+namespace {
+
+std::string rank_header(const RankAnalysis& a) {
+  std::string h = a.rank ? "rank " + std::to_string(*a.rank) + ": " : "";
+  h += a.file;
+  if (!a.device.empty()) h += "  (" + a.device + ")";
+  return h + "\n";
+}
+
+std::string steps_line(const StepSummary& s) {
+  if (s.steps.empty()) return "  steps: none found (no step annotations, no repeating kernel sequence)\n";
+  std::string how = s.source == "annotation" ? "annotation '" + s.marker + "'" : s.marker;
+  std::string out = "  steps: " + std::to_string(s.steps.size()) + " (" + how + ")\n";
+  out += "    step time " + format_duration_ms(s.median_ms) + " median, " + format_duration_ms(s.p90_ms) + " p90";
+  out += " | GPU span " + format_duration_ms(s.gpu_span_median_ms) + " median";
+  out += " | GPU busy " + format_duration_ms(s.gpu_median_ms) + " median, " + format_duration_ms(s.gpu_p90_ms) + " p90\n";
+  return out;
+}
+
+std::string tri_state(const std::optional<bool>& b) { return b ? (*b ? "yes" : "no") : "?"; }
+
+std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
+  std::string out = rank_header(a);
+  out += "  window " + format_duration_ms(a.window_ms) + " | GPU busy " + format_duration_ms(a.gpu_busy_ms) + " (" +
+         format_percent(a.gpu_busy_share) + ") | " + std::to_string(a.gpu_activities) + " GPU activities | tensor cores " +
+         format_percent(a.tensor_core_share) + " of busy\n";
+  out += steps_line(a.steps);
+  bool per_step = !a.steps.steps.empty();
+
+  TextTable cats(per_step ? std::vector<std::string>{"category", ">time", ">share", ">per step", ">calls"}
+                          : std::vector<std::string>{"category", ">time", ">share", ">calls"});
+  for (const auto& c : a.categories) {
+    std::vector<std::string> row{std::string(category_name(c.category)), format_duration_ms(c.time_ms),
+                                 format_percent(c.share)};
+    if (per_step) row.push_back(format_duration_ms(c.per_step_ms));
+    row.push_back(std::to_string(c.calls));
+    cats.add_row(std::move(row));
+  }
+  out += "\n" + cats.render();
+
+  TextTable kernels({"kernel", ">calls", ">total", ">mean", ">share", "category", "TC", "prec"});
+  for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
+    const auto& k = a.kernels[i];
+    kernels.add_row({kernel_display_name(k.name), std::to_string(k.calls), format_duration_ms(k.time_ms),
+                     format_duration_ms(k.mean_us / 1e3), format_percent(k.share), std::string(category_name(k.category)),
+                     tri_state(k.tensor_core), k.precision ? std::string(precision_name(*k.precision)) : "-"});
+  }
+  out += "\n" + kernels.render();
+  if (a.kernels.size() > top_kernels) {
+    out += "  ... " + std::to_string(a.kernels.size() - top_kernels) + " more kernels (--top N, or --json)\n";
+  }
+  if (!a.unknown_kernels.empty()) {
+    out += "  not in the taxonomy (counted as 'other'):";
+    for (std::size_t i = 0; i < a.unknown_kernels.size() && i < 5; ++i) {
+      out += (i ? ", " : " ") + kernel_display_name(a.unknown_kernels[i], 48);
+    }
+    out += a.unknown_kernels.size() > 5 ? ", ...\n" : "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string findings_text(const std::vector<Finding>& findings, bool show_rank) {
+  if (findings.empty()) return "findings: none (nothing crossed a threshold; see docs/findings.md)\n";
+  std::string out = "findings (ranked by the step time they explain):\n";
+  int n = 0;
+  for (const auto& f : findings) {
+    out += "  " + std::to_string(++n) + ". [" + f.severity + "] " + f.id;
+    if (show_rank && f.rank) out += " (rank " + std::to_string(*f.rank) + ")";
+    out += ": " + f.title + "\n";
+    if (!f.kernels.empty()) {
+      out += "     kernels:";
+      for (std::size_t i = 0; i < f.kernels.size(); ++i) out += (i ? ", " : " ") + kernel_display_name(f.kernels[i], 60);
+      out += "\n";
+    }
+    out += "     -> " + f.suggestion + "\n";
+  }
+  return out;
+}
+
+std::string analyze_text(const AnalyzeReport& report, std::size_t top_kernels) {
+  std::string out;
+  for (const auto& a : report.ranks) out += rank_text(a, top_kernels) + "\n";
+  out += findings_text(report.findings, report.ranks.size() > 1);
+  if (!report.warnings.empty()) {
+    out += "\nwarnings:\n";
+    for (const auto& w : report.warnings) out += "  " + w + "\n";
+  }
+  return out;
+}
+
+}  // namespace cuprobe

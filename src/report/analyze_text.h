@@ -1,0 +1,14 @@
+// `cuprobe analyze` for people: per rank the window, steps, categories, top
+// kernels; then the findings, ranked, and the warnings.
+#pragma once
+
+#include <string>
+
+#include "analysis/analysis_result.h"
+
+namespace cuprobe {
+
+std::string analyze_text(const AnalyzeReport& report, std::size_t top_kernels);
+std::string findings_text(const std::vector<Finding>& findings, bool show_rank);
+
+}  // namespace cuprobe

@@ -1,0 +1,13 @@
+// A short, readable form of a long templated kernel name for text reports:
+// "void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(...)::{lambda...}, ...>(...)"
+// becomes "unrolled_elementwise_kernel<direct_copy_kernel_cuda>". JSON keeps full names.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace cuprobe {
+
+std::string kernel_display_name(std::string_view full_name, std::size_t max_length = 72);
+
+}  // namespace cuprobe
