@@ -1,0 +1,191 @@
+// The kernel taxonomy's data: ordered rows (first match wins) and the name
+// tokens that fill in precision and tensor-core use where a row leaves them
+// open. docs/kernel-taxonomy.md describes the rules; every row has a test
+// with a real kernel name in tests/analysis/kernel_taxonomy_test.cpp.
+#include "analysis/kernel_taxonomy_table.h"
+
+namespace cuprobe::taxonomy {
+namespace {
+
+using C = Category;
+using P = Precision;
+constexpr Tc kYes = Tc::kYes;
+constexpr Tc kNo = Tc::kNo;
+constexpr Tc kOpen = Tc::kOpen;
+constexpr RowPrecision fixed(Precision p) { return {RowPrecision::kFixed, p}; }
+constexpr RowPrecision kUnknown{RowPrecision::kUnknown, P::kFp32};
+
+// Patterns match case-insensitively. "a&b": both substrings appear. "^a": the
+// name starts with a (after a leading "void ", which demangled names carry).
+constexpr Row kRows[] = {
+    // Activity names that Kineto gives memcpy/memset records (callers normally use the kind).
+    {"^Memcpy ", C::kMemcpy, kNo, kUnknown},
+    {"^Memset ", C::kMemset, kNo, kUnknown},
+
+    // Inductor (torch.compile) Triton kernels, by prefix: their fused names repeat the names
+    // of the operators they fused ("..._all_reduce_0", "..._index_select_..."), which the
+    // later rows would take at face value.
+    {"^triton_tem_", C::kGemm, kOpen},         // template GEMMs
+    {"^triton_&rsqrt", C::kNorm, kNo},         // RMSNorm: mean, pow, rsqrt
+    {"^triton_&rms_norm", C::kNorm, kNo},      // fused custom RMSNorm op
+    {"^triton_&layer_norm", C::kNorm, kNo},
+    {"^triton_poi_", C::kElementwise, kNo},
+    {"^triton_red_", C::kReduction, kNo},
+    {"^triton_per_", C::kReduction, kNo},
+
+    // Communication: NCCL/RCCL, custom all-reduce, expert-parallel dispatch/combine.
+    // Before norms and reductions: fused all-reduce kernels name both.
+    {"^nccl", C::kCommunication, kNo},
+    {"allreduce", C::kCommunication, kNo},
+    {"all_reduce", C::kCommunication, kNo},
+    {"cross_device_reduce", C::kCommunication, kNo},
+    {"userbuffers", C::kCommunication, kNo},
+    {"deep_ep::", C::kCommunication, kNo},
+    {"alltoall", C::kCommunication, kNo},
+    {"all_to_all", C::kCommunication, kNo},
+    {"moeA2A", C::kCommunication, kNo},
+
+    // Sampling (before reductions: argmax is a reduce_kernel).
+    {"SamplingFromProb", C::kSampling, kNo},
+    {"RenormProb", C::kSampling, kNo},
+    {"TopKMaskLogits", C::kSampling, kNo},
+    {"distribution_elementwise", C::kSampling, kNo},
+    {"multinomial", C::kSampling, kNo},
+    {"argmax", C::kSampling, kNo},
+
+    // Attention (before GEMM: FlashAttention-3 and FMHA names are CUTLASS templates).
+    {"flash_fwd&combine", C::kAttention, kNo},
+    {"FlashAttnFwdCombine", C::kAttention, kNo},
+    {"flash_fwd", C::kAttention, kYes},
+    {"flash_bwd", C::kAttention, kYes},
+    {"FlashAttn", C::kAttention, kYes},
+    {"FlashAttention", C::kAttention, kYes},
+    {"fmhaReduction", C::kAttention, kNo},
+    {"fmhaSm100", C::kAttention, kYes},
+    {"fmha", C::kAttention, kOpen},
+    // cuDNN names say "f16" for bf16 inputs too: precision is not read from them.
+    {"sdpa", C::kAttention, kOpen, kUnknown},
+    {"PrefillWith", C::kAttention, kYes},
+    {"DecodeWith", C::kAttention, kNo},  // FlashInfer's decode kernels run on CUDA cores
+    {"MergeState", C::kAttention, kNo},
+    {"BatchMLAPagedAttention", C::kAttention, kYes},
+    {"get_mla_metadata", C::kAttention, kNo},
+    // vLLM's paged attention: CUDA cores; its fp8 token names an enum type, not the data.
+    {"paged_attention", C::kAttention, kNo, kUnknown},
+    {"unified_attention", C::kAttention, kOpen},
+    {"mqa_logits", C::kAttention, kOpen},        // DeepSeek sparse-attention indexer
+    {"gated_delta_rule", C::kAttention, kOpen},  // linear attention (Qwen3-Next, Kimi)
+    {"attention", C::kAttention, kOpen},
+    {"^_fwd_kernel", C::kAttention, kOpen},          // SGLang/vLLM/LightLLM Triton attention
+    {"^_fwd_grouped_kernel", C::kAttention, kOpen},  // Triton decode attention, grouped heads
+    {"^attn_fwd", C::kAttention, kOpen},             // ROCm Triton flash attention
+
+    // Norms (before MoE and elementwise).
+    {"rms_norm", C::kNorm, kNo},
+    {"rmsnorm", C::kNorm, kNo},
+    {"layer_norm", C::kNorm, kNo},
+    {"layernorm", C::kNorm, kNo},
+    {"RowwiseMoments", C::kNorm, kNo},
+
+    // Mixture of experts: routing, alignment, permutation and fused expert GEMMs.
+    {"fused_moe_kernel", C::kMoe, kYes},  // Triton fused MoE GEMM (tl.dot)
+    {"marlin_moe", C::kMoe, kYes},
+    {"moe_align_block_size", C::kMoe, kNo},
+    {"count_and_sort_expert_tokens", C::kMoe, kNo},
+    {"topkGating", C::kMoe, kNo},
+    {"topk_gating", C::kMoe, kNo},
+    {"expandInputRows", C::kMoe, kNo},
+    {"moe", C::kMoe, kOpen},
+
+    // GEMM. cuBLAS's nvjet names carry the types after the prefix: q = fp8, o = fp4,
+    // t = bf16, h = fp16, s = fp32 (A B C-compute-D, or C-compute-D when A, B = C).
+    {"^nvjet_&_qq", C::kGemm, kYes, fixed(P::kFp8)},
+    {"^nvjet_&_oo", C::kGemm, kYes, fixed(P::kFp4)},
+    {"^nvjet_&_tst_", C::kGemm, kYes, fixed(P::kBf16)},
+    {"^nvjet_&_hsh_", C::kGemm, kYes, fixed(P::kFp16)},
+    {"^nvjet_", C::kGemm, kYes},
+    {"xmma_&ffma", C::kGemm, kNo, fixed(P::kFp32)},
+    {"xmma_", C::kGemm, kYes},
+    {"gemmk1", C::kGemm, kNo},  // before "_sgemm": its arguments name cublasGemmk1Params
+    {"gemv", C::kGemm, kNo},
+    {"_sgemm", C::kGemm, kNo, fixed(P::kFp32)},
+    {"splitKreduce", C::kGemm, kNo},
+    {"^bmm_", C::kGemm, kYes},  // TensorRT-LLM generated Blackwell GEMMs
+    {"deep_gemm", C::kGemm, kYes},
+    {"_gemm_1d", C::kGemm, kYes},  // DeepGEMM sm90/sm100 kernels
+    {"marlin", C::kGemm, kYes},
+    {"Cijk_&_BBS_", C::kGemm, kOpen, fixed(P::kBf16)},  // AMD Tensile: BF16 in/out, fp32 compute
+    {"Cijk_&_HHS_", C::kGemm, kOpen, fixed(P::kFp16)},
+    {"Cijk_&_SB_", C::kGemm, kOpen, fixed(P::kFp32)},
+    {"Cijk_", C::kGemm, kOpen},
+    {"scaled_mm", C::kGemm, kOpen},
+    {"matmul", C::kGemm, kOpen},
+    {"cutlass", C::kGemm, kOpen},
+    {"gemm", C::kGemm, kOpen},
+
+    // Elementwise kernels with their own names.
+    {"rotary", C::kElementwise, kNo},
+    {"MLARope", C::kElementwise, kNo},
+    {"RopeQuantize", C::kElementwise, kNo},
+    {"act_and_mul", C::kElementwise, kNo},
+    {"swiglu", C::kElementwise, kNo},
+
+    // Selection, sorting, softmax, scans (before "gather": gatherTopK).
+    {"topk", C::kReduction, kNo},
+    {"sort", C::kReduction, kNo},
+    {"softmax", C::kReduction, kNo},
+    {"scan", C::kReduction, kNo},
+    {"histogram", C::kReduction, kNo},
+
+    // Copies and casts: PyTorch copy_ (dtype casts included), cat, gather/index, KV-cache
+    // writes, quantization.
+    {"copy_kernel_cuda", C::kCopyCast, kNo},
+    {"CatArrayBatchedCopy", C::kCopyCast, kNo},
+    {"gather", C::kCopyCast, kNo},
+    {"indexSelect", C::kCopyCast, kNo},
+    {"index_elementwise_kernel", C::kCopyCast, kNo},
+    {"reshape_and_cache", C::kCopyCast, kNo},
+    {"concat_and_cache", C::kCopyCast, kNo},
+    {"AppendPagedKVCache", C::kCopyCast, kNo},
+    {"set_mla_kv_buffer", C::kCopyCast, kNo},
+    {"quant", C::kCopyCast, kNo},
+
+    // Everything else PyTorch runs through TensorIterator.
+    {"elementwise_kernel", C::kElementwise, kNo},
+
+    {"reduce", C::kReduction, kNo},
+};
+
+// Lowest precision first: a GEMM named "e4m3 in, bf16 out, f32 accumulate" is fp8.
+constexpr Token kPrecisionTokens[] = {
+    {"e2m1", P::kFp4},     {"fp4", P::kFp4},  // nvfp4, mxfp4
+    {"e4m3", P::kFp8},     {"e5m2", P::kFp8},  {"fp8", P::kFp8}, {"float8", P::kFp8},
+    {"int8", P::kInt8, true}, {"qint8", P::kInt8}, {"i8", P::kInt8, true},
+    {"bf16", P::kBf16},    {"bfloat16", P::kBf16},
+    {"fp16", P::kFp16},    {"f16", P::kFp16, true}, {"half", P::kFp16},
+    {"tf32", P::kTf32},    {"tfloat32", P::kTf32},
+    {"fp32", P::kFp32},    {"f32", P::kFp32, true}, {"float", P::kFp32},
+};
+
+// Occurrences of `text` cancel as many occurrences of the precision token `masks`.
+constexpr MaskToken kMaskTokens[] = {
+    {"fp8kvcachedatatype", "fp8"},  // vLLM's template enum, present whatever the cache type
+    {"ue4m3", "e4m3"},              // NVFP4 block-scale type, not the data type
+};
+
+constexpr TcToken kTensorCoreTokens[] = {
+    {"tensorop", true},  {"gmma", true},      {"hmma", true},       {"wmma", true},
+    {"tcgen05", true},   {"sm100_mma", true}, {"sm80_16x8x", true}, {"mfma", true},
+    {"_xdl", true},      {"16816gemm", true}, {"1688gemm", true},   {"884gemm", true},
+    {"16832gemm", true}, {"_mi16x", true},    {"_mi32x", true},
+    {"simt", false},     {"ffma", false},     {"_fma_", false},
+};
+
+}  // namespace
+
+std::span<const Row> rows() { return kRows; }
+std::span<const Token> precision_tokens() { return kPrecisionTokens; }
+std::span<const MaskToken> mask_tokens() { return kMaskTokens; }
+std::span<const TcToken> tensor_core_tokens() { return kTensorCoreTokens; }
+
+}  // namespace cuprobe::taxonomy
