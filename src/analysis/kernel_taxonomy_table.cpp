@@ -68,6 +68,7 @@ constexpr Row kRows[] = {
     {"PrefillWith", C::kAttention, kYes},
     {"DecodeWith", C::kAttention, kNo},  // FlashInfer's decode kernels run on CUDA cores
     {"MergeState", C::kAttention, kNo},
+    {"merge_attn_states", C::kAttention, kNo},
     {"BatchMLAPagedAttention", C::kAttention, kYes},
     {"get_mla_metadata", C::kAttention, kNo},
     // vLLM's paged attention: CUDA cores; its fp8 token names an enum type, not the data.
@@ -78,6 +79,7 @@ constexpr Row kRows[] = {
     {"attention", C::kAttention, kOpen},
     {"^_fwd_kernel", C::kAttention, kOpen},          // SGLang/vLLM/LightLLM Triton attention
     {"^_fwd_grouped_kernel", C::kAttention, kOpen},  // Triton decode attention, grouped heads
+    {"^_decode_", C::kAttention, kOpen},             // Triton decode-attention variants
     {"^attn_fwd", C::kAttention, kOpen},             // ROCm Triton flash attention
 
     // Norms (before MoE and elementwise).
@@ -143,6 +145,7 @@ constexpr Row kRows[] = {
     {"CatArrayBatchedCopy", C::kCopyCast, kNo},
     {"gather", C::kCopyCast, kNo},
     {"indexSelect", C::kCopyCast, kNo},
+    {"indexFunc", C::kCopyCast, kNo},  // index_add / index_copy (before "reduce": ReduceAdd)
     {"index_elementwise_kernel", C::kCopyCast, kNo},
     {"reshape_and_cache", C::kCopyCast, kNo},
     {"concat_and_cache", C::kCopyCast, kNo},

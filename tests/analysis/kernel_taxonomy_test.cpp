@@ -135,6 +135,9 @@ const std::vector<Case>& row_cases() {
        C::kAttention, kNoTc, kAnyPrecisionUnknown, "DecodeWith"},
       {"void flashinfer::PersistentVariableLengthMergeStates<...>", C::kAttention, kNoTc,
        kAnyPrecisionUnknown, "MergeState"},
+      {"void vllm::merge_attn_states_kernel<__nv_bfloat16, 128u>(__nv_bfloat16*, float*, __nv_bfloat16 const*, "
+       "float const*, __nv_bfloat16 const*, float const*, unsigned int, unsigned int, unsigned int)",
+       C::kAttention, kNoTc, P::kBf16, "merge_attn_states"},
       {"void flashinfer::mla::BatchMLAPagedAttentionKernel<(flashinfer::MaskMode)0, 512u, 64u, ...>(...)",
        C::kAttention, kTc, kAnyPrecisionUnknown, "BatchMLAPagedAttention"},
       {"void kn_get_mla_metadata_v1_2<MlaMetadataV12Traits<128, true, 0, true, false> >", C::kAttention,
@@ -154,6 +157,7 @@ const std::vector<Case>& row_cases() {
       {"_fwd_kernel_stage2", C::kAttention, kTcUnknown, kAnyPrecisionUnknown, "^_fwd_kernel"},
       {"_fwd_grouped_kernel_stage1", C::kAttention, kTcUnknown, kAnyPrecisionUnknown,
        "^_fwd_grouped_kernel"},
+      {"_decode_score", C::kAttention, kTcUnknown, kAnyPrecisionUnknown, "^_decode_"},
       {"attn_fwd", C::kAttention, kTcUnknown, kAnyPrecisionUnknown, "^attn_fwd"},
 
       {"void vllm::rms_norm_kernel<c10::BFloat16, 8, 2, true>(c10::BFloat16*, c10::BFloat16 const*, long, "
@@ -258,6 +262,8 @@ const std::vector<Case>& row_cases() {
        "cute::tuple<long, cute::C<1>, cute::C<0> >, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::"
        "bfloat16_t*",
        C::kGemm, kTcUnknown, P::kBf16, "cutlass"},
+      {"ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_32x5_tn", C::kGemm, kTc, P::kBf16, "gemm"},
+      {"ampere_fp16_s16816gemm_fp16_64x64_ldg8_f2f_stages_64x5_nn", C::kGemm, kTc, P::kFp16, "gemm"},
       {"void ck_tile::kentry<1, ck_tile::GroupedGemmKernel<ck_tile::GemmSpatiallyLocal", C::kGemm,
        kTcUnknown, kAnyPrecisionUnknown, "gemm"},
 
@@ -314,6 +320,12 @@ const std::vector<Case>& row_cases() {
        "at::cuda::detail::TensorInfo<c10::BFloat16 const, unsigned int>, at::cuda::detail::TensorInfo<long "
        "const, unsigned int>, int, int, uns",
        C::kCopyCast, kNoTc, P::kBf16, "indexSelect"},
+      {"void at::native::(anonymous namespace)::indexFuncLargeIndex<c10::BFloat16, long, unsigned int, 2, 2, "
+       "-2, true, at::native::(anonymous namespace)::ReduceAdd>(at::cuda::detail::TensorInfo<c10::BFloat16, "
+       "unsigned int>, at::cuda::detail::TensorInfo<c10::BFloat16 const, unsigned int>, "
+       "at::cuda::detail::TensorInfo<long const, unsigned int>, int, int, unsigned int, unsigned int, long, "
+       "long, at::native::(anonymous namespace)::ReduceAdd const&, c10::BFloat16)",
+       C::kCopyCast, kNoTc, P::kBf16, "indexFunc"},
       {"void at::native::index_elementwise_kernel<128, 4, at::native::gpu_index_kernel<at::native::"
        "index_put_kernel_impl<at::native::OpaqueType<8> >(at::TensorIterator&, c10::ArrayRef<long>, "
        "c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1}>(at::TensorIteratorBase&, "
