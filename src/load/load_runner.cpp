@@ -160,6 +160,7 @@ class Loop {
   void issue(std::int64_t scheduled);
   void on_ready(Connection* c, std::uint32_t events);
   void on_readable(Connection* c);
+  std::int64_t arrival_time(msghdr& msg, std::int64_t now) const;
   void finish(Connection* c, std::int64_t now);
   void cancel_all(const char* reason, const std::string& detail);
   void arm_timer(std::int64_t at);
@@ -292,6 +293,7 @@ void Loop::issue(std::int64_t scheduled) {
   }
   int one = 1;
   setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
   int rc = connect(c->fd, reinterpret_cast<sockaddr*>(&addr_), addr_len_);
   if (rc < 0 && errno != EINPROGRESS) {
     int err = errno;
@@ -308,9 +310,34 @@ void Loop::issue(std::int64_t scheduled) {
   }
 }
 
+// Arrival time of the bytes just read: the kernel's receive timestamp
+// (SO_TIMESTAMPNS, taken when the segment reached this host's network stack)
+// mapped onto the monotonic clock, so a client thread that runs late does not
+// stretch TTFT or ITL. When one read returns several segments the timestamp is
+// the newest one's. Without a timestamp: the time read() returned.
+std::int64_t Loop::arrival_time(msghdr& msg, std::int64_t now) const {
+  for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+    if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS) continue;
+    timespec ts;
+    std::memcpy(&ts, CMSG_DATA(cm), sizeof ts);
+    std::int64_t t = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec - result_.realtime_offset_ns;
+    // A stamp from the future or from long ago means the clocks moved: keep ours.
+    if (t <= now && now - t < 1'000'000'000) return t;
+  }
+  return now;
+}
+
 void Loop::on_readable(Connection* c) {
-  ssize_t n = read(c->fd, buf_, sizeof buf_);
+  iovec iov{buf_, sizeof buf_};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec)) + 64];
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  ssize_t n = recvmsg(c->fd, &msg, 0);
   std::int64_t now = mono_ns();
+  if (n > 0) now = arrival_time(msg, now);
   c->now = now;
   if (n > 0) {
     if (!c->http.feed(std::string_view(buf_, static_cast<std::size_t>(n)), *c)) {

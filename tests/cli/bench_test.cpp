@@ -1,0 +1,228 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_cuprobe.h"
+#include "support/stream_server.h"
+
+namespace cuprobe::test {
+namespace {
+
+using nlohmann::json;
+
+StreamServerOptions fast() {
+  StreamServerOptions o;
+  o.ttft_us = 2000;
+  o.itl_us = 1000;
+  return o;
+}
+
+json parse_report(const CommandResult& r) {
+  json j = json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
+  return j;
+}
+
+TEST(Bench, JsonReportHasTheContractFields) {
+  StreamServer s(fast());
+  auto r = run_cuprobe({"bench", s.url(), "-c", "4", "-n", "24", "--output-len", "10", "--input-len", "20",
+                        "--warmup", "4", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_report(r);
+  EXPECT_EQ(j["schema"], "cuprobe.bench/1");
+  EXPECT_EQ(j["settings"]["url"], s.url());
+  EXPECT_EQ(j["settings"]["endpoint"], "/v1/completions");
+  EXPECT_EQ(j["settings"]["concurrency"], 4);
+  EXPECT_EQ(j["settings"]["model"], "test-model");  // from /v1/models
+  EXPECT_EQ(j["requests"]["completed"], 24);
+  EXPECT_EQ(j["requests"]["failed"], 0);
+  EXPECT_EQ(j["requests"]["warmup"], 4);
+  EXPECT_TRUE(j["requests"]["errors"].is_object());
+  for (const char* w : {"all", "steady"}) {
+    const json& m = j[w];
+    for (const char* k : {"duration_s", "request_per_s", "output_tokens_per_s", "total_tokens_per_s"}) {
+      EXPECT_TRUE(m[k].is_number()) << w << "." << k;
+      EXPECT_GT(m[k].get<double>(), 0) << w << "." << k;
+    }
+    for (const char* d : {"ttft_ms", "itl_ms", "tpot_ms", "e2e_ms"}) {
+      for (const char* stat : {"mean", "p50", "p90", "p99", "max"}) {
+        EXPECT_TRUE(m[d][stat].is_number()) << w << "." << d << "." << stat;
+      }
+    }
+  }
+  // The server's timing shows through: a 2 ms first token, then 1 ms per token.
+  EXPECT_GE(j["all"]["ttft_ms"]["p50"].get<double>(), 2.0);
+  EXPECT_GE(j["all"]["itl_ms"]["p50"].get<double>(), 0.9);
+  EXPECT_LT(j["all"]["itl_ms"]["p50"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(j["all"]["output_tokens"].get<double>(), 240);
+  EXPECT_LE(j["steady"]["duration_s"].get<double>(), j["all"]["duration_s"].get<double>());
+  EXPECT_GE(j["steady"]["start_ns"].get<std::int64_t>(), j["all"]["start_ns"].get<std::int64_t>());
+  // One clock: CLOCK_REALTIME ns (after 2020).
+  EXPECT_GT(j["all"]["start_ns"].get<std::int64_t>(), 1'577'836'800'000'000'000);
+  EXPECT_FALSE(j.contains("sample"));
+  EXPECT_FALSE(j.contains("profile"));
+}
+
+TEST(Bench, TextReportAndEndpointFromUrl) {
+  StreamServer s(fast());
+  auto r = run_cuprobe({"bench", s.url() + "/v1/chat/completions", "-c", "2", "-n", "8", "--output-len", "5", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("/v1/chat/completions"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("8 completed, 0 failed"), std::string::npos) << r.out;
+  for (const char* row : {"TTFT", "ITL", "TPOT", "E2E", "output tok/s"}) EXPECT_NE(r.out.find(row), std::string::npos);
+  EXPECT_EQ(s.served().at(0).path, "/v1/chat/completions");
+}
+
+TEST(Bench, GenerateEndpointAndOpenLoop) {
+  StreamServer s(fast());
+  auto r = run_cuprobe({"bench", s.url(), "--endpoint", "/generate", "--rate", "100", "--arrival", "constant",
+                        "-n", "10", "--output-len", "4", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_report(r);
+  EXPECT_EQ(j["settings"]["mode"], "open_loop");
+  EXPECT_EQ(j["requests"]["completed"], 10);
+  EXPECT_TRUE(j["all"]["queue_ms"]["p99"].is_number());
+  EXPECT_EQ(s.served().at(0).path, "/generate");
+}
+
+TEST(Bench, ProfileSglangInsideTheSteadyWindow) {
+  StreamServer s(fast());
+  auto r = run_cuprobe({"bench", s.url(), "-c", "4", "-n", "40", "--output-len", "10", "--profile", "sglang",
+                        "--profile-dir", "/tmp/traces", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_report(r);
+  auto calls = s.profile_calls();
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[0].path, "/start_profile");
+  EXPECT_EQ(calls[1].path, "/stop_profile");
+  json body = json::parse(calls[0].body);
+  EXPECT_EQ(body["output_dir"], "/tmp/traces");
+  EXPECT_EQ(body["activities"], json::array({"CPU", "GPU"}));
+  const json& p = j["profile"];
+  EXPECT_EQ(p["kind"], "sglang");
+  EXPECT_TRUE(p["start"]["ok"].get<bool>());
+  EXPECT_TRUE(p["stop"]["ok"].get<bool>());
+  EXPECT_EQ(p["start"]["response"], "Start profiling.");
+  EXPECT_NE(p["trace_location"].get<std::string>().find("/tmp/traces"), std::string::npos);
+  EXPECT_TRUE(p["inside_steady_window"].get<bool>());
+  EXPECT_GE(p["start"]["sent_ns"].get<std::int64_t>(), j["steady"]["start_ns"].get<std::int64_t>());
+  EXPECT_LE(p["stop"]["sent_ns"].get<std::int64_t>(), j["steady"]["end_ns"].get<std::int64_t>());
+}
+
+TEST(Bench, ProfileVllmAndSglangNumSteps) {
+  StreamServer s(fast());
+  auto r = run_cuprobe({"bench", s.url(), "-c", "2", "-n", "10", "--output-len", "5", "--profile", "vllm", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("VLLM_TORCH_PROFILER_DIR"), std::string::npos) << r.out;
+  auto calls = s.profile_calls();
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[0].body, "");
+  StreamServer s2(fast());
+  r = run_cuprobe({"bench", s2.url(), "-c", "2", "-n", "10", "--output-len", "5", "--profile", "sglang",
+                   "--profile-steps", "5", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  calls = s2.profile_calls();
+  ASSERT_EQ(calls.size(), 1u);  // the server stops by itself after num_steps
+  EXPECT_EQ(json::parse(calls[0].body)["num_steps"], 5);
+  EXPECT_TRUE(parse_report(r)["profile"]["auto_stop"].get<bool>());
+}
+
+TEST(Bench, SampleWithoutCountersFailsBeforeAnyLoad) {
+  StreamServer s(fast());
+  auto r = run_cuprobe({"bench", s.url(), "-c", "2", "-n", "4", "--output-len", "3", "--sample", "-q"});
+  if (r.exit_code == 0) GTEST_SKIP() << "this machine can read GPU counters";
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("cuprobe bench: "), std::string::npos);
+  EXPECT_TRUE(s.served().empty()) << "load was sent before the counters were refused";
+  r = run_cuprobe({"bench", s.url(), "-c", "2", "-n", "4", "--output-len", "3", "--sample", "--sample-optional",
+                   "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(parse_report(r)["sample"]["note"].get<std::string>().find("unavailable"), std::string::npos);
+}
+
+TEST(Bench, FaultsAreCountedAndErrorRateDecidesTheExitCode) {
+  StreamServer s(fast());
+  std::string dir = temp_dir();
+  std::string dataset = dir + "/prompts.jsonl";
+  std::ofstream(dataset) << "{\"prompt\": \"hello there\"}\n{\"prompt\": \"fault:http_500\"}\n"
+                            "{\"prompt\": \"fault:stall\"}\n{\"prompt\": \"fault:malformed_json\"}\n";
+  std::vector<std::string> args = {"bench", s.url(), "-c", "4", "-n", "8", "--output-len", "6", "--dataset", dataset,
+                                   "--request-timeout", "300ms", "--json", "-q", "--save-requests",
+                                   dir + "/requests.jsonl"};
+  auto r = run_cuprobe(args);
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("error rate 75.0%"), std::string::npos) << r.err;
+  json j = parse_report(r);
+  EXPECT_EQ(j["requests"]["completed"], 2);
+  EXPECT_EQ(j["requests"]["failed"], 6);
+  EXPECT_EQ(j["requests"]["errors"]["http_500"], 2);
+  EXPECT_EQ(j["requests"]["errors"]["timeout"], 2);
+  EXPECT_EQ(j["requests"]["errors"]["malformed_sse"], 2);
+  EXPECT_FALSE(j["requests"]["passed"].get<bool>());
+  std::ifstream lines(dir + "/requests.jsonl");
+  std::string line;
+  int n = 0, with_error = 0;
+  while (std::getline(lines, line)) {
+    json rec = json::parse(line);
+    ++n;
+    if (!rec["ok"].get<bool>()) ++with_error;
+  }
+  EXPECT_EQ(n, 8);
+  EXPECT_EQ(with_error, 6);
+  args.insert(args.end(), {"--max-error-rate", "0.8"});
+  EXPECT_EQ(run_cuprobe(args).exit_code, 0);
+}
+
+TEST(Bench, ConnectionRefusedReportsAndExits) {
+  std::string url;
+  {
+    StreamServer s;
+    url = s.url();
+  }
+  auto r = run_cuprobe({"bench", url, "--no-wait", "-c", "2", "-n", "6", "--json", "-q"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(parse_report(r)["requests"]["errors"]["connect_refused"], 6);
+  r = run_cuprobe({"bench", url, "--wait-timeout", "300ms", "-n", "2", "-q"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("server not ready"), std::string::npos) << r.err;
+}
+
+TEST(Bench, WholeRunTimeoutNeverHangs) {
+  StreamServer s(fast());
+  auto r = run_cuprobe({"bench", s.url(), "-c", "2", "-n", "2", "--extra-body", "{\"prompt\": \"fault:stall\"}",
+                        "--timeout", "500ms", "--json", "-q"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  json j = parse_report(r);
+  EXPECT_FALSE(j["complete"].get<bool>());
+  EXPECT_TRUE(j["run"]["timed_out"].get<bool>());
+  EXPECT_EQ(j["requests"]["errors"]["run_timeout"], 2);
+}
+
+TEST(Bench, UsageErrors) {
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"bench"},
+           {"bench", "https://h/v1/completions"},
+           {"bench", "http://127.0.0.1:1", "--endpoint", "/v1/embeddings"},
+           {"bench", "http://127.0.0.1:1/generate", "--endpoint", "/v1/completions"},
+           {"bench", "http://127.0.0.1:1", "--arrival", "bursty"},
+           {"bench", "http://127.0.0.1:1", "-c", "0"},
+           {"bench", "http://127.0.0.1:1", "--max-error-rate", "2"},
+           {"bench", "http://127.0.0.1:1", "--profile", "tgi"},
+           {"bench", "http://127.0.0.1:1", "--profile", "vllm", "--profile-steps", "3"},
+           {"bench", "http://127.0.0.1:1", "--extra-body", "[1]"},
+           {"bench", "http://127.0.0.1:1", "--duration", "forever"}}) {
+    auto r = run_cuprobe(args);
+    EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.err;
+    EXPECT_FALSE(r.err.empty());
+  }
+  auto r = run_cuprobe({"bench", "http://127.0.0.1:1", "--dataset", "/nonexistent.jsonl"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("/nonexistent.jsonl"), std::string::npos);
+  EXPECT_EQ(run_cuprobe({"bench", "--help"}).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace cuprobe::test

@@ -1,0 +1,51 @@
+#include "load/http_url.h"
+
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+
+namespace cuprobe {
+namespace {
+
+TEST(HttpUrl, HostPortPath) {
+  HttpUrl u = parse_http_url("http://127.0.0.1:30000/v1/completions");
+  EXPECT_EQ(u.host, "127.0.0.1");
+  EXPECT_EQ(u.port, 30000);
+  EXPECT_EQ(u.path, "/v1/completions");
+  EXPECT_EQ(u.authority(), "127.0.0.1:30000");
+}
+
+TEST(HttpUrl, DefaultsAndBareHost) {
+  HttpUrl u = parse_http_url("localhost");
+  EXPECT_EQ(u.host, "localhost");
+  EXPECT_EQ(u.port, 80);
+  EXPECT_EQ(u.path, "");
+  EXPECT_EQ(parse_http_url("http://h:8000/").path, "");
+}
+
+TEST(HttpUrl, Ipv6Literal) {
+  HttpUrl u = parse_http_url("http://[::1]:8000/x");
+  EXPECT_EQ(u.host, "::1");
+  EXPECT_EQ(u.port, 8000);
+  EXPECT_EQ(u.authority(), "[::1]:8000");
+}
+
+TEST(HttpUrl, HttpsIsRefusedClearly) {
+  try {
+    parse_http_url("https://api.example.com/v1/completions");
+    FAIL() << "https accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.exit_code(), kExitUsage);
+    EXPECT_NE(std::string(e.what()).find("https is not supported"), std::string::npos);
+  }
+}
+
+TEST(HttpUrl, BadInputIsUsageError) {
+  for (const char* bad : {"http://", "http://:80", "http://h:0", "http://h:65536", "http://h:8x", "http://h:",
+                          "ftp://h", "http://[::1", "http://h/a?b=1", "http://u@h/"}) {
+    EXPECT_THROW(parse_http_url(bad), Error) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace cuprobe
