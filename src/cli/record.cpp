@@ -51,6 +51,20 @@ int run_record_verb(int argc, char** argv) {
   app.add_option("--max-size", max_size, "stop recording when the run file reaches this size (e.g. 512MiB); the rest is counted as lost");
   app.add_flag("--api", o.api_calls, "also record CUDA runtime API calls (launch correlation; costs more)");
   app.add_flag("--no-counters", no_counters, "do not sample GPU counters");
+  app.add_option("--kinds", o.kinds, "what to trace, a subset of kernel,memcpy,memset,nvtx (default all)")
+      ->check([](const std::string& v) -> std::string {
+        std::size_t pos = 0;
+        while (pos <= v.size()) {
+          std::size_t comma = v.find(',', pos);
+          std::string item = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+          if (item != "kernel" && item != "memcpy" && item != "memset" && item != "nvtx") {
+            return "unknown kind '" + item + "' (kernel, memcpy, memset, nvtx)";
+          }
+          if (comma == std::string::npos) break;
+          pos = comma + 1;
+        }
+        return {};
+      });
   app.add_option("--sample-interval", interval, "counter sample interval (default 10ms)");
   app.add_option("--preset", o.preset, "counter preset (default triage)");
   app.add_option("--inject-library", o.inject_library, "injection library (default: libcuprobe_inject.so beside cuprobe)");

@@ -99,7 +99,9 @@ void send_control(int fd, wire::ControlCommand cmd) {
 
 class Session {
  public:
-  explicit Session(const RecordOptions& o) : o_(o), window_(o.capture == CaptureMode::kAll && !o.delay && !o.duration) {}
+  // --capture cuda-profiler is filtered in the library itself (collection off outside the range).
+  explicit Session(const RecordOptions& o)
+      : o_(o), window_(o.capture != CaptureMode::kSignal && !o.delay && !o.duration) {}
   ~Session();
   RecordOutcome run();
 
@@ -133,6 +135,7 @@ class Session {
   std::int64_t child_exit_ns_ = 0;
   std::map<int, std::unique_ptr<RecordConnection>> conns_;
   std::unique_ptr<DeviceSampler> sampler_;
+  std::map<std::string, std::string> child_env_;  // set for the command only, never in cuprobe itself
   std::vector<std::string> metric_names_;
   std::int64_t start_ns_ = 0;
   std::int64_t window_closed_at_ = -1;
@@ -191,16 +194,17 @@ void Session::setup_environment() {
     say(why);
     writer_->add_notice(realtime_ns(), -1, "cuprobe", why);
   }
-  setenv("CUDA_INJECTION64_PATH", lib.c_str(), 1);
-  setenv(wire::kSocketEnv, socket_path_.c_str(), 1);
+  child_env_["CUDA_INJECTION64_PATH"] = lib.c_str();
+  child_env_[wire::kSocketEnv] = socket_path_.c_str();
   const char* start = o_.capture == CaptureMode::kCudaProfiler ? "cuda-profiler" : window_.is_open() ? "on" : "off";
-  setenv(wire::kStartEnv, start, 1);
-  setenv(wire::kApiEnv, o_.api_calls ? "1" : "0", 1);
+  child_env_[wire::kStartEnv] = start;
+  child_env_[wire::kApiEnv] = o_.api_calls ? "1" : "0";
   std::string cupti = find_cupti();
   if (!cupti.empty()) {
-    setenv("CUPROBE_CUPTI_PATH", cupti.c_str(), 1);
-    if (!std::getenv("NVTX_INJECTION64_PATH")) setenv("NVTX_INJECTION64_PATH", cupti.c_str(), 1);
+    child_env_["CUPROBE_CUPTI_PATH"] = cupti.c_str();
+    if (!std::getenv("NVTX_INJECTION64_PATH")) child_env_["NVTX_INJECTION64_PATH"] = cupti;
   }
+  if (!o_.kinds.empty()) child_env_[wire::kKindsEnv] = o_.kinds;
   writer_->set_metadata("inject_library", lib);
   writer_->set_metadata("cupti_library", cupti.empty() ? "not found" : cupti);
 }
@@ -210,6 +214,15 @@ void Session::spawn() {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    std::string entry = *e;
+    if (!child_env_.count(entry.substr(0, entry.find('=')))) env_strings.push_back(std::move(entry));
+  }
+  for (const auto& [k, v] : child_env_) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
   int err_pipe[2];
   if (pipe2(err_pipe, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
   child_ = fork();
@@ -218,7 +231,7 @@ void Session::spawn() {
     for (int i = 0; i < 5; ++i) sigaction(kSignals[i], &old_actions_[i], nullptr);
     sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
     close(err_pipe[0]);
-    execvp(argv[0], argv.data());
+    execvpe(argv[0], argv.data(), envp.data());
     int e = errno;
     (void)!write(err_pipe[1], &e, sizeof e);
     _exit(127);

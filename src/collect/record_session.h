@@ -22,6 +22,7 @@ struct RecordOptions {
   CaptureMode capture = CaptureMode::kAll;
   std::uint64_t max_size = 0;  // bytes; 0 = no limit
   bool api_calls = false;      // also record CUDA runtime API calls (costs more)
+  std::string kinds;           // "kernel,memcpy,memset,nvtx" subset; empty = all
   bool counters = true;
   std::chrono::nanoseconds sample_interval = std::chrono::milliseconds(10);
   std::string preset = "triage";

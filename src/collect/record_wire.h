@@ -29,6 +29,7 @@ inline constexpr const char* kSocketEnv = "CUPROBE_RECORD_SOCKET";
 inline constexpr const char* kStartEnv = "CUPROBE_RECORD_START";      // "on" | "off" | "cuda-profiler"
 inline constexpr const char* kApiEnv = "CUPROBE_RECORD_API";          // "1": also record runtime API calls
 inline constexpr const char* kFlushMsEnv = "CUPROBE_RECORD_FLUSH_MS";  // worker flush period
+inline constexpr const char* kKindsEnv = "CUPROBE_RECORD_KINDS";  // "kernel,memcpy,memset,nvtx" (default all)
 
 enum class Type : std::uint16_t {
   kHello = 1,

@@ -157,12 +157,27 @@ void Recorder::send_clock_sync(std::string& out) {
                      wire::ClockSync{before + (after - before) / 2, static_cast<std::int64_t>(cupti)});
 }
 
-const CUpti_ActivityKind kBaseKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                         CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_MARKER};
+struct KindName {
+  CUpti_ActivityKind kind;
+  const char* name;
+};
+const KindName kBaseKinds[] = {{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "kernel"},
+                               {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy"},
+                               {CUPTI_ACTIVITY_KIND_MEMSET, "memset"},
+                               {CUPTI_ACTIVITY_KIND_MARKER, "nvtx"}};
+
+// Whether `name` is in the comma-separated CUPROBE_RECORD_KINDS (all when unset).
+bool kind_wanted(const char* name) {
+  const char* env = std::getenv(wire::kKindsEnv);
+  if (!env || !*env) return true;
+  std::string list = std::string(",") + env + ",";
+  return list.find(std::string(",") + name + ",") != std::string::npos;
+}
 
 void Recorder::set_collecting(bool on, std::uint32_t reason) {
   if (collecting_.exchange(on) == on) return;
-  for (auto kind : kBaseKinds) {
+  for (const auto& [kind, name] : kBaseKinds) {
+    if (!kind_wanted(name)) continue;
     CUptiResult r = on ? api_.enable(kind) : api_.disable(kind);
     if (r != CUPTI_SUCCESS && on) {
       notice(wire::NoticeCode::kCuptiError, std::string("cuptiActivityEnable(") + std::to_string(kind) +
@@ -354,7 +369,13 @@ bool Recorder::start() {
   std::string start_mode = start_env ? start_env : "on";
 
   CUpti_SubscriberHandle subscriber = nullptr;
-  CUptiResult r = api_.subscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), nullptr);
+  // The callback subscription serves --capture cuda-profiler and tells us when
+  // another tool already holds CUPTI; CUPROBE_RECORD_SUBSCRIBE=0 skips it.
+  const char* sub_env = std::getenv("CUPROBE_RECORD_SUBSCRIBE");
+  bool want_subscribe = start_mode == "cuda-profiler" || !sub_env || std::strcmp(sub_env, "0") != 0;
+  CUptiResult r = want_subscribe
+                      ? api_.subscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), nullptr)
+                      : CUPTI_ERROR_NOT_INITIALIZED;
   if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     return give_up(wire::NoticeCode::kCuptiBusy,
                    "another tool already holds CUPTI in this process (e.g. torch.profiler or Nsight): "
@@ -363,7 +384,7 @@ bool Recorder::start() {
   if (r == CUPTI_SUCCESS) {
     api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
     api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
-  } else {
+  } else if (want_subscribe) {
     notice(wire::NoticeCode::kCuptiError, std::string("cuptiSubscribe: ") + api_.result_string(r) +
                                               " (--capture cuda-profiler will not see cudaProfilerStart)");
   }

@@ -1,0 +1,124 @@
+#include "analysis/counter_attribution.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+#include "analysis/kernel_taxonomy.h"
+
+namespace cuprobe {
+namespace {
+
+struct Series {  // one metric on one device, sorted by start
+  std::vector<const CounterSample*> samples;
+  TimeNs longest = 0;
+};
+
+struct Accumulator {
+  std::int64_t kernels = 0;
+  TimeNs busy = 0;
+  TimeNs covered = 0;
+  std::vector<double> weighted;  // sum of value * overlap
+  std::vector<double> weight;    // sum of overlap
+};
+
+Category category_of(const Profile& p, const GpuActivity& a) {
+  if (a.kind == GpuActivityKind::kMemcpy) return Category::kMemcpy;
+  if (a.kind == GpuActivityKind::kMemset) return Category::kMemset;
+  return classify_kernel(p.name_of(a.name)).category;
+}
+
+CounterAttributionRow finish_row(std::string key, const Accumulator& acc, std::size_t n_metrics) {
+  CounterAttributionRow row;
+  row.key = std::move(key);
+  row.kernels = acc.kernels;
+  row.busy_ns = acc.busy;
+  row.covered_ns = acc.covered;
+  row.means.assign(n_metrics, std::nan(""));
+  for (std::size_t m = 0; m < n_metrics; ++m) {
+    if (acc.weight[m] > 0) row.means[m] = acc.weighted[m] / acc.weight[m];
+  }
+  return row;
+}
+
+}  // namespace
+
+CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels) {
+  CounterAttribution out;
+  std::map<std::string, std::size_t> metric_index;
+  for (const auto& c : p.counters) metric_index.emplace(std::string(p.name_of(c.metric)), 0);
+  if (metric_index.empty()) return out;
+  for (auto& [name, index] : metric_index) {
+    index = out.metrics.size();
+    out.metrics.push_back(name);
+  }
+  const std::size_t n = out.metrics.size();
+  std::map<std::pair<std::int32_t, std::size_t>, Series> series;
+  for (const auto& c : p.counters) {
+    if (c.end <= c.start || !std::isfinite(c.value)) continue;
+    auto& s = series[{c.device, metric_index[std::string(p.name_of(c.metric))]}];
+    s.samples.push_back(&c);
+    s.longest = std::max(s.longest, c.end - c.start);
+  }
+  for (auto& [key, s] : series) {
+    std::sort(s.samples.begin(), s.samples.end(),
+              [](const CounterSample* a, const CounterSample* b) { return a->start < b->start; });
+  }
+  std::map<Category, Accumulator> categories;
+  std::unordered_map<StringId, Accumulator> kernels;
+  auto fresh = [n](Accumulator& a) {
+    if (a.weight.empty()) {
+      a.weighted.assign(n, 0.0);
+      a.weight.assign(n, 0.0);
+    }
+  };
+  for (const auto& a : p.gpu) {
+    if (a.end <= a.start) continue;
+    Accumulator& cat = categories[category_of(p, a)];
+    Accumulator& ker = kernels[a.name];
+    fresh(cat);
+    fresh(ker);
+    TimeNs covered = 0;
+    for (std::size_t m = 0; m < n; ++m) {
+      auto it = series.find({a.device, m});
+      if (it == series.end()) continue;
+      const auto& samples = it->second.samples;
+      // First sample that could overlap: starts after a.start - longest sample.
+      auto first = std::lower_bound(samples.begin(), samples.end(), a.start - it->second.longest,
+                                    [](const CounterSample* s, TimeNs t) { return s->start < t; });
+      TimeNs metric_cover = 0;
+      for (auto s = first; s != samples.end() && (*s)->start < a.end; ++s) {
+        TimeNs overlap = std::min(a.end, (*s)->end) - std::max(a.start, (*s)->start);
+        if (overlap <= 0) continue;
+        double w = static_cast<double>(overlap);
+        cat.weighted[m] += (*s)->value * w;
+        cat.weight[m] += w;
+        ker.weighted[m] += (*s)->value * w;
+        ker.weight[m] += w;
+        metric_cover += overlap;
+      }
+      covered = std::max(covered, std::min(metric_cover, a.end - a.start));
+    }
+    for (Accumulator* acc : {&cat, &ker}) {
+      acc->kernels += 1;
+      acc->busy += a.end - a.start;
+      acc->covered += covered;
+    }
+  }
+  for (const auto& [c, acc] : categories) out.by_category.push_back(finish_row(std::string(category_name(c)), acc, n));
+  std::vector<std::pair<StringId, const Accumulator*>> ranked;
+  for (const auto& [name, acc] : kernels) ranked.emplace_back(name, &acc);
+  std::sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) {
+    return x.second->busy != y.second->busy ? x.second->busy > y.second->busy : x.first < y.first;
+  });
+  if (ranked.size() > top_kernels) ranked.resize(top_kernels);
+  for (const auto& [name, acc] : ranked) out.by_kernel.push_back(finish_row(std::string(p.name_of(name)), *acc, n));
+  auto by_busy = [](const CounterAttributionRow& x, const CounterAttributionRow& y) {
+    return x.busy_ns != y.busy_ns ? x.busy_ns > y.busy_ns : x.key < y.key;
+  };
+  std::sort(out.by_category.begin(), out.by_category.end(), by_busy);
+  return out;
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,92 @@
+#include "analysis/counter_attribution.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace cuprobe {
+namespace {
+
+void add_kernel(Profile& p, const char* name, TimeNs start, TimeNs end, int device = 0) {
+  GpuActivity a;
+  a.name = p.strings.intern(name);
+  a.start = start;
+  a.end = end;
+  a.device = device;
+  p.gpu.push_back(a);
+}
+
+void add_sample(Profile& p, const char* metric, TimeNs start, TimeNs end, double v, int device = 0) {
+  CounterSample c;
+  c.metric = p.strings.intern(metric);
+  c.start = start;
+  c.end = end;
+  c.value = v;
+  c.device = device;
+  p.counters.push_back(c);
+}
+
+const CounterAttributionRow* find(const std::vector<CounterAttributionRow>& rows, const std::string& key) {
+  for (const auto& r : rows) {
+    if (r.key == key) return &r;
+  }
+  return nullptr;
+}
+
+TEST(CounterAttribution, TimeWeightedMeanOverOverlappingSamples) {
+  Profile p;
+  // Samples of 10 ns: tensor 90 then 30. The kernel covers 5 ns of the first and 10 of the second.
+  add_sample(p, "tensor_active_pct", 0, 10, 90.0);
+  add_sample(p, "tensor_active_pct", 10, 20, 30.0);
+  add_sample(p, "tensor_active_pct", 20, 30, 0.0);
+  add_kernel(p, "sm90_xmma_gemm_bf16bf16_bf16f32", 5, 20);
+  auto a = attribute_counters(p);
+  ASSERT_EQ(a.metrics.size(), 1u);
+  ASSERT_EQ(a.by_kernel.size(), 1u);
+  EXPECT_NEAR(a.by_kernel[0].means[0], (90.0 * 5 + 30.0 * 10) / 15, 1e-9);
+  EXPECT_EQ(a.by_kernel[0].covered_ns, 15);
+  EXPECT_EQ(a.by_kernel[0].busy_ns, 15);
+}
+
+TEST(CounterAttribution, SamplesOfOtherDevicesDoNotCount) {
+  Profile p;
+  add_sample(p, "dram_pct", 0, 100, 80.0, /*device=*/1);
+  add_kernel(p, "copy_kernel", 10, 20, /*device=*/0);
+  auto a = attribute_counters(p);
+  ASSERT_EQ(a.by_kernel.size(), 1u);
+  EXPECT_TRUE(std::isnan(a.by_kernel[0].means[0]));
+  EXPECT_EQ(a.by_kernel[0].covered_ns, 0);
+}
+
+TEST(CounterAttribution, GroupsByCategoryAndRanksKernelsByTime) {
+  Profile p;
+  add_sample(p, "m", 0, 1000, 50.0);
+  add_kernel(p, "a", 0, 100);
+  add_kernel(p, "b", 100, 400);
+  add_kernel(p, "a", 400, 500);
+  GpuActivity copy;
+  copy.kind = GpuActivityKind::kMemcpy;
+  copy.name = p.strings.intern("Memcpy HtoD");
+  copy.start = 600;
+  copy.end = 700;
+  copy.device = 0;
+  p.gpu.push_back(copy);
+  auto a = attribute_counters(p, 1);
+  ASSERT_EQ(a.by_kernel.size(), 1u);
+  EXPECT_EQ(a.by_kernel[0].key, "b");
+  const auto* memcpy_row = find(a.by_category, "memcpy");
+  ASSERT_NE(memcpy_row, nullptr);
+  EXPECT_EQ(memcpy_row->kernels, 1);
+  EXPECT_DOUBLE_EQ(memcpy_row->means[0], 50.0);
+}
+
+TEST(CounterAttribution, NoCountersGivesNoMetrics) {
+  Profile p;
+  add_kernel(p, "a", 0, 10);
+  auto a = attribute_counters(p);
+  EXPECT_TRUE(a.metrics.empty());
+  EXPECT_TRUE(a.by_kernel.empty());
+}
+
+}  // namespace
+}  // namespace cuprobe
