@@ -100,7 +100,8 @@ void low_tensor_core_share(Context& ctx) {
   else if (a.tensor_core_share < thresholds::kTensorCoreVeryLow) f.severity = "medium";
   else f.severity = "low";
   f.title = "only " + format_percent(a.tensor_core_share) + " of GPU time runs on tensor cores";
-  if (!cuda_core_matmuls.empty()) {
+  constexpr double kWorthNaming = 0.05;  // below this, CUDA-core matmuls are split-K reductions and the like
+  if (!cuda_core_matmuls.empty() && cuda_core_share >= kWorthNaming) {
     f.title += "; matmul kernels on CUDA cores take " + format_percent(cuda_core_share);
     f.kernels = cuda_core_matmuls;
     f.suggestion =

@@ -6,6 +6,8 @@
 #include <zlib.h>
 
 #include <cerrno>
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -192,7 +194,28 @@ class XzSource final : public ByteSource {
   bool done_ = false;
 };
 
+class MemorySource final : public ByteSource {
+ public:
+  MemorySource(std::string data, std::size_t max_read) : data_(std::move(data)), max_read_(max_read) {}
+  std::size_t read(char* dst, std::size_t n) override {
+    std::size_t k = std::min({n, max_read_, data_.size() - pos_});
+    std::memcpy(dst, data_.data() + pos_, k);
+    pos_ += k;
+    return k;
+  }
+  const char* encoding() const override { return "plain"; }
+
+ private:
+  std::string data_;
+  std::size_t max_read_;
+  std::size_t pos_ = 0;
+};
+
 }  // namespace
+
+std::unique_ptr<ByteSource> memory_byte_source(std::string data, std::size_t max_read) {
+  return std::make_unique<MemorySource>(std::move(data), max_read);
+}
 
 std::unique_ptr<ByteSource> open_byte_source(const std::string& path) {
   auto file = std::make_unique<FileReader>(path);

@@ -20,5 +20,7 @@ class ByteSource {
 };
 
 std::unique_ptr<ByteSource> open_byte_source(const std::string& path);
+// Bytes held in memory (plain text), handed out at most max_read at a time.
+std::unique_ptr<ByteSource> memory_byte_source(std::string data, std::size_t max_read = SIZE_MAX);
 
 }  // namespace cuprobe

@@ -144,6 +144,13 @@ bool JsonCursor::refill(std::size_t& keep_from) {
   return true;
 }
 
+void JsonCursor::ensure_available(std::size_t n) {
+  while (end_ - pos_ < n) {
+    std::size_t keep = pos_;
+    if (!refill(keep)) return;
+  }
+}
+
 void JsonCursor::skip_whitespace() {
   for (;;) {
     pos_ += count_whitespace(buf_.data() + pos_, end_ - pos_);
@@ -222,11 +229,7 @@ std::string_view JsonCursor::string_slow(std::size_t start) {
       ++pos_;
       continue;
     }
-    // An escape: make sure the longest form (\uXXXX\uXXXX) is in the window.
-    if (end_ - pos_ < 12) {
-      std::size_t keep = pos_;
-      refill(keep);
-    }
+    ensure_available(12);  // the longest escape: \uXXXX\uXXXX
     if (pos_ + 1 >= end_) fail("unexpected end of JSON inside a string (truncated file?)");
     char e = buf_[pos_ + 1];
     pos_ += 2;
@@ -330,8 +333,7 @@ void JsonCursor::skip_value() {
     case 'f':
     case 'n': {
       std::string_view word = c == 't' ? "true" : c == 'f' ? "false" : "null";
-      std::size_t keep = pos_;
-      if (end_ - pos_ < word.size()) refill(keep);
+      ensure_available(word.size());
       if (end_ - pos_ < word.size() || std::string_view(buf_.data() + pos_, word.size()) != word) {
         fail("invalid JSON: bad literal");
       }

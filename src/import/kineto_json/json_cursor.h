@@ -47,6 +47,7 @@ class JsonCursor {
   // Keeps bytes from keep_from on, reads more; returns false at the end of input.
   bool refill(std::size_t& keep_from);
   void skip_whitespace();
+  void ensure_available(std::size_t n);  // refills until n bytes are in the window, or the end
   char peek_slow();
   void skip_string();
   void skip_to_close(int depth);

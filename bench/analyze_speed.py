@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""cuprobe analyze vs python3 json.load + a per-kernel-name sum, on one trace.
+
+Usage: bench/analyze_speed.py [--cuprobe build/release/cuprobe] [--runs 3] TRACE.json
+Prints both wall times, their ratio, and peak memory against the file's size.
+Each command runs in its own child process; its peak RSS comes from getrusage.
+"""
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+
+PYTHON_BASELINE = r"""
+import collections, json, sys
+trace = json.load(open(sys.argv[1]))
+total = collections.Counter()
+for e in trace["traceEvents"]:
+    if e.get("cat") == "kernel":
+        total[e["name"]] += e.get("dur", 0)
+print(len(total))
+"""
+
+
+def measure(cmd):
+    """Runs cmd in a fresh measuring process; returns (seconds, peak RSS bytes)."""
+    probe = (
+        "import resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)\n"
+        "t = time.perf_counter() - t\n"
+        "print(t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, *cmd], check=True, capture_output=True, text=True).stdout
+    seconds, rss = out.split()
+    return float(seconds), int(rss)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("trace")
+    parser.add_argument("--cuprobe", default=os.path.join(os.path.dirname(__file__), "..", "build", "release", "cuprobe"))
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+
+    size = os.path.getsize(args.trace)
+    cuprobe = [measure([args.cuprobe, "analyze", args.trace]) for _ in range(args.runs)]
+    python = [measure([sys.executable, "-c", PYTHON_BASELINE, args.trace]) for _ in range(max(1, args.runs // 2))]
+    c_time = sorted(t for t, _ in cuprobe)[len(cuprobe) // 2]
+    p_time = sorted(t for t, _ in python)[len(python) // 2]
+    c_rss = max(r for _, r in cuprobe)
+    p_rss = max(r for _, r in python)
+    mib = 1024 * 1024
+    print(f"trace: {args.trace} ({size / mib:.0f} MiB), {os.cpu_count()} cores")
+    print(f"{'':34}{'wall (median)':>14}{'peak RSS':>12}")
+    print(f"{'python3 json.load + kernel sum':34}{p_time:>12.2f} s{p_rss / mib:>8.0f} MiB")
+    print(f"{'cuprobe analyze':34}{c_time:>12.2f} s{c_rss / mib:>8.0f} MiB")
+    ratio = p_time / c_time
+    print(f"speed-up: {ratio:.1f}x (target >= 20x); cuprobe peak memory {100 * c_rss / size:.0f}% of the file (target < 100%)")
+    return 0 if ratio >= 20 and c_rss < size else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

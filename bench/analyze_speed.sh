@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The issue's speed check: decompress the 346 MiB trace once, then time
+# `cuprobe analyze` against python3 json.load + a per-kernel-name sum.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+src="${1:-../shared/traces/llama_bs4_decode_big.json.xz}"
+work="${TMPDIR:-/tmp}/cuprobe-bench"
+mkdir -p "$work"
+plain="$work/$(basename "${src%.xz}")"
+[[ -s "$plain" ]] || xz -dkc "$src" > "$plain"
+[[ -x build/release/cuprobe ]] || bash scripts/setup.sh release
+exec python3 bench/analyze_speed.py --cuprobe build/release/cuprobe "$plain"

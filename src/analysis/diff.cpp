@@ -1,0 +1,84 @@
+#include "analysis/diff.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace cuprobe {
+namespace {
+
+bool all_have_steps(const AnalyzeReport& r) {
+  return !r.ranks.empty() && std::all_of(r.ranks.begin(), r.ranks.end(),
+                                         [](const RankAnalysis& a) { return !a.steps.steps.empty(); });
+}
+
+struct Side {
+  double gpu_ms = 0, wall_ms = 0;
+  std::map<std::string, double> categories;
+  std::map<std::string, std::pair<double, std::string>> kernels;  // name -> (ms, category)
+};
+
+// Per-step (or per-trace) times, averaged over ranks.
+Side summarize(const AnalyzeReport& r, bool per_step) {
+  Side s;
+  double n = static_cast<double>(std::max<std::size_t>(1, r.ranks.size()));
+  for (const auto& a : r.ranks) {
+    s.gpu_ms += (per_step ? a.steps.gpu_median_ms : a.gpu_busy_ms) / n;
+    s.wall_ms += (per_step ? a.steps.median_ms : a.window_ms) / n;
+    for (const auto& c : a.categories) {
+      s.categories[std::string(category_name(c.category))] += (per_step ? c.per_step_ms : c.time_ms) / n;
+    }
+    for (const auto& k : a.kernels) {
+      auto& entry = s.kernels[k.name];
+      entry.first += (per_step ? k.per_step_ms : k.time_ms) / n;
+      entry.second = std::string(category_name(k.category));
+    }
+  }
+  return s;
+}
+
+std::string finding_key(const Finding& f) { return f.id + "#" + (f.rank ? std::to_string(*f.rank) : ""); }
+
+}  // namespace
+
+DiffReport diff_reports(const AnalyzeReport& a, const AnalyzeReport& b) {
+  DiffReport d;
+  bool per_step = all_have_steps(a) && all_have_steps(b);
+  d.basis = per_step ? "step" : "trace";
+  Side sa = summarize(a, per_step), sb = summarize(b, per_step);
+  d.a_ms = sa.gpu_ms;
+  d.b_ms = sb.gpu_ms;
+  d.a_wall_ms = sa.wall_ms;
+  d.b_wall_ms = sb.wall_ms;
+
+  std::map<std::string, DiffChange> categories;
+  for (const auto& [name, ms] : sa.categories) categories[name] = {"category", name, name, ms, 0};
+  for (const auto& [name, ms] : sb.categories) {
+    auto& c = categories.try_emplace(name, DiffChange{"category", name, name, 0, 0}).first->second;
+    c.b_ms = ms;
+  }
+  std::map<std::string, DiffChange> kernels;
+  for (const auto& [name, v] : sa.kernels) kernels[name] = {"kernel", name, v.second, v.first, 0};
+  for (const auto& [name, v] : sb.kernels) {
+    auto& k = kernels.try_emplace(name, DiffChange{"kernel", name, v.second, 0, 0}).first->second;
+    k.b_ms = v.first;
+  }
+  for (auto& [name, c] : categories) d.changes.push_back(c);
+  for (auto& [name, k] : kernels) d.changes.push_back(k);
+  std::stable_sort(d.changes.begin(), d.changes.end(), [](const DiffChange& x, const DiffChange& y) {
+    return std::fabs(x.delta_ms()) > std::fabs(y.delta_ms());
+  });
+
+  std::map<std::string, const Finding*> in_a, in_b;
+  for (const auto& f : a.findings) in_a.emplace(finding_key(f), &f);
+  for (const auto& f : b.findings) in_b.emplace(finding_key(f), &f);
+  for (const auto& f : a.findings) {
+    if (!in_b.count(finding_key(f))) d.disappeared.push_back(f);
+  }
+  for (const auto& f : b.findings) {
+    (in_a.count(finding_key(f)) ? d.kept : d.appeared).push_back(f);
+  }
+  return d;
+}
+
+}  // namespace cuprobe

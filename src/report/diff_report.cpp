@@ -1,0 +1,94 @@
+#include "report/diff_report.h"
+
+#include "report/analyze_json.h"
+#include "report/analyze_text.h"
+#include "report/kernel_display_name.h"
+#include "report/text_table.h"
+
+namespace cuprobe {
+namespace {
+
+std::string signed_ms(double ms) {
+  std::string out(1, ms >= 0 ? '+' : '-');
+  out += format_duration_ms(std::abs(ms));
+  return out;
+}
+
+std::string change_ratio(const DiffChange& c) {
+  if (c.a_ms <= 0) return "new";
+  if (c.b_ms <= 0) return "gone";
+  return format_fixed(c.a_ms / c.b_ms, 2) + "x";
+}
+
+}  // namespace
+
+std::string diff_text(const DiffReport& d, const std::string& a_label, const std::string& b_label, std::size_t top) {
+  std::string unit = d.basis == "step" ? "per step" : "per trace (no steps on one side: whole traces compared)";
+  std::string out = "A: " + a_label + "\nB: " + b_label + "\n\n";
+  out += "GPU time " + unit + ": " + format_duration_ms(d.a_ms) + " -> " + format_duration_ms(d.b_ms);
+  if (d.b_ms > 0) {
+    double r = d.ratio();
+    out += "  (" + format_fixed(r, 2) + "x " + (r >= 1 ? "faster" : "slower") + ")";
+  }
+  out += "\n";
+  out += (d.basis == "step" ? "step time:          " : "trace window:       ") + format_duration_ms(d.a_wall_ms) +
+         " -> " + format_duration_ms(d.b_wall_ms);
+  if (d.b_wall_ms > 0) out += "  (" + format_fixed(d.wall_ratio(), 2) + "x)";
+  out += "\n\nwhat moved (" + std::string(d.basis == "step" ? "GPU time per step" : "GPU time") + ", largest change first):\n";
+  TextTable table({"", "name", ">A", ">B", ">change", ">A/B"});
+  std::size_t shown = 0;
+  for (const auto& c : d.changes) {
+    if (shown++ >= top) break;
+    std::string name = c.kind == "category" ? c.name : kernel_display_name(c.name) + " (" + c.category + ")";
+    table.add_row({c.kind, name, format_duration_ms(c.a_ms), format_duration_ms(c.b_ms), signed_ms(c.delta_ms()),
+                   change_ratio(c)});
+  }
+  out += table.render();
+  auto list = [&](const char* heading, const std::vector<Finding>& findings) {
+    if (findings.empty()) return;
+    out += std::string("\n") + heading + "\n";
+    for (const auto& f : findings) {
+      out += "  [" + f.severity + "] " + f.id + (f.rank ? " (rank " + std::to_string(*f.rank) + ")" : "") + ": " +
+             f.title + "\n";
+    }
+  };
+  list("findings gone in B:", d.disappeared);
+  list("findings new in B:", d.appeared);
+  list("findings in both (as in B):", d.kept);
+  return out;
+}
+
+nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::string>& a_files,
+                                 const std::vector<std::string>& b_files, std::size_t top) {
+  using json = nlohmann::ordered_json;
+  json j;
+  j["schema"] = "cuprobe.diff/1";
+  j["a"] = {{"files", a_files}};
+  j["b"] = {{"files", b_files}};
+  j["basis"] = d.basis;
+  j["step_ms"] = {{"a", d.a_ms}, {"b", d.b_ms}, {"ratio", d.ratio()}};
+  j["step_wall_ms"] = {{"a", d.a_wall_ms}, {"b", d.b_wall_ms}, {"ratio", d.wall_ratio()}};
+  json changes = json::array();
+  std::size_t shown = 0;
+  for (const auto& c : d.changes) {
+    if (shown++ >= top) break;
+    json row = {{"kind", c.kind}, {"name", c.name}};
+    if (c.kind == "kernel") row["category"] = c.category;
+    row["a_ms"] = c.a_ms;
+    row["b_ms"] = c.b_ms;
+    row["delta_ms"] = c.delta_ms();
+    row["ratio"] = c.b_ms > 0 ? json(c.a_ms / c.b_ms) : json(nullptr);
+    changes.push_back(std::move(row));
+  }
+  j["changes"] = std::move(changes);
+  auto findings = [](const std::vector<Finding>& list) {
+    json arr = json::array();
+    for (const auto& f : list) arr.push_back(finding_json(f));
+    return arr;
+  };
+  j["findings"] = {{"appeared", findings(d.appeared)}, {"disappeared", findings(d.disappeared)},
+                   {"kept", findings(d.kept)}};
+  return j;
+}
+
+}  // namespace cuprobe

@@ -1,0 +1,16 @@
+// `cuprobe diff` output: text for people, JSON ("cuprobe.diff/1") for programs.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/diff.h"
+
+namespace cuprobe {
+
+std::string diff_text(const DiffReport& d, const std::string& a_label, const std::string& b_label, std::size_t top);
+nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::string>& a_files,
+                                 const std::vector<std::string>& b_files, std::size_t top);
+
+}  // namespace cuprobe

@@ -1,0 +1,88 @@
+// The analyses on the real traces bundled in tests/data (recorded on an H200).
+#include "analysis/analyze.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis/diff.h"
+#include "import/load_profiles.h"
+#include "support/run_cuprobe.h"
+
+namespace cuprobe {
+namespace {
+
+AnalyzeReport analyze_files(const std::vector<std::string>& names) {
+  std::vector<std::string> paths;
+  for (const auto& n : names) paths.push_back(test::data_path(n));
+  return analyze_profiles(load_profiles(paths), {});
+}
+
+const Finding* find(const std::vector<Finding>& findings, const std::string& id) {
+  for (const auto& f : findings) {
+    if (f.id == id) return &f;
+  }
+  return nullptr;
+}
+
+TEST(Analyze, FullPoolCastIsTheTopFinding) {
+  AnalyzeReport r = analyze_files({"mla_fp8pool_fullcast_small.json.gz"});
+  ASSERT_EQ(r.ranks.size(), 1u);
+  const RankAnalysis& a = r.ranks[0];
+  EXPECT_EQ(a.steps.source, "annotation");
+  EXPECT_EQ(a.steps.steps.size(), 5u);
+  EXPECT_NEAR(a.steps.gpu_median_ms, 1.56, 0.05);
+  EXPECT_EQ(a.categories.front().category, Category::kCopyCast);
+  EXPECT_GT(a.categories.front().share, 0.85);
+  ASSERT_FALSE(r.findings.empty());
+  const Finding& top = r.findings.front();
+  EXPECT_EQ(top.id, "copy_cast_dominant");
+  EXPECT_EQ(top.severity, "high");
+  ASSERT_FALSE(top.kernels.empty());
+  EXPECT_NE(top.kernels.front().find("direct_copy_kernel_cuda"), std::string::npos);
+  EXPECT_NE(top.title.find("aten::copy_"), std::string::npos) << top.title;
+  EXPECT_TRUE(a.unknown_kernels.empty());
+}
+
+TEST(Analyze, GatherThenCastIsTenTimesLessGpuTimePerStep) {
+  AnalyzeReport full = analyze_files({"mla_fp8pool_fullcast_small.json.gz"});
+  AnalyzeReport gather = analyze_files({"mla_fp8pool_gathercast_small.json.gz"});
+  DiffReport d = diff_reports(full, gather);
+  EXPECT_EQ(d.basis, "step");
+  EXPECT_NEAR(d.a_ms, 1.56, 0.05);
+  EXPECT_NEAR(d.b_ms, 0.16, 0.02);
+  EXPECT_GT(d.ratio(), 8.0);
+  ASSERT_FALSE(d.changes.empty());
+  EXPECT_EQ(d.changes[0].name, "copy_cast");
+  EXPECT_LT(d.changes[0].delta_ms(), -1.3);
+}
+
+TEST(Analyze, TensorParallelRanksShowTheWaitingRank) {
+  AnalyzeReport r = analyze_files({"tp2_mlp_decode_rank1.json.gz", "tp2_mlp_decode_rank0.json.gz"});
+  ASSERT_EQ(r.ranks.size(), 2u);
+  EXPECT_EQ(r.ranks[0].rank, 0);  // from distributedInfo, sorted
+  EXPECT_EQ(r.ranks[1].rank, 1);
+  const Finding* wait = find(r.ranks[0].findings, "collective_wait");
+  ASSERT_NE(wait, nullptr);
+  EXPECT_NE(wait->title.find("call 1 took"), std::string::npos) << wait->title;
+  EXPECT_EQ(find(r.ranks[1].findings, "collective_wait"), nullptr);
+  EXPECT_NE(find(r.ranks[0].findings, "communication_dominant"), nullptr);
+}
+
+TEST(Analyze, HuggingFaceGenerateStepsComeFromPeriodicity) {
+  AnalyzeReport llama = analyze_files({"llama_bs4_decode.json.gz"});
+  const auto& s = llama.ranks[0].steps;
+  EXPECT_EQ(s.source, "periodicity");
+  EXPECT_EQ(s.steps.size(), 40u);  // 40 forward passes (prefill + 39 decode steps)
+  EXPECT_LT(llama.ranks[0].gpu_busy_share, 0.03);
+  ASSERT_FALSE(llama.findings.empty());
+  EXPECT_EQ(llama.findings.front().id, "gpu_idle");
+  EXPECT_EQ(llama.findings.front().severity, "high");
+
+  AnalyzeReport moe = analyze_files({"dsv3_mla_moe_bs4_decode.json.gz"});
+  EXPECT_EQ(moe.ranks[0].steps.steps.size(), 24u);
+  bool has_moe_routing = false;
+  for (const auto& k : moe.ranks[0].kernels) has_moe_routing |= k.name.find("gatherTopK") != std::string::npos;
+  EXPECT_TRUE(has_moe_routing);
+}
+
+}  // namespace
+}  // namespace cuprobe

@@ -1,0 +1,60 @@
+#include "analysis/periodicity.h"
+
+#include <gtest/gtest.h>
+
+namespace cuprobe {
+namespace {
+
+// A step: embed, 4 layers of (norm, gemm, attn, gemm), head, sample.
+std::vector<StringId> step_names() {
+  std::vector<StringId> s{1};
+  for (int l = 0; l < 4; ++l) s.insert(s.end(), {2, 3, 4, 3});
+  s.insert(s.end(), {5, 6});
+  return s;
+}
+
+TEST(Periodicity, FindsTheStepNotTheLayer) {
+  std::vector<StringId> names;
+  std::vector<double> score;
+  for (int step = 0; step < 10; ++step) {
+    auto s = step_names();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      names.push_back(s[i]);
+      score.push_back(i == 0 ? 50'000.0 : 1'000.0 + (i % 3));  // long host gap before each step
+    }
+  }
+  PeriodicSteps r = find_periodic_steps(names, score);
+  EXPECT_EQ(r.period, 19);
+  ASSERT_EQ(r.starts.size(), 10u);
+  for (std::size_t k = 0; k < r.starts.size(); ++k) EXPECT_EQ(r.starts[k], k * 19);
+}
+
+TEST(Periodicity, AFirstStepOfAnotherLengthStaysAligned) {
+  std::vector<StringId> names{7, 7, 8};  // a prefill with different kernels and length 3+19
+  std::vector<double> score{0, 10, 10};
+  for (int step = 0; step < 8; ++step) {
+    auto s = step_names();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      names.push_back(s[i]);
+      score.push_back(i == 0 ? 90'000.0 : 500.0);
+    }
+  }
+  PeriodicSteps r = find_periodic_steps(names, score);
+  EXPECT_EQ(r.period, 19);
+  ASSERT_GE(r.starts.size(), 8u);
+  EXPECT_EQ(r.starts.back(), 3u + 7 * 19);
+}
+
+TEST(Periodicity, NoRepetitionNoSteps) {
+  std::vector<StringId> names;
+  std::vector<double> score;
+  for (StringId i = 1; i < 200; ++i) {
+    names.push_back(i);
+    score.push_back(1);
+  }
+  EXPECT_EQ(find_periodic_steps(names, score).period, 0);
+  EXPECT_EQ(find_periodic_steps({1, 2, 1, 2}, {0, 0, 0, 0}).period, 0);  // too short to tell
+}
+
+}  // namespace
+}  // namespace cuprobe

@@ -1,0 +1,67 @@
+#include "analysis/step_detection.h"
+
+#include <gtest/gtest.h>
+
+namespace cuprobe {
+namespace {
+
+CpuRange range(Profile& p, CpuRangeKind kind, const char* name, TimeNs start, TimeNs end, std::int64_t corr = -1) {
+  CpuRange r;
+  r.kind = kind;
+  r.name = p.strings.intern(name);
+  r.start = start;
+  r.end = end;
+  r.pid = r.tid = 1;
+  r.correlation = corr;
+  return r;
+}
+
+GpuActivity kernel(Profile& p, const char* name, TimeNs start, TimeNs end, std::int64_t corr) {
+  GpuActivity a;
+  a.name = p.strings.intern(name);
+  a.start = start;
+  a.end = end;
+  a.correlation = corr;
+  return a;
+}
+
+TEST(StepDetection, AnnotationsAndCorrelationIdsIncludingGraphReplays) {
+  Profile p;
+  // Two SGLang-style steps; the second launches a CUDA graph whose kernels share one correlation id
+  // and run after the annotation ended on the CPU.
+  p.cpu.push_back(range(p, CpuRangeKind::kAnnotation, "step[DECODE bs=4]", 0, 1000));
+  p.cpu.push_back(range(p, CpuRangeKind::kRuntime, "cudaLaunchKernel", 100, 110, 1));
+  p.cpu.push_back(range(p, CpuRangeKind::kAnnotation, "step[EXTEND bs=1]", 2000, 3000));
+  p.cpu.push_back(range(p, CpuRangeKind::kRuntime, "cudaGraphLaunch", 2100, 2110, 2));
+  p.cpu.push_back(range(p, CpuRangeKind::kAnnotation, "ProfilerStep#1", 0, 5000));  // less specific, ignored
+  p.gpu.push_back(kernel(p, "k1", 200, 700, 1));
+  p.gpu.push_back(kernel(p, "g1", 3100, 3400, 2));
+  p.gpu.push_back(kernel(p, "g2", 3300, 3600, 2));
+  p.gpu.push_back(kernel(p, "stray", 4000, 4100, 99));
+  p.sort_by_time();
+  StepAssignment a = detect_steps(p, {});
+  EXPECT_EQ(a.summary.source, "annotation");
+  EXPECT_EQ(a.summary.marker, "step[");
+  ASSERT_EQ(a.summary.steps.size(), 2u);
+  EXPECT_EQ(a.summary.steps[0].kind, "decode");
+  EXPECT_EQ(a.summary.steps[1].kind, "prefill");
+  EXPECT_EQ(a.summary.steps[1].gpu_busy, 500);  // 3100..3600, overlap counted once
+  EXPECT_EQ(a.summary.steps[1].gpu_end - a.summary.steps[1].gpu_start, 500);
+  EXPECT_EQ(a.summary.assigned_activities, 3);
+  EXPECT_EQ(a.activity_step.back(), -1);
+
+  AnalyzeOptions custom;
+  custom.step_marker = "ProfilerStep#";
+  StepAssignment b = detect_steps(p, custom);
+  ASSERT_EQ(b.summary.steps.size(), 1u);
+  EXPECT_EQ(b.summary.assigned_activities, 3);  // "stray" has no launch in the trace
+}
+
+TEST(StepDetection, KindFromName) {
+  EXPECT_EQ(step_kind_from_name("step[DECODE bs=8]"), "decode");
+  EXPECT_EQ(step_kind_from_name("execute_context_0(0)_generation_4(4)"), "step");
+  EXPECT_EQ(step_kind_from_name("prefill_step"), "prefill");
+}
+
+}  // namespace
+}  // namespace cuprobe

@@ -1,0 +1,95 @@
+#include "import/kineto_json/json_cursor.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "common/error.h"
+
+namespace cuprobe {
+namespace {
+
+// A tiny window and tiny reads force every token across refill boundaries.
+struct Fixture {
+  explicit Fixture(std::string text, std::size_t window = 8, std::size_t max_read = 3)
+      : source(memory_byte_source(std::move(text), max_read)), cursor(*source, "t.json", window) {}
+  std::unique_ptr<ByteSource> source;
+  JsonCursor cursor;
+};
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(JsonCursor, ReadsObjectAcrossTinyWindows) {
+  Fixture f(R"J(  {"name": "a long kernel name that exceeds the window", "ts": 12.5, "args": {"x": [1, {"y": "}"}]}} )J");
+  auto& c = f.cursor;
+  c.expect('{');
+  std::string_view key;
+  bool first = true;
+  ASSERT_TRUE(c.next_key(key, first));
+  EXPECT_EQ(key, "name");
+  EXPECT_EQ(c.string(), "a long kernel name that exceeds the window");
+  ASSERT_TRUE(c.next_key(key, first));
+  EXPECT_EQ(key, "ts");
+  EXPECT_EQ(c.number(), "12.5");
+  ASSERT_TRUE(c.next_key(key, first));
+  EXPECT_EQ(key, "args");
+  c.skip_value();
+  EXPECT_FALSE(c.next_key(key, first));
+  EXPECT_TRUE(c.at_end());
+}
+
+TEST(JsonCursor, UnescapesStrings) {
+  Fixture f(R"J("a\"b\\c\/d\n\u00e9\ud83d\ude00")J");
+  EXPECT_EQ(f.cursor.string(), "a\"b\\c/d\n\xC3\xA9\xF0\x9F\x98\x80");
+}
+
+TEST(JsonCursor, SkipsStringsWithEscapedQuotesAcrossWindows) {
+  Fixture f(R"J([ "x\\\"}]", {"k": "\\"}, 3 ] 7)J", 4, 1);
+  f.cursor.skip_value();
+  EXPECT_EQ(f.cursor.number(), "7");
+}
+
+TEST(JsonCursor, ErrorsCarryTheByteOffset) {
+  EXPECT_EQ(error_of([] {
+              Fixture f(R"J({"a" 1})J");
+              f.cursor.expect('{');
+              std::string_view k;
+              bool first = true;
+              f.cursor.next_key(k, first);
+            }),
+            "t.json: byte 5: invalid JSON: expected ':', found '1'");
+  EXPECT_NE(error_of([] {
+              Fixture f(R"J(["unterminated)J");
+              f.cursor.skip_value();
+            }).find("truncated"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              Fixture f("\"bad \\q escape\"");
+              f.cursor.string();
+            }).find("bad escape"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              Fixture f("\"raw\x01control\"");
+              f.cursor.string();
+            }).find("control character"),
+            std::string::npos);
+}
+
+TEST(JsonCursor, RejectsDeepNesting) {
+  std::string deep(100000, '[');
+  EXPECT_NE(error_of([&] {
+              Fixture f(deep, 1 << 16, 1 << 16);
+              f.cursor.skip_value();
+            }).find("nested too deeply"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace cuprobe

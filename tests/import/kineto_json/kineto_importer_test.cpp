@@ -1,0 +1,157 @@
+#include "import/kineto_json/kineto_importer.h"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <fstream>
+
+#include "common/error.h"
+#include "support/run_cuprobe.h"
+
+namespace cuprobe {
+namespace {
+
+Profile import_text(const std::string& text, std::size_t max_read = SIZE_MAX) {
+  auto source = memory_byte_source(text, max_read);
+  return import_kineto_json(*source, "t.json");
+}
+
+std::string import_error(const std::string& text) {
+  try {
+    import_text(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+const char* kKernel =
+    R"J({"ph": "X", "cat": "kernel", "name": "nvjet_sm90_tst_64x8", "pid": 0, "tid": 7, "ts": 10.5, "dur": 2.25,
+        "args": {"device": 0, "stream": 7, "correlation": 42, "grid": [4, 18, 1], "block": [384, 1, 1],
+                 "registers per thread": 168, "shared memory": 164308}})J";
+
+TEST(KinetoImporter, ReadsKernelsAndAppliesTheBaseTimeGivenAfterTheEvents) {
+  Profile p = import_text(std::string(R"J({"traceEvents": [)J") + kKernel + R"J(], "baseTimeNanoseconds": 1000000})J");
+  ASSERT_EQ(p.gpu.size(), 1u);
+  const auto& k = p.gpu[0];
+  EXPECT_EQ(p.name_of(k.name), "nvjet_sm90_tst_64x8");
+  EXPECT_EQ(k.start, 1000000 + 10500);
+  EXPECT_EQ(k.end, 1000000 + 12750);
+  EXPECT_EQ(k.correlation, 42);
+  EXPECT_EQ(k.stream, 7);
+  EXPECT_EQ(k.grid[1], 18);
+  EXPECT_EQ(k.block[0], 384);
+  EXPECT_EQ(k.registers_per_thread, 168);
+  EXPECT_EQ(k.shared_memory_bytes, 164308);
+}
+
+TEST(KinetoImporter, KeysInAnyOrderAndAbsoluteIntegerTimestamps) {
+  Profile p = import_text(R"J({"traceEvents": [
+    {"args": {"correlation": 7}, "dur": 3, "ts": 1700000000000000, "name": "k", "cat": "kernel", "ph": "X"},
+    {"ts": 1699999999999990, "correlation": 1, "ph": "X", "dur": 5, "cat": "cuda_runtime", "name": "cudaLaunchKernel",
+     "args": {"correlation": 7}, "pid": 1, "tid": 1}]})J");
+  ASSERT_EQ(p.gpu.size(), 1u);
+  ASSERT_EQ(p.cpu.size(), 1u);
+  EXPECT_EQ(p.gpu[0].start, 1700000000000000000);
+  EXPECT_EQ(p.cpu[0].kind, CpuRangeKind::kRuntime);
+  EXPECT_EQ(p.cpu[0].correlation, 7);
+}
+
+TEST(KinetoImporter, ReadsTheBareArrayFormAndOldCategoryNames) {
+  Profile p = import_text(R"J([{"ph": "X", "cat": "Kernel", "name": "k", "ts": 1, "dur": 1},
+                              {"ph": "X", "cat": "Memcpy", "name": "Memcpy DtoH (Device -> Pinned)", "ts": 3, "dur": 1,
+                               "args": {"bytes": 4096}}])J");
+  ASSERT_EQ(p.gpu.size(), 2u);
+  EXPECT_EQ(p.gpu[1].kind, GpuActivityKind::kMemcpy);
+  EXPECT_EQ(p.gpu[1].memcpy_kind, MemcpyKind::kDtoH);
+  EXPECT_EQ(p.gpu[1].bytes, 4096);
+}
+
+TEST(KinetoImporter, ReadsRankDevicesAndIgnoresUnusedEvents) {
+  Profile p = import_text(R"J({"distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 4},
+    "deviceProperties": [{"id": 0, "name": "NVIDIA H200", "numSms": 132, "computeMajor": 9, "totalGlobalMem": 150109880320}],
+    "traceEvents": [{"ph": "X", "cat": "python_function", "name": "x", "ts": 1, "dur": 1, "args": {"deep": [[[{}]]]}},
+                    {"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "t"}},
+                    {"ph": "f", "id": 1, "cat": "ac2g", "name": "ac2g", "ts": 1}]})J");
+  EXPECT_EQ(p.rank, 3);
+  EXPECT_EQ(p.world_size, 4);
+  ASSERT_EQ(p.devices.size(), 1u);
+  EXPECT_EQ(p.devices[0].name, "NVIDIA H200");
+  EXPECT_EQ(p.devices[0].sm_count, 132);
+  EXPECT_TRUE(p.gpu.empty());
+  EXPECT_EQ(p.stats.events, 3);
+}
+
+TEST(KinetoImporter, OddEventsAreCountedNotFatal) {
+  Profile p = import_text(R"J({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "neg", "ts": 5, "dur": -1},
+    {"ph": "X", "cat": "kernel", "name": "zero", "ts": 5, "dur": 0},
+    {"ph": "X", "cat": "kernel", "name": "bad )J" "\xff" R"J( byte", "ts": 6, "dur": 1},
+    {"ph": "i", "cat": "kernel", "name": "instant", "ts": 6}]})J");
+  ASSERT_EQ(p.gpu.size(), 2u);
+  EXPECT_EQ(p.name_of(p.gpu[1].name), "bad \xEF\xBF\xBD byte");
+  EXPECT_EQ(p.stats.odd_events, 1 + 1 + 1 + 1 + 2);  // negative, zero, invalid UTF-8, non-X, 2 kept without correlation
+  std::string all;
+  for (const auto& [reason, n] : p.stats.warnings) all += reason + ";";
+  EXPECT_NE(all.find("negative duration"), std::string::npos);
+  EXPECT_NE(all.find("invalid UTF-8"), std::string::npos);
+}
+
+TEST(KinetoImporter, BadInputIsOneLineWithFileAndOffset) {
+  EXPECT_EQ(import_error(""), "t.json: byte 0: empty file: not a trace");
+  EXPECT_EQ(import_error(R"J({"schemaVersion": 1})J"),
+            "t.json: byte 0: not a Kineto/Chrome trace: no \"traceEvents\" array");
+  EXPECT_EQ(import_error(R"J({"traceEvents": {}})J"), "t.json: byte 16: \"traceEvents\" must be an array");
+  EXPECT_EQ(import_error(R"J({"traceEvents": [1]})J"), "t.json: byte 17: trace event is not an object");
+  EXPECT_EQ(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": "12", "dur": 1}]})J"),
+            "t.json: byte 65: event field \"ts\" must be a number");
+  EXPECT_EQ(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "dur": 1}]})J"),
+            "t.json: byte 17: event \"k\" has no \"ts\"");
+  EXPECT_NE(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel")J").find("truncated"), std::string::npos);
+  EXPECT_NE(import_error(R"J({"traceEvents": []} trailing)J").find("after the end"), std::string::npos);
+  EXPECT_NE(import_error("\x89PNG\r\n").find("not a JSON trace"), std::string::npos);
+  EXPECT_NE(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1e999, "dur": 1}]})J").find("not a valid time"),
+            std::string::npos);
+}
+
+std::string gzip(const std::string& data) {
+  z_stream zs{};
+  deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&zs, data.size()) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+TEST(KinetoImporter, TruncatedGzipIsAnErrorNotAPartialProfile) {
+  std::string dir = test::temp_dir();
+  std::string text = std::string(R"J({"traceEvents": [)J") + kKernel + "]}";
+  std::string gz = gzip(text);
+  std::ofstream(dir + "/whole.json.gz", std::ios::binary) << gz;
+  std::ofstream(dir + "/cut.json.gz", std::ios::binary) << gz.substr(0, gz.size() / 2);
+  EXPECT_EQ(import_kineto_json(dir + "/whole.json.gz").gpu.size(), 1u);
+  try {
+    import_kineto_json(dir + "/cut.json.gz");
+    FAIL() << "accepted a truncated gzip file";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("truncated gzip"), std::string::npos) << e.what();
+  }
+}
+
+TEST(KinetoImporter, ImportsTheBundledTrace) {
+  Profile p = import_kineto_json(test::data_path("mla_fp8pool_fullcast_small.json.gz"));
+  EXPECT_EQ(p.gpu.size(), 240u);
+  EXPECT_EQ(p.stats.events, 2556);
+  ASSERT_FALSE(p.devices.empty());
+  EXPECT_EQ(p.devices[0].name, "NVIDIA H200");
+  EXPECT_TRUE(std::is_sorted(p.gpu.begin(), p.gpu.end(),
+                             [](const GpuActivity& a, const GpuActivity& b) { return a.start < b.start; }));
+}
+
+}  // namespace
+}  // namespace cuprobe
