@@ -89,10 +89,13 @@ class BenchObserver final : public LoadObserver {
   BenchObserver(ProfilerControl* profiler, bool quiet, std::uint64_t planned)
       : profiler_(profiler), quiet_(quiet), planned_(planned) {}
   void on_steady_start(std::int64_t) override {
-    if (profiler_) profiler_->request_start();
+    // Everything was sent before the first request ended: no steady state to profile.
+    if (profiler_ && sent_all_) profiler_->skip("no steady state: every request was sent before the first one ended");
+    else if (profiler_) profiler_->request_start();
     if (!quiet_) std::fprintf(stderr, "bench: steady state reached (first measured request ended)\n");
   }
   void on_issue_end(std::int64_t) override {
+    sent_all_ = true;
     if (profiler_) profiler_->request_stop();
     if (!quiet_) std::fprintf(stderr, "bench: all requests sent, draining\n");
   }
@@ -112,6 +115,7 @@ class BenchObserver final : public LoadObserver {
   bool quiet_;
   std::uint64_t planned_;
   std::int64_t last_ = 0;
+  bool sent_all_ = false;
 };
 
 void write_file_atomically(const std::string& path, const std::string& content) {
@@ -150,6 +154,7 @@ int run_bench(int argc, char** argv) {
   std::string dataset, extra_body_text, request_timeout_text = "10m", timeout_text = "1h", wait_timeout_text = "10m";
   std::string profile_kind, profile_dir, sample_interval_text = "100ms", sample_preset = "triage", gpu_text = "all";
   std::string save_requests;
+  std::vector<std::string> headers;
   int concurrency = -1;
   double rate = 0, max_error_rate = 0, temperature = 0;
   std::uint64_t requests = 0, seed = 1;
@@ -173,6 +178,7 @@ int run_bench(int argc, char** argv) {
   app.add_flag("--no-ignore-eos", no_ignore_eos, "do not ask the server to ignore EOS (outputs may be shorter)");
   app.add_option("--temperature", temperature, "sampling temperature")->capture_default_str();
   app.add_option("--extra-body", extra_body_text, "JSON object merged into every request body");
+  app.add_option("-H,--header", headers, "extra request header 'Name: value' (e.g. 'Authorization: Bearer KEY'); repeatable");
   app.add_option("--seed", seed, "seed for prompts and arrivals")->capture_default_str();
   app.add_option("--request-timeout", request_timeout_text, "a request still running after this fails with 'timeout'")
       ->capture_default_str();
@@ -236,6 +242,8 @@ int run_bench(int argc, char** argv) {
     extra_body = nlohmann::json::parse(extra_body_text, nullptr, false);
     if (!extra_body.is_object()) throw Error("--extra-body must be a JSON object", kExitUsage);
   }
+  std::string extra_headers;
+  for (const auto& h : headers) extra_headers += header_line(h);
   std::unique_ptr<PromptSource> prompts =
       dataset.empty() ? synthetic_prompts(input_len, output_len, seed) : dataset_prompts(dataset, output_len);
   std::optional<ProfileSettings> profile;
@@ -249,6 +257,7 @@ int run_bench(int argc, char** argv) {
                   kExitUsage);
     }
     ps.output_dir = profile_dir;
+    ps.call_timeout = std::min(ps.call_timeout, std::chrono::nanoseconds(opt.run_timeout_ns));
     ps.num_steps = profile_steps;
     profile = ps;
   }
@@ -288,6 +297,7 @@ int run_bench(int argc, char** argv) {
   tpl.ignore_eos = !no_ignore_eos;
   tpl.temperature = temperature;
   tpl.extra_body = extra_body;
+  tpl.extra_headers = extra_headers;
   RequestFactory factory = [&](std::uint64_t index) { return build_http_request(tpl, prompts->prompt(index)); };
 
   nlohmann::ordered_json settings;

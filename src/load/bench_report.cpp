@@ -110,6 +110,7 @@ ojson bench_report_json(const BenchReport& r) {
     if (!p.settings.output_dir.empty()) prof["output_dir"] = p.settings.output_dir;
     if (p.settings.num_steps > 0) prof["num_steps"] = p.settings.num_steps;
     prof["auto_stop"] = p.auto_stop;
+    if (!p.note.empty()) prof["note"] = p.note;
     prof["start"] = call_json(p.start);
     prof["stop"] = call_json(p.stop);
     bool inside = r.window.valid && p.start.ok && p.start.sent_realtime_ns >= r.window.start_ns + off &&
@@ -188,7 +189,9 @@ std::string bench_report_text(const BenchReport& r) {
   if (r.profile) {
     const ProfileOutcome& p = *r.profile;
     line("");
-    std::string start = p.start.attempted ? (p.start.ok ? "started" : "start failed: " + p.start.response) : "not started";
+    std::string start = p.start.attempted ? (p.start.ok ? "started" : "start failed: " + p.start.response)
+                        : p.note.empty()  ? "not started"
+                                          : "not started (" + p.note + ")";
     std::string stop = p.auto_stop ? fmt::format("stops itself after {} steps", p.settings.num_steps)
                        : p.stop.attempted ? (p.stop.ok ? "stopped" : "stop failed: " + p.stop.response)
                                           : "not stopped";

@@ -173,8 +173,11 @@ bool HttpResponseParser::feed(std::string_view data, HttpBodySink& sink) {
         if (!complete) return true;
         bool ok = true;
         if (state_ == State::kChunkDataEnd) {
-          if (!line.empty()) ok = fail("bad_chunk", "chunk data longer than its declared size");
-          else state_ = State::kChunkSize;
+          if (!line.empty()) {
+            ok = fail("bad_chunk", "chunk data longer than its declared size");
+          } else {
+            state_ = State::kChunkSize;
+          }
         } else {
           ok = on_chunk_size_line(line);
         }

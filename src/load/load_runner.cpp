@@ -160,7 +160,7 @@ class Loop {
   void issue(std::int64_t scheduled);
   void on_ready(Connection* c, std::uint32_t events);
   void on_readable(Connection* c);
-  std::int64_t arrival_time(msghdr& msg, std::int64_t now) const;
+  std::int64_t arrival_time(msghdr& msg, std::int64_t now);
   void finish(Connection* c, std::int64_t now);
   void cancel_all(const char* reason, const std::string& detail);
   void arm_timer(std::int64_t at);
@@ -312,17 +312,23 @@ void Loop::issue(std::int64_t scheduled) {
 
 // Arrival time of the bytes just read: the kernel's receive timestamp
 // (SO_TIMESTAMPNS, taken when the segment reached this host's network stack)
-// mapped onto the monotonic clock, so a client thread that runs late does not
-// stretch TTFT or ITL. When one read returns several segments the timestamp is
-// the newest one's. Without a timestamp: the time read() returned.
-std::int64_t Loop::arrival_time(msghdr& msg, std::int64_t now) const {
+// mapped onto the monotonic clock, so a client thread that wakes up a little
+// late does not stretch TTFT or ITL. Segments that queue up unread are merged
+// by the kernel under the newest one's timestamp, so a client starved of CPU
+// for longer than a token interval still sees events bunched together.
+// Without a timestamp: the time read() returned.
+std::int64_t Loop::arrival_time(msghdr& msg, std::int64_t now) {
+  ++result_.reads;
   for (cmsghdr* cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
     if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_TIMESTAMPNS) continue;
     timespec ts;
     std::memcpy(&ts, CMSG_DATA(cm), sizeof ts);
     std::int64_t t = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec - result_.realtime_offset_ns;
     // A stamp from the future or from long ago means the clocks moved: keep ours.
-    if (t <= now && now - t < 1'000'000'000) return t;
+    if (t <= now && now - t < 1'000'000'000) {
+      ++result_.reads_kernel_stamped;
+      return t;
+    }
   }
   return now;
 }

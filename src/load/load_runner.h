@@ -57,6 +57,8 @@ struct LoadResult {
   std::int64_t steady_start_ns = 0;    // 0 when never reached
   std::int64_t issue_end_ns = 0;       // 0 when the run timed out before the plan was sent
   std::int64_t realtime_offset_ns = 0; // realtime = monotonic + offset
+  std::uint64_t reads = 0;              // reads that returned data
+  std::uint64_t reads_kernel_stamped = 0;  // ... whose arrival time is the kernel's receive timestamp
   bool run_timed_out = false;
   bool stopped = false;                // stop_flag was raised
 };

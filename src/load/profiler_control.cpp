@@ -83,6 +83,11 @@ void ProfilerControl::worker() {
   }
 }
 
+void ProfilerControl::skip(std::string why) {
+  std::lock_guard<std::mutex> lock(mu_);
+  outcome_.note = std::move(why);
+}
+
 ProfileOutcome ProfilerControl::finish() {
   {
     std::lock_guard<std::mutex> lock(mu_);

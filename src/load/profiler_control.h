@@ -43,6 +43,7 @@ struct ProfileOutcome {
   ProfileCallResult start, stop;
   bool auto_stop = false;  // SGLang with num_steps: no /stop_profile sent
   std::string trace_location;
+  std::string note;        // why the profiler was not started, when it was not
 };
 
 std::string start_profile_body(const ProfileSettings& settings);  // "" for vLLM
@@ -53,6 +54,7 @@ class ProfilerControl {
   ~ProfilerControl();
   void request_start();  // queue POST /start_profile
   void request_stop();   // queue POST /stop_profile (skipped when the server stops by itself)
+  void skip(std::string why);  // the profiler will not be started; say why
   ProfileOutcome finish();  // waits for the queued calls
 
  private:

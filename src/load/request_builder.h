@@ -22,7 +22,12 @@ struct RequestTemplate {
   bool ignore_eos = true;
   double temperature = 0.0;
   nlohmann::json extra_body;  // merged into the top-level body (object or null)
+  std::string extra_headers;  // "Name: value\r\n" lines (e.g. Authorization), see header_line()
 };
+
+// "Name: value" → "Name: value\r\n"; throws cuprobe::Error (exit code 2) for a
+// malformed header or one with CR/LF in it.
+std::string header_line(const std::string& header);
 
 nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prompt);
 std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.h"
+
 namespace cuprobe {
 namespace {
 
@@ -65,6 +67,19 @@ TEST(RequestBuilder, HttpRequestHasLengthAndHost) {
   EXPECT_NE(req.find("Content-Length: " + std::to_string(body.size()) + "\r\n"), std::string::npos);
   EXPECT_EQ(build_simple_request("GET", "/health", "h:1"),
             "GET /health HTTP/1.1\r\nHost: h:1\r\nUser-Agent: cuprobe\r\nAccept: */*\r\nConnection: close\r\n\r\n");
+}
+
+TEST(RequestBuilder, ExtraHeaders) {
+  RequestTemplate t;
+  t.path = "/v1/completions";
+  t.authority = "h:1";
+  t.extra_headers = header_line("Authorization: Bearer k");
+  std::string req = build_http_request(t, prompt());
+  EXPECT_NE(req.find("\r\nAuthorization: Bearer k\r\n"), std::string::npos);
+  EXPECT_LT(req.find("Authorization"), req.find("\r\n\r\n"));
+  for (const char* bad : {"NoColon", ": empty name", "Bad Name: x", "X: a\r\nInjected: 1"}) {
+    EXPECT_THROW(header_line(bad), Error) << bad;
+  }
 }
 
 }  // namespace
