@@ -249,7 +249,7 @@ void Loop::fill_slots(std::int64_t now) {
   } else {
     if (!planning_done_ && plan_finished(now)) planning_done_ = true;
     // At most one round of slots per call: when connects fail at once (nothing
-    // listening) this paces retries by the loop's wake-ups instead of spinning.
+    // listening) this paces retries by the loop's 1 ms wake-ups instead of spinning.
     for (int round = 0; !planning_done_ && progress_.in_flight < cap() && round < cap(); ++round) {
       if (plan_finished(now)) {
         planning_done_ = true;
@@ -463,6 +463,8 @@ LoadResult Loop::run() {
     std::int64_t now = mono_ns();
     std::int64_t wake = std::min(next_tick, run_deadline);
     if (!active_.empty()) wake = std::min(wake, next_scan);
+    // Closed loop with free slots: requests failed at once (nothing listening); retry in 1 ms.
+    if (!open_loop() && !planning_done_ && progress_.in_flight < cap()) wake = std::min(wake, now + 1'000'000);
     if (!planning_done_ && opt_.duration_ns > 0 && measure_start_ > 0) {
       wake = std::min(wake, measure_start_ + opt_.duration_ns);
     }

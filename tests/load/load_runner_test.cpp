@@ -166,12 +166,12 @@ TEST(LoadRunner, ConnectionRefusedEndsEveryRequest) {
   }
   LoadOptions o;
   o.port = port;
-  o.concurrency = 4;
-  o.requests = 12;
+  o.concurrency = 1;
+  o.requests = 200;
   std::int64_t t0 = mono_ns();
   LoadResult r = run(o, 4, plain);
-  EXPECT_LT(mono_ns() - t0, 3'000'000'000);
-  ASSERT_EQ(r.records.size(), 12u);
+  EXPECT_LT(mono_ns() - t0, 3'000'000'000);  // fails fast, one by one
+  ASSERT_EQ(r.records.size(), 200u);
   for (const auto& x : r.records) EXPECT_EQ(x.error, "connect_refused") << x.error_detail;
 }
 
