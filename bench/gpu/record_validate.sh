@@ -21,38 +21,55 @@ section() { echo "==== $*" >> $LOG; }
 has() { [[ " $SECTIONS " == *" $1 "* ]]; }
 
 if has overhead || has agree; then
+  # Interleaved rounds so that drift hits every variant alike.
   for r in 1 2 3; do
     $PY $LOOP --tag plain >> $OUT/steps.jsonl 2>>$LOG
     $CP record -f -o $T/rec$r.cuprobe -- $PY $LOOP --tag cuprobe >> $OUT/steps.jsonl 2>>$LOG
+    CUPROBE_RECORD_SUBSCRIBE=0 $CP record -f --kinds kernel --no-counters -o $T/kern$r.cuprobe -- $PY $LOOP --tag cuprobe-kernels-only >> $OUT/steps.jsonl 2>>$LOG
     $PY $LOOP --mode torch-profiler --trace $T/torch$r.json --tag torch-profiler >> $OUT/steps.jsonl 2>>$LOG
+    if has graph; then
+      $PY $LOOP --graph --tag plain-graph >> $OUT/steps.jsonl 2>>$LOG
+      $CP record -f -o $T/grec$r.cuprobe -- $PY $LOOP --graph --tag cuprobe-graph >> $OUT/steps.jsonl 2>>$LOG
+      $PY $LOOP --graph --mode torch-profiler --trace $T/gtorch$r.json --tag torch-profiler-graph >> $OUT/steps.jsonl 2>>$LOG
+    fi
   done
   $PY - $OUT/steps.jsonl <<'PYEOF' | tee -a $SUM
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 by = {}
 for r in rows: by.setdefault(r["tag"], []).append(r["median_ms"])
-base = statistics.median(by.get("plain", [float("nan")]))
-for tag in ("plain", "cuprobe", "torch-profiler"):
+for tag in ("plain", "cuprobe", "cuprobe-kernels-only", "torch-profiler", "plain-graph", "cuprobe-graph", "torch-profiler-graph"):
     v = by.get(tag, [])
     if not v: continue
+    base = statistics.median(by["plain-graph" if tag.endswith("graph") else "plain"])
     m = statistics.median(v)
-    print(f"overhead  {tag:15s} step median {m:7.3f} ms (runs: {', '.join(f'{x:.3f}' for x in v)})  vs plain {((m/base)-1)*100:+6.2f}%")
+    print(f"overhead  {tag:21s} step median {m:7.3f} ms (runs: {', '.join(f'{x:.3f}' for x in v)})  vs plain {((m/base)-1)*100:+6.2f}%")
 PYEOF
 fi
 if has agree; then
   $PY $CMP $T/rec3.cuprobe $T/torch3.json > $OUT/agree.txt 2>&1; tail -1 $OUT/agree.txt | sed 's/^/agree     /' | tee -a $SUM
+  if has graph; then
+    $PY $CMP $T/grec3.cuprobe $T/gtorch3.json >> $OUT/agree.txt 2>&1; tail -1 $OUT/agree.txt | sed 's/^/agree-gr  /' | tee -a $SUM
+    line "graph     kernels with a graph id: $(q $T/grec3.cuprobe 'select count(*) from kernels where graph_id >= 0') of $(q $T/grec3.cuprobe 'select count(*) from kernels')"
+  fi
   line "clock     $(q $T/rec3.cuprobe "select key||'='||value from metadata where key like 'clock_offset%' or key='counters'" | tr '\n' ' ')"
   line "counters  samples $(q $T/rec3.cuprobe 'select count(*) from samples') metrics $(q $T/rec3.cuprobe 'select group_concat(name) from metrics')"
+  line "counters  per metric: $(q $T/rec3.cuprobe 'select m.name, count(*), round(avg(value),1) from samples s join metrics m on m.id=s.metric_id group by m.name' | tr '\n' ';')"
   line "counters  kernel span [$(q $T/rec3.cuprobe 'select min(start_ns)/1000000 % 100000, max(end_ns)/1000000 % 100000 from kernels')] ms, sample span [$(q $T/rec3.cuprobe 'select min(start_ns)/1000000 % 100000, max(end_ns)/1000000 % 100000 from samples')] ms"
   cp $T/rec3.cuprobe $OUT/decode.cuprobe
 fi
 if has multi; then
   $CP record -o $T/mp.cuprobe -- bash -c "$PY $LOOP --steps 100 --tag mp1 & $PY $LOOP --steps 100 --tag mp2 & wait" >> $LOG 2>&1
-  line "multi     rc=$? per pid kernels: $(q $T/mp.cuprobe 'select pid, count(*) from kernels group by pid' | tr '\n' ' ') processes: $(q $T/mp.cuprobe 'select count(*) from processes')"
+  line "multi     rc=$? per pid kernels: $(q $T/mp.cuprobe 'select pid, count(*) from kernels group by pid' | tr '\n' ' ') processes: $(q $T/mp.cuprobe 'select pid, ppid, substr(command,1,30), end_reason from processes' | tr '\n' ';')"
 fi
 if has conflict; then
   $CP record -o $T/conflict.cuprobe -- $PY $LOOP --mode torch-profiler --steps 50 --trace $T/conflict.json >> $LOG 2>&1
-  line "conflict  rc=$? kernels in run file $(q $T/conflict.cuprobe 'select count(*) from kernels'); torch trace kernels $($PY -c "import json;print(sum(1 for e in json.load(open('$T/conflict.json'))['traceEvents'] if e.get('cat')=='kernel'))" 2>&1 | tail -1); notices: $(q $T/conflict.cuprobe 'select message from notices' | tr '\n' ';')"
+  line "conflict  rc=$? torch said: $(grep -a 'CUPTI initialization failed\|MULTIPLE_SUBSCRIBERS' $LOG | tail -1 | cut -c1-120)"
+  line "conflict  kernels in run file $(q $T/conflict.cuprobe 'select count(*) from kernels'); torch trace kernels $($PY -c "import json;print(sum(1 for e in json.load(open('$T/conflict.json'))['traceEvents'] if e.get('cat')=='kernel'))" 2>&1 | tail -1); notices: $(q $T/conflict.cuprobe 'select message from notices' | tr '\n' ';')"
+fi
+if has conflict; then
+  $CP record -o $T/first.cuprobe -- $PY bench/gpu/record_profiler_first.py >> $LOG 2>&1
+  line "conflict2 rc=$? (torch.profiler first) $(grep -a 'torch.profiler saw' $LOG | tail -1); run file kernels $(q $T/first.cuprobe 'select count(*) from kernels'); notices: $(q $T/first.cuprobe 'select message from notices' | tr '\n' ';' | cut -c1-200)"
 fi
 if has kill; then
   $CP record -o $T/kill.cuprobe -- $PY $LOOP --kill-at 100 >> $LOG 2>&1
@@ -82,6 +99,7 @@ if has maxsize; then
 fi
 if has analyze; then
   $CP analyze $OUT/decode.cuprobe > $T/analyze.txt 2>&1; A=$?; cat $T/analyze.txt >> $LOG; line "analyze   rc=$A ($(wc -l < $T/analyze.txt) lines)"
+  $CP analyze --json $OUT/decode.cuprobe > $T/analyze.json 2>>$LOG; line "analyze   json rc=$? $(stat -c %s $T/analyze.json) bytes"
   $CP export --chrome $OUT/decode.cuprobe -o $T/decode.json >> $LOG 2>&1; line "export    rc=$? $(stat -c %s $T/decode.json 2>/dev/null) bytes"
 fi
 echo "==== summary"; cat $SUM

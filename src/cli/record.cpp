@@ -40,6 +40,7 @@ int run_record_verb(int argc, char** argv) {
                "into one run file (SQLite). Usage: cuprobe record [OPTIONS] -- CMD ARGS...",
                argv[0]);
   RecordOptions o;
+  std::string graphs = "node";
   std::string delay, duration, capture = "all", max_size, interval = "10ms";
   bool no_counters = false;
   app.add_option("-o,--output", o.output, "run file to write (default cuprobe-DATE-TIME.cuprobe)");
@@ -50,6 +51,9 @@ int run_record_verb(int argc, char** argv) {
       ->check(CLI::IsMember({"all", "cuda-profiler", "signal"}));
   app.add_option("--max-size", max_size, "stop recording when the run file reaches this size (e.g. 512MiB); the rest is counted as lost");
   app.add_flag("--api", o.api_calls, "also record CUDA runtime API calls (launch correlation; costs more)");
+  app.add_option("--graphs", graphs,
+                 "node: every kernel inside CUDA graphs (default); whole: one record per graph launch (lower overhead)")
+      ->check(CLI::IsMember({"node", "whole"}));
   app.add_flag("--no-counters", no_counters, "do not sample GPU counters");
   app.add_option("--kinds", o.kinds, "what to trace, a subset of kernel,memcpy,memset,nvtx (default all)")
       ->check([](const std::string& v) -> std::string {
@@ -82,6 +86,7 @@ int run_record_verb(int argc, char** argv) {
   o.sample_interval = parse_duration(interval);
   if (o.sample_interval.count() <= 0) throw Error("--sample-interval must be positive", kExitUsage);
   o.counters = !no_counters;
+  o.whole_graphs = graphs == "whole";
   o.capture = capture == "cuda-profiler" ? CaptureMode::kCudaProfiler
               : capture == "signal"      ? CaptureMode::kSignal
                                          : CaptureMode::kAll;
@@ -92,10 +97,10 @@ int run_record_verb(int argc, char** argv) {
   RecordOutcome r = run_record(o);
   std::fprintf(stderr,
                "cuprobe record: wrote %s (%s): %lld kernels, %lld memcpy, %lld memset, %lld ranges, "
-               "%lld counter samples, %lld processes; %lld records lost%s\n",
+               "%lld graph launches, %lld counter samples, %lld processes; %lld records lost%s\n",
                o.output.c_str(), r.status.c_str(), static_cast<long long>(r.kernels),
                static_cast<long long>(r.memcpy), static_cast<long long>(r.memset), static_cast<long long>(r.ranges),
-               static_cast<long long>(r.samples), static_cast<long long>(r.processes),
+               static_cast<long long>(r.graph_launches), static_cast<long long>(r.samples), static_cast<long long>(r.processes),
                static_cast<long long>(r.losses), r.losses > 0 ? " (see the losses table)" : "");
   return r.exit_code;
 }

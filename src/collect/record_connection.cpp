@@ -162,6 +162,20 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
       writer_.add_memcpy(r);
       break;
     }
+    case wire::Type::kGraphLaunch: {
+      auto g = wire::read_fixed<wire::GraphLaunch>(p);
+      RunCopyRow r;
+      r.start_ns = to_realtime(g.start);
+      if (!keep(r.start_ns)) break;
+      r.pid = pid_;
+      r.device = g.device;
+      r.stream = g.stream;
+      r.end_ns = to_realtime(g.end);
+      r.correlation = g.correlation;
+      r.graph_id = g.graph_id;
+      writer_.add_graph_launch(r);
+      break;
+    }
     case wire::Type::kMemset: {
       auto m = wire::read_fixed<wire::Memset>(p);
       RunCopyRow r;

@@ -205,6 +205,8 @@ void Session::setup_environment() {
     if (!std::getenv("NVTX_INJECTION64_PATH")) child_env_["NVTX_INJECTION64_PATH"] = cupti;
   }
   if (!o_.kinds.empty()) child_env_[wire::kKindsEnv] = o_.kinds;
+  child_env_[wire::kGraphsEnv] = o_.whole_graphs ? "whole" : "node";
+  writer_->set_metadata("graphs", o_.whole_graphs ? "whole" : "node");
   writer_->set_metadata("inject_library", lib);
   writer_->set_metadata("cupti_library", cupti.empty() ? "not found" : cupti);
 }
@@ -559,6 +561,7 @@ RecordOutcome Session::run() {
   out.memcpy = counts.memcpy;
   out.memset = counts.memset;
   out.ranges = counts.ranges;
+  out.graph_launches = counts.graph_launches;
   out.samples = counts.samples;
   out.processes = counts.processes;
   out.losses = writer_->total_losses();

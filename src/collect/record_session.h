@@ -22,6 +22,7 @@ struct RecordOptions {
   CaptureMode capture = CaptureMode::kAll;
   std::uint64_t max_size = 0;  // bytes; 0 = no limit
   bool api_calls = false;      // also record CUDA runtime API calls (costs more)
+  bool whole_graphs = false;   // trace CUDA graph launches as a whole, not node by node (cheaper)
   std::string kinds;           // "kernel,memcpy,memset,nvtx" subset; empty = all
   bool counters = true;
   std::chrono::nanoseconds sample_interval = std::chrono::milliseconds(10);
@@ -33,7 +34,8 @@ struct RecordOptions {
 struct RecordOutcome {
   int exit_code = 0;  // the command's: its exit status, or 128 + signal
   std::string status;  // run file status
-  std::int64_t kernels = 0, memcpy = 0, memset = 0, ranges = 0, samples = 0, processes = 0, losses = 0;
+  std::int64_t kernels = 0, memcpy = 0, memset = 0, ranges = 0, graph_launches = 0, samples = 0, processes = 0,
+               losses = 0;
   bool kernels_recorded = false;
   bool counters_recorded = false;
 };

@@ -29,6 +29,7 @@ inline constexpr const char* kSocketEnv = "CUPROBE_RECORD_SOCKET";
 inline constexpr const char* kStartEnv = "CUPROBE_RECORD_START";      // "on" | "off" | "cuda-profiler"
 inline constexpr const char* kApiEnv = "CUPROBE_RECORD_API";          // "1": also record runtime API calls
 inline constexpr const char* kFlushMsEnv = "CUPROBE_RECORD_FLUSH_MS";  // worker flush period
+inline constexpr const char* kGraphsEnv = "CUPROBE_RECORD_GRAPHS";  // "node" (default) | "whole"
 inline constexpr const char* kKindsEnv = "CUPROBE_RECORD_KINDS";  // "kernel,memcpy,memset,nvtx" (default all)
 
 enum class Type : std::uint16_t {
@@ -45,6 +46,7 @@ enum class Type : std::uint16_t {
   kDevice = 11,
   kCapture = 12,
   kControl = 13,  // parent -> library
+  kGraphLaunch = 14,
 };
 
 struct FrameHeader {
@@ -102,6 +104,18 @@ struct Kernel {
   std::int32_t context;
 };
 static_assert(sizeof(Kernel) == 88);
+
+// One CUDA graph launch as a whole (--graphs whole): its nodes are not traced.
+struct GraphLaunch {
+  std::int64_t start;
+  std::int64_t end;
+  std::int64_t correlation;
+  std::int64_t graph_id;
+  std::int64_t stream;
+  std::int32_t device;
+  std::int32_t reserved;
+};
+static_assert(sizeof(GraphLaunch) == 48);
 
 enum class CopyKind : std::uint8_t { kUnknown = 0, kHtoD = 1, kDtoH = 2, kDtoD = 3, kHtoH = 4, kPtoP = 5 };
 
@@ -220,6 +234,7 @@ constexpr std::uint32_t fixed_size(Type t) {
     case Type::kDevice: return sizeof(Device);
     case Type::kCapture: return sizeof(Capture);
     case Type::kControl: return sizeof(Control);
+    case Type::kGraphLaunch: return sizeof(GraphLaunch);
   }
   return 0;
 }

@@ -27,6 +27,8 @@ CREATE TABLE memcpy(pid INTEGER, device INTEGER, stream INTEGER, start_ns INTEGE
   kind TEXT, bytes INTEGER, correlation INTEGER, graph_id INTEGER);
 CREATE TABLE memset(pid INTEGER, device INTEGER, stream INTEGER, start_ns INTEGER, end_ns INTEGER,
   bytes INTEGER, correlation INTEGER, graph_id INTEGER);
+CREATE TABLE graph_launches(pid INTEGER, device INTEGER, stream INTEGER, start_ns INTEGER, end_ns INTEGER,
+  graph_id INTEGER, correlation INTEGER);
 CREATE TABLE ranges(pid INTEGER, tid INTEGER, start_ns INTEGER, end_ns INTEGER, name_id INTEGER,
   kind TEXT, correlation INTEGER);
 CREATE TABLE metrics(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);

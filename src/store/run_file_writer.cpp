@@ -29,6 +29,7 @@ RunFileWriter::RunFileWriter(const std::string& path, bool overwrite, std::chron
       "INSERT INTO kernels VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)");
   memcpy_ = db_->prepare("INSERT INTO memcpy VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
   memset_ = db_->prepare("INSERT INTO memset VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
+  graph_ = db_->prepare("INSERT INTO graph_launches VALUES(?1,?2,?3,?4,?5,?6,?7)");
   range_ = db_->prepare("INSERT INTO ranges VALUES(?1,?2,?3,?4,?5,?6,?7)");
   metric_ = db_->prepare("INSERT INTO metrics(id, name) VALUES(?1, ?2)");
   sample_ = db_->prepare("INSERT INTO samples VALUES(?1,?2,?3,?4,?5)");
@@ -106,6 +107,12 @@ void RunFileWriter::add_memset(const RunCopyRow& r) {
   memset_.bind(1, r.pid).bind(2, std::int64_t{r.device}).bind(3, r.stream).bind(4, r.start_ns).bind(5, r.end_ns);
   memset_.bind(6, r.bytes).bind(7, r.correlation).bind(8, r.graph_id).run();
   ++counts_.memset;
+}
+
+void RunFileWriter::add_graph_launch(const RunCopyRow& r) {
+  graph_.bind(1, r.pid).bind(2, std::int64_t{r.device}).bind(3, r.stream).bind(4, r.start_ns).bind(5, r.end_ns);
+  graph_.bind(6, r.graph_id).bind(7, r.correlation).run();
+  ++counts_.graph_launches;
 }
 
 void RunFileWriter::add_range(const RunRangeRow& r) {

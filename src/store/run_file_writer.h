@@ -60,6 +60,7 @@ struct RunDeviceRow {
 };
 
 struct RunRowCounts {
+  std::int64_t graph_launches = 0;
   std::int64_t kernels = 0, memcpy = 0, memset = 0, ranges = 0, samples = 0, processes = 0;
 };
 
@@ -80,6 +81,8 @@ class RunFileWriter {
   void add_memcpy(const RunCopyRow& row);
   void add_memset(const RunCopyRow& row);
   void add_range(const RunRangeRow& row);
+  // A whole CUDA graph launch (--graphs whole); kind, bytes unused.
+  void add_graph_launch(const RunCopyRow& row);
   void add_sample(std::int32_t device, std::int64_t start_ns, std::int64_t end_ns,
                   std::string_view metric, double value);
   void add_device(const RunDeviceRow& row);
@@ -110,6 +113,7 @@ class RunFileWriter {
   std::chrono::steady_clock::time_point last_commit_;
   bool in_transaction_ = false;
   bool finished_ = false;
+  SqliteStatement graph_;
   SqliteStatement metadata_, name_, kernel_, memcpy_, memset_, range_, metric_, sample_, device_,
       process_start_, process_end_, loss_, notice_, capture_;
   std::unordered_map<std::string, std::int64_t> name_ids_;

@@ -66,6 +66,19 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out) {
       ++records_;
       break;
     }
+    case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: {
+      const auto* g = reinterpret_cast<const CUpti_ActivityGraphTrace2*>(record);
+      wire::GraphLaunch w{};
+      w.start = static_cast<std::int64_t>(g->start);
+      w.end = static_cast<std::int64_t>(g->end);
+      w.correlation = g->correlationId;
+      w.graph_id = g->graphId;
+      w.stream = g->streamId;
+      w.device = static_cast<std::int32_t>(g->deviceId);
+      wire::append_frame(out, wire::Type::kGraphLaunch, w);
+      ++records_;
+      break;
+    }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
       wire::Memcpy w{};

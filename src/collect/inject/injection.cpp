@@ -71,6 +71,7 @@ class Recorder {
   int fd_ = -1;
   pid_t pid_ = 0;
   bool api_calls_ = false;
+  bool whole_graphs_ = false;
   std::atomic<bool> collecting_{false};
   std::atomic<bool> parent_gone_{false};
   std::mutex mutex_;
@@ -185,6 +186,13 @@ void Recorder::set_collecting(bool on, std::uint32_t reason) {
     }
   }
   if (api_calls_) on ? api_.enable(CUPTI_ACTIVITY_KIND_RUNTIME) : api_.disable(CUPTI_ACTIVITY_KIND_RUNTIME);
+  if (whole_graphs_) {
+    CUptiResult r = on ? api_.enable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE) : api_.disable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
+    if (r != CUPTI_SUCCESS && on) {
+      notice(wire::NoticeCode::kCuptiError,
+             std::string("--graphs whole: cuptiActivityEnable(GRAPH_TRACE): ") + api_.result_string(r));
+    }
+  }
   std::string frame;
   wire::append_frame(frame, wire::Type::kCapture, wire::Capture{realtime_ns(), on ? 1u : 0u, reason});
   std::lock_guard lock(mutex_);
@@ -365,6 +373,8 @@ bool Recorder::start() {
   }
   const char* api_env = std::getenv(wire::kApiEnv);
   api_calls_ = api_env && std::strcmp(api_env, "1") == 0;
+  const char* graphs_env = std::getenv(wire::kGraphsEnv);
+  whole_graphs_ = graphs_env && std::strcmp(graphs_env, "whole") == 0;
   const char* start_env = std::getenv(wire::kStartEnv);
   std::string start_mode = start_env ? start_env : "on";
 

@@ -91,6 +91,23 @@ void read_all(SqliteDb& db, Profile& p) {
     }
   }
   StringId memset_name = p.strings.intern("Memset");
+  if (db.has_table("graph_launches")) {
+    // Whole-graph records (--graphs whole): one activity per launch, its nodes unseen.
+    auto s = db.prepare("SELECT device, stream, start_ns, end_ns, graph_id, correlation FROM graph_launches");
+    while (s.step()) {
+      GpuActivity a;
+      a.kind = GpuActivityKind::kKernel;
+      a.device = int32_or(s, 0, -1);
+      a.stream = or_default(s, 1, -1);
+      a.start = s.int64(2);
+      a.end = s.int64(3);
+      check_interval(p, a.start, a.end, "graph launch");
+      a.graph_id = or_default(s, 4, -1);
+      a.correlation = or_default(s, 5, -1);
+      a.name = p.strings.intern("CUDA graph " + std::to_string(a.graph_id) + " (whole launch)");
+      p.gpu.push_back(a);
+    }
+  }
   {
     auto s = db.prepare("SELECT device, stream, start_ns, end_ns, kind, bytes, correlation, graph_id FROM memcpy");
     while (s.step()) {

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""CPU and memory of `cuprobe sample --interval 1ms` over a long run.
+
+usage: sample_cpu.py CUPROBE SAMPLE_LOADS SECONDS OUTFILE
+Runs a bf16 GEMM load on GPU 0 meanwhile; samples cuprobe's RSS every 10 s from
+/proc; CPU time comes from wait4() (user + system) over the wall time.
+"""
+import os
+import subprocess
+import sys
+import time
+
+cuprobe, loads, secs, outfile = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+load = subprocess.Popen([loads, "gemm", str(secs + 10)], stdout=subprocess.DEVNULL)
+time.sleep(3)
+t0 = time.monotonic()
+p = subprocess.Popen([cuprobe, "sample", "--interval", "1ms", "--duration", f"{secs}s", "-o", outfile,
+                      "--summary-json", outfile + ".summary.json"], stderr=subprocess.PIPE)
+rss = []
+ru = None
+while ru is None:
+    try:
+        with open(f"/proc/{p.pid}/status") as f:
+            kb = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+        rss.append((round(time.monotonic() - t0, 1), kb))
+    except (FileNotFoundError, StopIteration, ProcessLookupError):
+        pass
+    for _ in range(100):
+        pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+        if pid == p.pid:
+            ru = usage
+            break
+        time.sleep(0.1)
+wall = time.monotonic() - t0
+err = p.stderr.read().decode()
+load.wait()
+cpu = ru.ru_utime + ru.ru_stime
+maxrss = ru.ru_maxrss
+note = f"(exit status {status >> 8})"
+lines = sum(1 for _ in open(outfile)) - 1
+print(f"cuprobe sample --interval 1ms for {secs:.0f} s: wall {wall:.1f} s, CPU {cpu:.2f} s = "
+      f"{100 * cpu / wall:.2f}% of one core {note}")
+print(f"samples written: {lines} ({lines / wall:.0f}/s)")
+print("RSS every 10 s (s, KiB): " + " ".join(f"{t}:{kb}" for t, kb in rss))
+if rss:
+    print(f"RSS first {rss[0][1]} KiB, last {rss[-1][1]} KiB, max {max(k for _, k in rss)} KiB; ru_maxrss {maxrss} KiB")
+print("\n".join(err.strip().splitlines()[-3:]))
