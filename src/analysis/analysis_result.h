@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/counter_attribution.h"
 #include "analysis/kernel_taxonomy.h"
 #include "model/profile.h"
 
@@ -81,6 +82,8 @@ struct RankAnalysis {
   std::vector<std::string> unknown_kernels;  // classified "other", by time
   std::vector<Finding> findings;
   std::vector<std::string> warnings;
+  CounterAttribution counters;  // empty metrics unless the profile carries counter samples
+  bool complete = true;         // false when the source says the recording was cut short
 };
 
 struct AnalyzeReport {

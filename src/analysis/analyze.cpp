@@ -55,6 +55,9 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     classes[i] = classify_activities(p);
     compute_breakdown(p, classes[i], steps, a);
     add_rank_findings(p, classes[i], steps, a);
+    a.counters = attribute_counters(p);
+    a.complete = p.complete;
+    if (!p.complete) a.warnings.push_back(p.file + ": the recording is marked incomplete (cut short); numbers cover what was saved");
     if (!options.step_marker.empty() && a.steps.steps.empty()) {
       a.warnings.push_back(p.file + ": no annotation starts with the step marker '" + options.step_marker + "'");
     }

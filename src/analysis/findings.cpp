@@ -69,7 +69,10 @@ void copy_cast_dominant(Context& ctx) {
     }
   }
   f.title = "copies/casts take " + format_percent(row->share) + " of GPU time";
-  if (ctx.has_steps()) f.title += " (" + format_duration_ms(row->per_step_ms) + " per step)";
+  if (ctx.has_steps()) {
+    f.title += " (" + format_duration_ms(row->per_step_ms) + " of each " + format_duration_ms(ctx.steps.summary.median_ms) +
+               " step)";
+  }
   if (!origin.empty()) f.title += ", launched from " + origin;
   f.suggestion =
       "Find what is copied or cast every step and shrink it: cast only the entries the step uses "

@@ -8,14 +8,18 @@
 #include "common/error.h"
 #include "import/kineto_json/kineto_importer.h"
 #include "import/rank_from_name.h"
+#include "import/run_file/run_file_importer.h"
 
 namespace cuprobe {
 
 Profile load_profile(const std::string& path) {
-  Profile p = import_kineto_json(path);
+  bool run_file = looks_like_run_file(path);
+  Profile p = run_file ? import_run_file(path) : import_kineto_json(path);
   if (p.gpu.empty()) {
-    throw InputError(path, "the trace has no GPU activity (kernels, memcpy, memset): was it recorded with "
-                           "ProfilerActivity.CUDA?");
+    throw InputError(path, run_file ? "the run file holds no GPU activity (did the command use the GPU? see the "
+                                      "losses and metadata tables)"
+                                    : "the trace has no GPU activity (kernels, memcpy, memset): was it recorded "
+                                      "with ProfilerActivity.CUDA?");
   }
   return p;
 }

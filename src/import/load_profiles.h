@@ -1,5 +1,6 @@
-// Loads trace files of any supported kind, several at once in parallel (one
-// per rank), and settles each one's rank.
+// Loads trace files of any supported kind (Kineto JSON, plain or compressed;
+// cuprobe run files), several at once in parallel (one per rank), and settles
+// each one's rank.
 #pragma once
 
 #include <string>

@@ -1,5 +1,7 @@
 #include "report/analyze_json.h"
 
+#include <cmath>
+
 namespace cuprobe {
 namespace {
 
@@ -31,6 +33,28 @@ json steps_json(const StepSummary& s) {
   }
   j["list"] = std::move(list);
   return j;
+}
+
+json attribution_rows(const std::vector<CounterAttributionRow>& rows, const std::vector<std::string>& metrics) {
+  json list = json::array();
+  for (const auto& r : rows) {
+    json means = json::object();
+    for (std::size_t m = 0; m < metrics.size() && m < r.means.size(); ++m) {
+      means[metrics[m]] = std::isnan(r.means[m]) ? json(nullptr) : json(r.means[m]);
+    }
+    list.push_back({{"key", r.key},
+                    {"kernels", r.kernels},
+                    {"busy_ms", static_cast<double>(r.busy_ns) / 1e6},
+                    {"covered_ms", static_cast<double>(r.covered_ns) / 1e6},
+                    {"means", std::move(means)}});
+  }
+  return list;
+}
+
+json counters_json(const CounterAttribution& c) {
+  return {{"metrics", c.metrics},
+          {"by_category", attribution_rows(c.by_category, c.metrics)},
+          {"by_kernel", attribution_rows(c.by_kernel, c.metrics)}};
 }
 
 json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
@@ -70,6 +94,8 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   for (const auto& f : a.findings) findings.push_back(finding_json(f));
   j["findings"] = std::move(findings);
   j["warnings"] = a.warnings;
+  j["complete"] = a.complete;
+  if (!a.counters.metrics.empty()) j["counters"] = counters_json(a.counters);
   return j;
 }
 

@@ -1,5 +1,7 @@
 #include "report/analyze_text.h"
 
+#include <cmath>
+
 #include "report/kernel_display_name.h"
 #include "report/text_table.h"
 
@@ -21,6 +23,37 @@ std::string steps_line(const StepSummary& s) {
   out += " | GPU span " + format_duration_ms(s.gpu_span_median_ms) + " median";
   out += " | GPU busy " + format_duration_ms(s.gpu_median_ms) + " median, " + format_duration_ms(s.gpu_p90_ms) + " p90\n";
   return out;
+}
+
+// "sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed" -> "pipe_tensor_cycles_active %"
+std::string short_metric_name(const std::string& metric) {
+  std::string m = metric;
+  if (m.starts_with("TPC.TriageCompute.")) m = m.substr(18);
+  bool percent = m.find("pct_of_peak") != std::string::npos;
+  std::size_t dot = m.find('.');
+  if (dot != std::string::npos) m.resize(dot);
+  std::size_t unit = m.find("__");
+  if (unit != std::string::npos) m = m.substr(0, unit) + ":" + m.substr(unit + 2);
+  for (const char* noise : {"_realtime", "_cycles_active", "cycles_active"}) {
+    if (std::size_t at = m.find(noise); at != std::string::npos && at + std::string_view(noise).size() == m.size()) m.resize(at);
+  }
+  return percent ? m + " %" : m;
+}
+
+std::string counters_text(const RankAnalysis& a) {
+  const auto& c = a.counters;
+  if (c.metrics.empty()) return {};
+  std::vector<std::string> headers{"measured while it ran"};
+  for (const auto& m : c.metrics) headers.push_back(">" + short_metric_name(m));
+  TextTable table(headers);
+  auto add = [&](const CounterAttributionRow& r, bool kernel) {
+    std::vector<std::string> row{kernel ? kernel_display_name(r.key, 48) : r.key};
+    for (double v : r.means) row.push_back(std::isnan(v) ? "-" : format_fixed(v, v >= 100 ? 0 : 1));
+    table.add_row(std::move(row));
+  };
+  for (const auto& r : c.by_category) add(r, false);
+  for (std::size_t i = 0; i < c.by_kernel.size() && i < 5; ++i) add(c.by_kernel[i], true);
+  return "\n" + table.render();
 }
 
 std::string tri_state(const std::optional<bool>& b) { return b ? (*b ? "yes" : "no") : "?"; }
@@ -55,6 +88,7 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
   if (a.kernels.size() > top_kernels) {
     out += "  ... " + std::to_string(a.kernels.size() - top_kernels) + " more kernels (--top N, or --json)\n";
   }
+  out += counters_text(a);
   if (!a.unknown_kernels.empty()) {
     out += "  not in the taxonomy (counted as 'other'):";
     for (std::size_t i = 0; i < a.unknown_kernels.size() && i < 5; ++i) {
