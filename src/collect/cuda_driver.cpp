@@ -24,7 +24,7 @@ CudaDriver::CudaDriver() {
   handle_ = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
   if (!handle_) {
     const char* why = dlerror();
-    error_ = std::string("libcuda.so.1: ") + (why ? why : "not found");
+    error_ = why ? why : "libcuda.so.1: not found";
     return;
   }
   bind(handle_, "cuInit", cu_init_);

@@ -38,6 +38,8 @@ class DeviceSampler {
   virtual std::vector<int> gpus() const { return {}; }
   // Chip name per sampled GPU (same order as gpus()), e.g. "GH100".
   virtual std::vector<std::string> chips() const { return {}; }
+  // Preset columns left out because a sampled GPU does not expose them (e.g. NVLink).
+  virtual std::vector<std::string> skipped_metrics() const { return {}; }
   // Raw CUPTI metric behind each of metric_names() (same order).
   virtual std::vector<std::string> raw_metric_names() const { return metric_names(); }
 };

@@ -50,9 +50,14 @@ class PmBackend {
   virtual int device_count() = 0;
   virtual BackendStatus chip_name(int gpu, std::string& chip) = 0;
   virtual std::string device_name(int gpu) = 0;
+  // Which of `raw_metrics` this device can sample, judged one by one against its counter
+  // availability (a chip's metric list can hold counters a given board does not expose).
+  virtual BackendStatus metric_availability(int gpu, const std::vector<std::string>& raw_metrics,
+                                            std::vector<bool>& available) = 0;
   // Builds the config (one pass) for `raw_metrics` and enables PM sampling on the device.
+  // `max_samples` bounds the samples one decode() returns (the counter data image's size).
   virtual BackendStatus enable(int gpu, const std::vector<std::string>& raw_metrics,
-                               std::int64_t interval_ns) = 0;
+                               std::int64_t interval_ns, std::uint32_t max_samples) = 0;
   virtual BackendStatus start(int gpu) = 0;
   virtual BackendStatus stop(int gpu) = 0;
   virtual BackendStatus decode(int gpu, std::vector<RawSample>& out, DecodeResult& result) = 0;

@@ -22,11 +22,15 @@ class PmDeviceSampler final : public DeviceSampler {
   PmDeviceSampler(std::unique_ptr<PmBackend> backend, const SamplerConfig& config)
       : backend_(std::move(backend)), interval_ns_(config.interval.count()) {
     if (interval_ns_ <= 0) throw Error("sampling interval must be positive", kExitUsage);
+    // Decoding costs CPU per call and per sample: decode every 50-100 ms, and size the
+    // counter data image for about twice the samples one period brings.
     auto period = config.decode_period.count() > 0
                       ? config.decode_period
-                      : std::clamp<std::chrono::nanoseconds>(config.interval, std::chrono::milliseconds(20),
+                      : std::clamp<std::chrono::nanoseconds>(config.interval, std::chrono::milliseconds(50),
                                                              std::chrono::milliseconds(100));
     decode_period_ = period;
+    max_samples_ = static_cast<std::uint32_t>(
+        std::clamp<std::int64_t>(2 * (period.count() / interval_ns_) + 16, 32, 1024));
     BackendStatus st = backend_->initialize();
     if (!st.ok()) throw counter_refusal(st, -1);
     int count = backend_->device_count();
@@ -59,12 +63,13 @@ class PmDeviceSampler final : public DeviceSampler {
                     kExitUsage);
       }
     }
+    drop_unavailable(!config.metrics.empty());
     for (const auto& m : metrics_) {
       names_.push_back(m.column);
       raw_.push_back(m.raw);
     }
     for (std::size_t i = 0; i < gpus_.size(); ++i) {
-      st = backend_->enable(gpus_[i], raw_, interval_ns_);
+      st = backend_->enable(gpus_[i], raw_, interval_ns_, max_samples_);
       if (!st.ok()) {
         disable_all();
         throw counter_refusal(st, gpus_[i], chips_[i]);
@@ -85,6 +90,7 @@ class PmDeviceSampler final : public DeviceSampler {
   }
 
   const std::vector<std::string>& metric_names() const override { return names_; }
+  std::vector<std::string> skipped_metrics() const override { return skipped_; }
   std::vector<std::string> raw_metric_names() const override { return raw_; }
   std::vector<int> gpus() const override { return gpus_; }
   std::vector<std::string> chips() const override { return chips_; }
@@ -148,6 +154,39 @@ class PmDeviceSampler final : public DeviceSampler {
       if (a[i].column != b[i].column) return false;
     }
     return true;
+  }
+
+  // A preset column that some sampled GPU cannot read is left out (and listed in
+  // skipped_metrics()); a raw metric the user named is an error instead.
+  void drop_unavailable(bool raw_mode) {
+    std::vector<std::string> raw;
+    for (const auto& m : metrics_) raw.push_back(m.raw);
+    std::vector<bool> keep(raw.size(), true);
+    for (std::size_t i = 0; i < gpus_.size(); ++i) {
+      std::vector<bool> available;
+      BackendStatus st = backend_->metric_availability(gpus_[i], raw, available);
+      if (!st.ok()) throw counter_refusal(st, gpus_[i], chips_[i]);
+      available.resize(raw.size(), false);
+      for (std::size_t m = 0; m < raw.size(); ++m) {
+        if (available[m]) continue;
+        if (raw_mode) {
+          throw counter_refusal({CounterStatus::kInvalidMetric, "'" + raw[m] + "' is not available on GPU " +
+                                                                    std::to_string(gpus_[i]) + " (" + chips_[i] + ")"},
+                                gpus_[i], chips_[i]);
+        }
+        keep[m] = false;
+      }
+    }
+    std::vector<SampledMetric> kept;
+    for (std::size_t m = 0; m < metrics_.size(); ++m) {
+      if (keep[m]) kept.push_back(metrics_[m]);
+      else skipped_.push_back(metrics_[m].column);
+    }
+    if (kept.empty()) {
+      throw counter_refusal({CounterStatus::kInvalidMetric, "no metric of the preset is available"}, gpus_.front(),
+                            chips_.front());
+    }
+    metrics_ = std::move(kept);
   }
 
   void disable_all() {
@@ -219,10 +258,11 @@ class PmDeviceSampler final : public DeviceSampler {
   std::unique_ptr<PmBackend> backend_;
   std::int64_t interval_ns_;
   std::chrono::nanoseconds decode_period_{};
+  std::uint32_t max_samples_ = 1024;
   std::vector<int> gpus_;
   std::vector<std::string> chips_;
   std::vector<SampledMetric> metrics_;
-  std::vector<std::string> names_, raw_;
+  std::vector<std::string> names_, raw_, skipped_;
   bool enabled_ = false, started_ = false, stopped_ = false;
   std::vector<std::int64_t> last_end_;
   std::vector<bool> overflowed_;

@@ -5,7 +5,11 @@
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <memory>
@@ -38,9 +42,27 @@ struct GpuState {
   bool started = false;
 };
 
+// CUPROBE_DECODE_PROFILE=1: time spent in each CUPTI step, printed at exit (stderr).
+struct DecodeProfile {
+  bool on = std::getenv("CUPROBE_DECODE_PROFILE") != nullptr;
+  double decode_s = 0, info_s = 0, evaluate_s = 0, reset_s = 0;
+  long calls = 0, samples = 0;
+  static double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+  void print() const {
+    if (!on) return;
+    std::fprintf(stderr,
+                 "cuprobe decode profile: %ld decodes, %ld samples; DecodeData %.3f s, sample info %.3f s, "
+                 "EvaluateToGpuValues %.3f s, image reset %.3f s\n",
+                 calls, samples, decode_s, info_s, evaluate_s, reset_s);
+  }
+};
+
 class CuptiPmBackend final : public PmBackend {
  public:
   ~CuptiPmBackend() override {
+    profile_.print();
     for (auto& [gpu, state] : gpus_) release(state);
     if (profiler_initialized_) {
       CUPROBE_PARAMS(CUpti_Profiler_DeInitialize_Params, p);
@@ -73,7 +95,39 @@ class CuptiPmBackend final : public PmBackend {
     return st;
   }
 
-  BackendStatus enable(int gpu, const std::vector<std::string>& raw_metrics, std::int64_t interval_ns) override {
+  BackendStatus metric_availability(int gpu, const std::vector<std::string>& raw_metrics,
+                                    std::vector<bool>& available) override {
+    available.assign(raw_metrics.size(), false);
+    BackendStatus st = check_supported(gpu);
+    if (!st.ok()) return st;
+    std::vector<std::uint8_t> image;
+    st = availability(gpu, image);
+    if (!st.ok()) return st;
+    std::string chip;
+    st = chip_name(gpu, chip);
+    if (!st.ok()) return st;
+    for (std::size_t i = 0; i < raw_metrics.size(); ++i) {
+      CUPROBE_PARAMS(CUpti_Profiler_Host_Initialize_Params, init);
+      init.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
+      init.pChipName = chip.c_str();
+      init.pCounterAvailabilityImage = image.data();
+      st = classify_cupti_result(cuptiProfilerHostInitialize(&init), "cuptiProfilerHostInitialize");
+      if (!st.ok()) return st;
+      const char* name = raw_metrics[i].c_str();
+      CUPROBE_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params, add);
+      add.pHostObject = init.pHostObject;
+      add.ppMetricNames = &name;
+      add.numMetrics = 1;
+      available[i] = cuptiProfilerHostConfigAddMetrics(&add) == CUPTI_SUCCESS;
+      CUPROBE_PARAMS(CUpti_Profiler_Host_Deinitialize_Params, deinit);
+      deinit.pHostObject = init.pHostObject;
+      cuptiProfilerHostDeinitialize(&deinit);
+    }
+    return {};
+  }
+
+  BackendStatus enable(int gpu, const std::vector<std::string>& raw_metrics, std::int64_t interval_ns,
+                       std::uint32_t max_samples) override {
     GpuState& s = gpus_[gpu];
     release(s);
     s.names = raw_metrics;
@@ -112,7 +166,7 @@ class CuptiPmBackend final : public PmBackend {
     size.pPmSamplingObject = s.sampler;
     size.pMetricNames = s.name_ptrs.data();
     size.numMetrics = s.name_ptrs.size();
-    size.maxSamples = kMaxSamplesPerDecode;
+    size.maxSamples = std::min(max_samples, kMaxSamplesPerDecode);
     st = classify_cupti_result(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize");
     if (!st.ok()) return fail(s, st);
     s.counter_data.assign(size.counterDataSize, 0);
@@ -153,7 +207,11 @@ class CuptiPmBackend final : public PmBackend {
     d.pPmSamplingObject = s.sampler;
     d.pCounterDataImage = s.counter_data.data();
     d.counterDataImageSize = s.counter_data.size();
+    double t0 = profile_.on ? DecodeProfile::now() : 0;
     CUptiResult r = cuptiPmSamplingDecodeData(&d);
+    double t1 = profile_.on ? DecodeProfile::now() : 0;
+    ++profile_.calls;
+    profile_.decode_s += t1 - t0;
     BackendStatus st = classify_cupti_result(r, "cuptiPmSamplingDecodeData");
     if (r == CUPTI_ERROR_OUT_OF_MEMORY || d.overflow) result.overflow = true;
     if (!st.ok() && st.code != CounterStatus::kOverflow) return st;
@@ -171,7 +229,10 @@ class CuptiPmBackend final : public PmBackend {
       si.pCounterDataImage = s.counter_data.data();
       si.counterDataImageSize = s.counter_data.size();
       si.sampleIndex = i;
+      double t2 = profile_.on ? DecodeProfile::now() : 0;
       if (cuptiPmSamplingCounterDataGetSampleInfo(&si) != CUPTI_SUCCESS) continue;
+      double t3 = profile_.on ? DecodeProfile::now() : 0;
+      profile_.info_s += t3 - t2;
       RawSample sample;
       sample.start_ns = static_cast<std::int64_t>(si.startTimestamp) + s.clock_offset_ns;
       sample.end_ns = static_cast<std::int64_t>(si.endTimestamp) + s.clock_offset_ns;
@@ -187,9 +248,13 @@ class CuptiPmBackend final : public PmBackend {
       if (cuptiProfilerHostEvaluateToGpuValues(&e) != CUPTI_SUCCESS) {
         sample.values.assign(s.name_ptrs.size(), std::nan(""));  // never a made-up zero
       }
+      if (profile_.on) profile_.evaluate_s += DecodeProfile::now() - t3;
+      ++profile_.samples;
       out.push_back(std::move(sample));
     }
+    double t4 = profile_.on ? DecodeProfile::now() : 0;
     BackendStatus rst = reset_counter_data(s);
+    if (profile_.on) profile_.reset_s += DecodeProfile::now() - t4;
     if (!rst.ok()) return rst;
     return st.code == CounterStatus::kOverflow ? BackendStatus{} : st;
   }
@@ -338,6 +403,7 @@ class CuptiPmBackend final : public PmBackend {
   }
 
   bool profiler_initialized_ = false;
+  DecodeProfile profile_;
   std::map<int, GpuState> gpus_;
 };
 
