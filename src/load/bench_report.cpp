@@ -91,6 +91,8 @@ ojson bench_report_json(const BenchReport& r) {
   j["run"] = ojson{{"start_ns", load.start_ns ? load.start_ns + off : 0},
                    {"end_ns", load.end_ns ? load.end_ns + off : 0},
                    {"issue_end_ns", load.issue_end_ns ? load.issue_end_ns + off : 0},
+                   {"reads", load.reads},
+                   {"reads_kernel_timestamped", load.reads_kernel_stamped},
                    {"timed_out", load.run_timed_out},
                    {"interrupted", load.stopped}};
   j["all"] = window_json(r.all, off, open_loop(r));

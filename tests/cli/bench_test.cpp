@@ -91,7 +91,9 @@ TEST(Bench, GenerateEndpointAndOpenLoop) {
 }
 
 TEST(Bench, ProfileSglangInsideTheSteadyWindow) {
-  StreamServer s(fast());
+  StreamServerOptions o = fast();
+  o.itl_us = 3000;  // ~30 ms requests: the stop call has time to land before the drain's first end
+  StreamServer s(o);
   auto r = run_cuprobe({"bench", s.url(), "-c", "4", "-n", "40", "--output-len", "10", "--profile", "sglang",
                         "--profile-dir", "/tmp/traces", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -112,6 +114,10 @@ TEST(Bench, ProfileSglangInsideTheSteadyWindow) {
   EXPECT_TRUE(p["inside_steady_window"].get<bool>());
   EXPECT_GE(p["start"]["sent_ns"].get<std::int64_t>(), j["steady"]["start_ns"].get<std::int64_t>());
   EXPECT_LE(p["stop"]["sent_ns"].get<std::int64_t>(), j["steady"]["end_ns"].get<std::int64_t>());
+  // The server got both calls inside the steady window (its clock: CLOCK_REALTIME, as the report's).
+  EXPECT_GE(calls[0].realtime_ns, j["steady"]["start_ns"].get<std::int64_t>());
+  EXPECT_LE(calls[1].realtime_ns, j["steady"]["end_ns"].get<std::int64_t>());
+  EXPECT_LT(calls[0].realtime_ns, calls[1].realtime_ns);
 }
 
 TEST(Bench, ProfileVllmAndSglangNumSteps) {

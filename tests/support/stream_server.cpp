@@ -363,7 +363,9 @@ struct StreamServer::Impl {
     if (method == "POST" && (path == "/start_profile" || path == "/stop_profile")) {
       {
         std::lock_guard<std::mutex> lock(mu);
-        profile_calls.push_back({path, body, now_ns()});
+        timespec rt;
+        clock_gettime(CLOCK_REALTIME, &rt);
+        profile_calls.push_back({path, body, now_ns(), static_cast<std::int64_t>(rt.tv_sec) * 1'000'000'000 + rt.tv_nsec});
       }
       return simple_response(c, 200, "OK", path == "/start_profile" ? "Start profiling.\n" : "Stop profiling.\n",
                              "text/plain");

@@ -39,7 +39,8 @@ struct ServedRequest {
 struct ProfileCall {
   std::string path;
   std::string body;
-  std::int64_t ns = 0;  // CLOCK_MONOTONIC
+  std::int64_t ns = 0;           // CLOCK_MONOTONIC
+  std::int64_t realtime_ns = 0;  // CLOCK_REALTIME, to hold against a report's timestamps
 };
 
 class StreamServer {
