@@ -1,6 +1,5 @@
 #include "load/http_fetch.h"
 
-#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -12,6 +11,7 @@
 #include "load/clock.h"
 #include "load/http_response_parser.h"
 #include "load/request_builder.h"
+#include "load/socket_address.h"
 
 namespace cuprobe {
 namespace {
@@ -56,18 +56,13 @@ HttpFetchResult http_fetch(const HttpUrl& server, const char* method, const std:
     result.detail = std::move(what);
     return result;
   };
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* res = nullptr;
-  std::string port = std::to_string(server.port);
-  int rc = getaddrinfo(server.host.c_str(), port.c_str(), &hints, &res);
-  if (rc != 0 || !res) return failed("resolve_failed", std::string("cannot resolve host: ") + gai_strerror(rc));
+  SocketAddress address;
+  std::string why;
+  if (!resolve_address(server.host, server.port, address, why)) return failed("resolve_failed", why);
   Socket s;
-  s.fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  int crc = s.fd < 0 ? -1 : connect(s.fd, res->ai_addr, res->ai_addrlen);
+  s.fd = socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int crc = s.fd < 0 ? -1 : connect(s.fd, address.get(), address.length);
   int cerr = errno;
-  freeaddrinfo(res);
   if (s.fd < 0) return failed("connect_failed", std::string("socket(): ") + std::strerror(cerr));
   if (crc < 0 && cerr != EINPROGRESS) {
     return failed(cerr == ECONNREFUSED ? "connect_refused" : "connect_failed", std::strerror(cerr));

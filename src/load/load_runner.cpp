@@ -1,6 +1,5 @@
 #include "load/load_runner.h"
 
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
@@ -19,6 +18,7 @@
 #include "common/error.h"
 #include "load/clock.h"
 #include "load/http_response_parser.h"
+#include "load/socket_address.h"
 #include "load/sse_parser.h"
 
 namespace cuprobe {
@@ -170,8 +170,7 @@ class Loop {
   LoadObserver& obs_;
   const volatile int* stop_flag_;
   std::mt19937_64 rng_;
-  sockaddr_storage addr_{};
-  socklen_t addr_len_ = 0;
+  SocketAddress addr_;
   int ep_ = -1;
   int timer_fd_ = -1;
   std::deque<RequestRecord> records_;
@@ -186,16 +185,8 @@ class Loop {
 };
 
 void Loop::resolve() {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* res = nullptr;
-  std::string port = std::to_string(opt_.port);
-  int rc = getaddrinfo(opt_.host.c_str(), port.c_str(), &hints, &res);
-  if (rc != 0 || !res) throw Error("cannot resolve host '" + opt_.host + "': " + gai_strerror(rc));
-  std::memcpy(&addr_, res->ai_addr, res->ai_addrlen);
-  addr_len_ = res->ai_addrlen;
-  freeaddrinfo(res);
+  std::string why;
+  if (!resolve_address(opt_.host, opt_.port, addr_, why)) throw Error(why);
 }
 
 void Loop::arm_timer(std::int64_t at) {
@@ -285,7 +276,7 @@ void Loop::issue(std::int64_t scheduled) {
   rec.send_ns = mono_ns();
   if (result_.start_ns == 0) result_.start_ns = rec.send_ns;
   c->deadline = rec.send_ns + opt_.request_timeout_ns;
-  c->fd = socket(addr_.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  c->fd = socket(addr_.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (c->fd < 0) {
     c->fail("connect_failed", "socket(): " + error_text(errno));
     finish(c, mono_ns());
@@ -294,7 +285,7 @@ void Loop::issue(std::int64_t scheduled) {
   int one = 1;
   setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
-  int rc = connect(c->fd, reinterpret_cast<sockaddr*>(&addr_), addr_len_);
+  int rc = connect(c->fd, addr_.get(), addr_.length);
   if (rc < 0 && errno != EINPROGRESS) {
     int err = errno;
     c->fail(err == ECONNREFUSED ? "connect_refused" : "connect_failed", "connect(): " + error_text(err));
