@@ -18,9 +18,13 @@ namespace {
 
 class FileReader {
  public:
-  explicit FileReader(const std::string& path) : path_(path) {
+  explicit FileReader(const std::string& path, std::uint64_t offset = 0) : path_(path), offset_(offset) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+    if (offset > 0 && ::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) {
+      ::close(fd_);
+      throw InputError(path, std::string("cannot seek: ") + std::strerror(errno));
+    }
 #ifdef POSIX_FADV_SEQUENTIAL
     posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
@@ -212,6 +216,10 @@ class MemorySource final : public ByteSource {
 };
 
 }  // namespace
+
+std::unique_ptr<ByteSource> open_plain_file_from(const std::string& path, std::uint64_t offset) {
+  return std::make_unique<PlainSource>(std::make_unique<FileReader>(path, offset), std::vector<char>{});
+}
 
 std::unique_ptr<ByteSource> memory_byte_source(std::string data, std::size_t max_read) {
   return std::make_unique<MemorySource>(std::move(data), max_read);

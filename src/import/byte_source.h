@@ -20,6 +20,8 @@ class ByteSource {
 };
 
 std::unique_ptr<ByteSource> open_byte_source(const std::string& path);
+// An uncompressed file's bytes from `offset` on (for parsing a file in parts).
+std::unique_ptr<ByteSource> open_plain_file_from(const std::string& path, std::uint64_t offset);
 // Bytes held in memory (plain text), handed out at most max_read at a time.
 std::unique_ptr<ByteSource> memory_byte_source(std::string data, std::size_t max_read = SIZE_MAX);
 

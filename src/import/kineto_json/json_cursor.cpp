@@ -1,5 +1,6 @@
 #include "import/kineto_json/json_cursor.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -112,8 +113,20 @@ int hex_value(char c) {
 
 }  // namespace
 
-JsonCursor::JsonCursor(ByteSource& source, std::string file_name, std::size_t window_bytes)
-    : source_(source), file_(std::move(file_name)), buf_(window_bytes) {}
+JsonCursor::JsonCursor(ByteSource& source, std::string file_name, std::size_t window_bytes,
+                       std::uint64_t start_offset)
+    : source_(source), file_(std::move(file_name)), buf_(window_bytes), base_offset_(start_offset) {}
+
+void JsonCursor::discard_until(std::uint64_t target) {
+  while (offset() < target) {
+    if (pos_ < end_) {
+      pos_ += static_cast<std::size_t>(std::min<std::uint64_t>(end_ - pos_, target - offset()));
+      continue;
+    }
+    std::size_t keep = pos_;
+    if (!refill(keep)) fail("unexpected end of file");
+  }
+}
 
 void JsonCursor::fail(const std::string& reason) const { fail_at(offset(), reason); }
 

@@ -15,7 +15,9 @@ namespace cuprobe {
 
 class JsonCursor {
  public:
-  JsonCursor(ByteSource& source, std::string file_name, std::size_t window_bytes = 4 << 20);
+  // start_offset: where in the file the source's first byte is.
+  JsonCursor(ByteSource& source, std::string file_name, std::size_t window_bytes = 4 << 20,
+             std::uint64_t start_offset = 0);
 
   // The next significant character without consuming it; '\0' at the end.
   char peek() {
@@ -38,6 +40,8 @@ class JsonCursor {
   bool next_element(bool& first);
 
   std::uint64_t offset() const { return base_offset_ + pos_; }
+  // Moves forward to `target` without parsing what lies between.
+  void discard_until(std::uint64_t target);
   bool at_end();
   [[noreturn]] void fail(const std::string& reason) const;
   [[noreturn]] void fail_at(std::uint64_t offset, const std::string& reason) const;

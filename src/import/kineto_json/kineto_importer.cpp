@@ -1,8 +1,12 @@
 #include "import/kineto_json/kineto_importer.h"
 
+#include <filesystem>
+#include <memory>
+#include <thread>
 #include <unordered_map>
 
 #include "common/error.h"
+#include "import/kineto_json/element_boundary.h"
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/timestamp.h"
 #include "import/utf8.h"
@@ -70,9 +74,36 @@ struct RawEvent {
 
 class KinetoImporter {
  public:
-  KinetoImporter(ByteSource& source, const std::string& name) : cursor_(source, name) {
+  KinetoImporter(ByteSource& source, const std::string& name, std::uint64_t start_offset = 0)
+      : cursor_(source, name, 4 << 20, start_offset) {
     profile_.file = name;
     profile_.source = "kineto";
+  }
+  ~KinetoImporter() {
+    if (speculation_ && speculation_->thread.joinable()) speculation_->thread.join();
+  }
+  KinetoImporter(const KinetoImporter&) = delete;
+  KinetoImporter& operator=(const KinetoImporter&) = delete;
+
+  // Parses the events after `boundary` on another thread while this one parses
+  // from the start; adopted only if this thread reaches exactly that boundary
+  // between two elements of traceEvents.
+  void speculate_from(const std::string& path, std::uint64_t boundary) {
+    speculation_ = std::make_unique<Speculation>();
+    speculation_->start = boundary;
+    Speculation* spec = speculation_.get();
+    std::string name = profile_.file;
+    spec->thread = std::thread([spec, path, name] {
+      try {
+        auto source = open_plain_file_from(path, spec->start);
+        KinetoImporter half(*source, name, spec->start);
+        spec->end = half.read_elements_to_array_end();
+        spec->profile = std::move(half.profile_);
+        spec->ok = true;
+      } catch (...) {
+        spec->ok = false;  // the guess was wrong, or the data is bad: the main thread will see for itself
+      }
+    });
   }
 
   Profile run() {
@@ -190,9 +221,52 @@ class KinetoImporter {
     bool first = true;
     while (cursor_.next_element(first)) {
       if (cursor_.peek() != '{') cursor_.fail("trace event is not an object");
+      if (speculation_ && !speculation_->settled && cursor_.offset() >= speculation_->start && adopt_speculation()) {
+        return;
+      }
       read_event();
       ++profile_.stats.events;
     }
+  }
+
+  // For a second thread that starts at a '{' inside traceEvents: elements up to
+  // and including the ']' that closes the array; returns the offset after it.
+  std::uint64_t read_elements_to_array_end() {
+    for (;;) {
+      if (cursor_.peek() != '{') cursor_.fail("trace event is not an object");
+      read_event();
+      ++profile_.stats.events;
+      if (cursor_.consume_if(',')) continue;
+      cursor_.expect(']');
+      return cursor_.offset();
+    }
+  }
+
+  bool adopt_speculation() {
+    Speculation& spec = *speculation_;
+    spec.settled = true;
+    if (cursor_.offset() != spec.start) return false;  // the guess was not an element boundary
+    spec.thread.join();
+    if (!spec.ok) return false;
+    merge(std::move(spec.profile));
+    cursor_.discard_until(spec.end);
+    profile_.metadata.emplace_back("parsed_in_parts", "2");
+    return true;
+  }
+
+  void merge(Profile half) {
+    std::vector<StringId> remap(half.strings.size());
+    for (StringId id = 0; id < half.strings.size(); ++id) remap[id] = profile_.strings.intern(half.strings.view(id));
+    for (auto& a : half.gpu) {
+      a.name = remap[a.name];
+      profile_.gpu.push_back(a);
+    }
+    for (auto& r : half.cpu) {
+      r.name = remap[r.name];
+      profile_.cpu.push_back(r);
+    }
+    profile_.stats.events += half.stats.events;
+    for (const auto& [reason, n] : half.stats.warnings) profile_.stats.warn(reason, n);
   }
 
   // "pid"/"tid" are numbers in Kineto but strings for its synthetic rows.
@@ -372,8 +446,18 @@ class KinetoImporter {
     profile_.cpu.push_back(r);
   }
 
+  struct Speculation {
+    std::uint64_t start = 0;
+    std::uint64_t end = 0;
+    bool ok = false;
+    bool settled = false;  // adopted or abandoned
+    Profile profile;
+    std::thread thread;
+  };
+
   JsonCursor cursor_;
   Profile profile_;
+  std::unique_ptr<Speculation> speculation_;
   RawEvent ev_;
   std::int64_t base_ns_ = 0;
   bool saw_events_ = false;
@@ -386,9 +470,16 @@ Profile import_kineto_json(ByteSource& source, const std::string& display_name) 
   return KinetoImporter(source, display_name).run();
 }
 
-Profile import_kineto_json(const std::string& path) {
+Profile import_kineto_json(const std::string& path, std::uint64_t split_above) {
   auto source = open_byte_source(path);
-  return import_kineto_json(*source, path);
+  KinetoImporter importer(*source, path);
+  std::error_code ec;
+  std::uint64_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > split_above && std::string_view(source->encoding()) == "plain" &&
+      std::thread::hardware_concurrency() > 1) {
+    if (auto boundary = find_element_boundary(path, size / 2)) importer.speculate_from(path, *boundary);
+  }
+  return importer.run();
 }
 
 }  // namespace cuprobe

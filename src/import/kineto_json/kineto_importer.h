@@ -4,6 +4,7 @@
 // relative to baseTimeNanoseconds or absolute.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "import/byte_source.h"
@@ -11,7 +12,10 @@
 
 namespace cuprobe {
 
-Profile import_kineto_json(const std::string& path);
+// Uncompressed files larger than split_above are parsed by two threads (each
+// half; the split point is verified, see element_boundary.h).
+inline constexpr std::uint64_t kDefaultSplitAbove = 48ull << 20;  // smaller files parse too fast to gain
+Profile import_kineto_json(const std::string& path, std::uint64_t split_above = kDefaultSplitAbove);
 Profile import_kineto_json(ByteSource& source, const std::string& display_name);
 
 }  // namespace cuprobe

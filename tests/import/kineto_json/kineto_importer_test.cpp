@@ -155,3 +155,58 @@ TEST(KinetoImporter, ImportsTheBundledTrace) {
 
 }  // namespace
 }  // namespace cuprobe
+
+namespace cuprobe {
+namespace {
+
+std::string many_events(int n, const std::string& extra_name) {
+  std::string text = R"J({"schemaVersion": 1, "traceEvents": [)J";
+  for (int i = 0; i < n; ++i) {
+    if (i) text += ",\n  ";
+    text += R"J({"ph": "X", "cat": "kernel", "name": "k)J" + std::to_string(i % 7) + extra_name + R"J(", "ts": )J" +
+            std::to_string(i * 10) + R"J(.5, "dur": 3, "args": {"correlation": )J" + std::to_string(i) + "}}";
+  }
+  return text + R"J(], "baseTimeNanoseconds": 5000})J";
+}
+
+TEST(KinetoImporter, ParsingInTwoPartsGivesTheSameProfile) {
+  std::string dir = test::temp_dir();
+  // A name with "}, {" inside makes some guessed boundaries wrong; the result must not change.
+  for (const std::string& extra : {std::string(), std::string("}, {\\\"ph\\\": 1}")}) {
+    std::ofstream(dir + "/t.json") << many_events(4000, extra);
+    Profile split = import_kineto_json(dir + "/t.json", 0);
+    Profile whole = import_kineto_json(dir + "/t.json", UINT64_MAX);
+    ASSERT_EQ(split.gpu.size(), 4000u);
+    ASSERT_EQ(whole.gpu.size(), 4000u);
+    for (std::size_t i = 0; i < split.gpu.size(); ++i) {
+      ASSERT_EQ(split.gpu[i].start, whole.gpu[i].start);
+      ASSERT_EQ(split.gpu[i].correlation, whole.gpu[i].correlation);
+      ASSERT_EQ(split.name_of(split.gpu[i].name), whole.name_of(whole.gpu[i].name));
+    }
+    EXPECT_EQ(split.gpu[0].start, 5000 + 500);
+    bool parts = false;
+    for (const auto& [k, v] : split.metadata) parts |= k == "parsed_in_parts";
+    if (extra.empty()) {
+      EXPECT_TRUE(parts) << "the split point was not adopted";
+    }
+  }
+}
+
+TEST(KinetoImporter, AnErrorInTheSecondHalfIsReportedAtItsOffset) {
+  std::string dir = test::temp_dir();
+  std::string text = many_events(4000, "");
+  std::size_t bad = text.find(R"J("ts": 30000.5)J");
+  ASSERT_NE(bad, std::string::npos);
+  text.replace(bad, 13, R"J("ts": "oops")J");
+  std::ofstream(dir + "/t.json") << text;
+  try {
+    import_kineto_json(dir + "/t.json", 0);
+    FAIL() << "accepted a bad timestamp";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), dir + "/t.json: byte " + std::to_string(bad + 6) +
+                                         ": event field \"ts\" must be a number");
+  }
+}
+
+}  // namespace
+}  // namespace cuprobe
