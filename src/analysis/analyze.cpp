@@ -61,6 +61,10 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     if (!options.step_marker.empty() && a.steps.steps.empty()) {
       a.warnings.push_back(p.file + ": no annotation starts with the step marker '" + options.step_marker + "'");
     }
+    if (steps.placed_by_time > 0) {
+      a.warnings.push_back(p.file + ": " + std::to_string(steps.placed_by_time) +
+                           " GPU activities have no launch call in the trace; placed in steps by their GPU start time");
+    }
     if (a.steps.source == "annotation" && a.steps.assigned_activities == 0) {
       a.warnings.push_back(p.file + ": step annotations found, but no GPU activity could be tied to them "
                            "(no correlation ids in the trace)");

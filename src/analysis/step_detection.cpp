@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analysis/interval_union.h"
 #include "analysis/periodicity.h"
@@ -78,8 +79,10 @@ void assign_by_annotation(const Profile& profile, const std::vector<const CpuRan
     out.summary.steps.push_back(s);
   }
   std::unordered_map<std::int64_t, int> step_of_correlation;
+  std::unordered_set<std::int64_t> launched;  // correlation ids that have a launch call in the trace
   for (const auto& call : profile.cpu) {
     if (call.kind != CpuRangeKind::kRuntime || call.correlation < 0) continue;
+    launched.insert(call.correlation);
     auto it = std::upper_bound(ranges.begin(), ranges.end(), call.start,
                                [](TimeNs t, const CpuRange* r) { return t < r->start; });
     // Ranges may overlap when they come from several threads: look back a little.
@@ -92,9 +95,26 @@ void assign_by_annotation(const Profile& profile, const std::vector<const CpuRan
       }
     }
   }
+  // Activities whose launch call is not in the trace (an API the recorder did
+  // not capture) are placed by their GPU start: in the step that began last
+  // before it (after the last step, only within one step length of its end).
+  // Counted and reported, because GPU work can lag its launch.
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
-    auto it = step_of_correlation.find(profile.gpu[i].correlation);
-    if (it != step_of_correlation.end()) out.activity_step[i] = it->second;
+    const auto& a = profile.gpu[i];
+    auto it = step_of_correlation.find(a.correlation);
+    if (it != step_of_correlation.end()) {
+      out.activity_step[i] = it->second;
+      continue;
+    }
+    if (a.correlation >= 0 && launched.count(a.correlation)) continue;  // launched outside any step
+    auto next = std::upper_bound(ranges.begin(), ranges.end(), a.start,
+                                 [](TimeNs t, const CpuRange* r) { return t < r->start; });
+    if (next == ranges.begin()) continue;
+    const CpuRange* step = *std::prev(next);
+    if (next != ranges.end() || a.start < step->end + (step->end - step->start)) {
+      out.activity_step[i] = static_cast<int>(std::prev(next) - ranges.begin());
+      ++out.placed_by_time;
+    }
   }
 }
 

@@ -54,13 +54,37 @@ TEST(StepDetection, AnnotationsAndCorrelationIdsIncludingGraphReplays) {
   custom.step_marker = "ProfilerStep#";
   StepAssignment b = detect_steps(p, custom);
   ASSERT_EQ(b.summary.steps.size(), 1u);
-  EXPECT_EQ(b.summary.assigned_activities, 3);  // "stray" has no launch in the trace
+  EXPECT_EQ(b.summary.assigned_activities, 4);  // "stray" has no launch record: placed by its time
+  EXPECT_EQ(b.placed_by_time, 1);
 }
 
 TEST(StepDetection, KindFromName) {
   EXPECT_EQ(step_kind_from_name("step[DECODE bs=8]"), "decode");
   EXPECT_EQ(step_kind_from_name("execute_context_0(0)_generation_4(4)"), "step");
   EXPECT_EQ(step_kind_from_name("prefill_step"), "prefill");
+}
+
+}  // namespace
+}  // namespace cuprobe
+
+namespace cuprobe {
+namespace {
+
+TEST(StepDetection, WorkWithoutALaunchRecordIsPlacedByTimeAndCounted) {
+  Profile p;
+  for (int s = 0; s < 3; ++s) {
+    p.cpu.push_back(range(p, CpuRangeKind::kAnnotation, "step", s * 1000, s * 1000 + 600));
+  }
+  p.cpu.push_back(range(p, CpuRangeKind::kRuntime, "cudaLaunchKernel", 2100, 2110, 5));
+  p.gpu.push_back(kernel(p, "driver_launched", 700, 900, 11));   // after step 0's CPU range: GPU lag
+  p.gpu.push_back(kernel(p, "driver_launched", 1100, 1200, 12));
+  p.gpu.push_back(kernel(p, "runtime_launched", 2200, 2300, 5));
+  p.gpu.push_back(kernel(p, "late", 2700, 2800, 13));   // within one step length after the last
+  p.gpu.push_back(kernel(p, "after", 9000, 9100, 14));  // long after: no step
+  p.sort_by_time();
+  StepAssignment a = detect_steps(p, {});
+  EXPECT_EQ(a.activity_step, (std::vector<int>{0, 1, 2, 2, -1}));
+  EXPECT_EQ(a.placed_by_time, 3);
 }
 
 }  // namespace
