@@ -26,6 +26,24 @@ std::string rank_label(const RankInput& r, std::size_t index) {
   return "rank " + std::to_string(r.analysis->rank.value_or(static_cast<int>(index)));
 }
 
+// Time spent waiting in collectives is not communication cost: take it out of
+// communication_dominant, which then stands only if the rest still crosses its threshold.
+void discount_waiting(RankAnalysis& a, double comm_ms, double waiting_ms) {
+  for (auto it = a.findings.begin(); it != a.findings.end(); ++it) {
+    if (it->id != "communication_dominant") continue;
+    double moving_share = a.gpu_busy_ms > 0 ? std::max(0.0, comm_ms - waiting_ms) / a.gpu_busy_ms : 0.0;
+    if (moving_share < thresholds::kCommunicationMedium) {
+      a.findings.erase(it);
+    } else {
+      double kept = moving_share / std::max(it->share, 1e-12);
+      it->share = moving_share;
+      it->step_share *= std::min(1.0, kept);
+      it->title += " (after leaving out the time spent waiting for peers)";
+    }
+    return;
+  }
+}
+
 }  // namespace
 
 void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
@@ -100,6 +118,7 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
     f.numbers = {{"excess_ms", excess[r]}, {"communication_ms", comm_ms}, {"worst_call_ms", w.here_ms},
                  {"worst_call_peer_ms", w.peer_ms}};
     a.findings.push_back(std::move(f));
+    discount_waiting(a, comm_ms, excess[r]);
   }
 }
 

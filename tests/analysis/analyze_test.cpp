@@ -64,7 +64,9 @@ TEST(Analyze, TensorParallelRanksShowTheWaitingRank) {
   ASSERT_NE(wait, nullptr);
   EXPECT_NE(wait->title.find("call 1 took"), std::string::npos) << wait->title;
   EXPECT_EQ(find(r.ranks[1].findings, "collective_wait"), nullptr);
-  EXPECT_NE(find(r.ranks[0].findings, "communication_dominant"), nullptr);
+  // Rank 0 spends its communication time waiting for rank 1: that is not a bandwidth problem.
+  EXPECT_EQ(find(r.ranks[0].findings, "communication_dominant"), nullptr);
+  EXPECT_EQ(r.findings.front().id, "collective_wait");
 }
 
 TEST(Analyze, HuggingFaceGenerateStepsComeFromPeriodicity) {
