@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "analysis/launch_context.h"
 #include "analysis/stats.h"
@@ -43,15 +44,28 @@ struct Context {
   }
 };
 
-void copy_cast_dominant(Context& ctx) {
-  const CategoryRow* row = ctx.category(Category::kCopyCast);
-  if (!row || row->share < thresholds::kCopyCastMedium) return;
+// A finding about one category's share of GPU time, with its numbers and top
+// kernels filled in; nullopt below the medium threshold.
+std::optional<Finding> category_share_finding(const Context& ctx, Category category, const char* id, double medium,
+                                              double high) {
+  const CategoryRow* row = ctx.category(category);
+  if (!row || row->share < medium) return std::nullopt;
   Finding f;
-  f.id = "copy_cast_dominant";
+  f.id = id;
   f.share = row->share;
   f.step_share = ctx.step_share_of(row->per_step_ms, row->time_ms);
-  f.severity = severity_for_share(row->share, thresholds::kCopyCastMedium, thresholds::kCopyCastHigh);
-  f.kernels = ctx.top_kernels(Category::kCopyCast, 3);
+  f.severity = severity_for_share(row->share, medium, high);
+  f.kernels = ctx.top_kernels(category, 3);
+  f.numbers = {{"time_ms", row->time_ms}, {"calls", static_cast<double>(row->calls)}, {"per_step_ms", row->per_step_ms}};
+  return f;
+}
+
+void copy_cast_dominant(Context& ctx) {
+  auto found = category_share_finding(ctx, Category::kCopyCast, "copy_cast_dominant", thresholds::kCopyCastMedium,
+                                      thresholds::kCopyCastHigh);
+  if (!found) return;
+  Finding& f = *found;
+  const CategoryRow* row = ctx.category(Category::kCopyCast);
   std::string origin;
   if (!f.kernels.empty()) {
     // Which operator launches the top copy kernel, most often.
@@ -78,7 +92,6 @@ void copy_cast_dominant(Context& ctx) {
       "Find what is copied or cast every step and shrink it: cast only the entries the step uses "
       "(gather the active KV entries before casting instead of casting the whole pool), keep tensors in the "
       "dtype/layout their consumer needs, or fuse the cast into the consuming kernel.";
-  f.numbers = {{"time_ms", row->time_ms}, {"calls", static_cast<double>(row->calls)}, {"per_step_ms", row->per_step_ms}};
   ctx.analysis.findings.push_back(std::move(f));
 }
 
@@ -207,19 +220,14 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
 }
 
 void communication_dominant(Context& ctx) {
-  const CategoryRow* row = ctx.category(Category::kCommunication);
-  if (!row || row->share < thresholds::kCommunicationMedium) return;
-  Finding f;
-  f.id = "communication_dominant";
-  f.share = row->share;
-  f.step_share = ctx.step_share_of(row->per_step_ms, row->time_ms);
-  f.severity = severity_for_share(row->share, thresholds::kCommunicationMedium, thresholds::kCommunicationHigh);
-  f.kernels = ctx.top_kernels(Category::kCommunication, 3);
-  f.title = "collectives take " + format_percent(row->share) + " of GPU time";
+  auto found = category_share_finding(ctx, Category::kCommunication, "communication_dominant",
+                                      thresholds::kCommunicationMedium, thresholds::kCommunicationHigh);
+  if (!found) return;
+  Finding& f = *found;
+  f.title = "collectives take " + format_percent(f.share) + " of GPU time";
   f.suggestion = "Check whether the collectives move data or wait (compare ranks: a collective_wait finding means "
                  "waiting); overlap communication with compute, use the engine's custom all-reduce for small "
                  "messages, or lower the tensor-parallel degree.";
-  f.numbers = {{"time_ms", row->time_ms}, {"calls", static_cast<double>(row->calls)}};
   ctx.analysis.findings.push_back(std::move(f));
 }
 

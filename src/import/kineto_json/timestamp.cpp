@@ -5,14 +5,21 @@
 #include <string>
 
 namespace cuprobe {
+namespace {
+
+// Removes a leading '-' and says whether there was one.
+bool take_sign(std::string_view& text) {
+  bool negative = !text.empty() && text.front() == '-';
+  if (negative) text.remove_prefix(1);
+  return negative;
+}
+
+}  // namespace
 
 std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
+  const std::string_view original = text;
+  bool negative = take_sign(text);
   std::size_t i = 0;
-  bool negative = false;
-  if (i < text.size() && text[i] == '-') {
-    negative = true;
-    ++i;
-  }
   std::int64_t whole = 0;
   std::size_t digits = 0;
   for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
@@ -39,7 +46,7 @@ std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
   }
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
     // Rare scientific notation: fall back to double, which is exact enough there.
-    std::string copy(text);
+    std::string copy(original);
     char* end = nullptr;
     double us = std::strtod(copy.c_str(), &end);
     if (end != copy.c_str() + copy.size() || !std::isfinite(us) || std::fabs(us) > 9.2e15) return std::nullopt;
@@ -51,13 +58,9 @@ std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
 }
 
 std::optional<std::int64_t> integer_text(std::string_view text) {
+  bool negative = take_sign(text);
   std::size_t i = 0;
-  bool negative = false;
-  if (i < text.size() && text[i] == '-') {
-    negative = true;
-    ++i;
-  }
-  if (i == text.size()) return std::nullopt;
+  if (text.empty()) return std::nullopt;
   std::int64_t value = 0;
   for (; i < text.size(); ++i) {
     char c = text[i];
