@@ -1,6 +1,7 @@
 #include "import/kineto_json/kineto_importer.h"
 
 #include <gtest/gtest.h>
+#include <lzma.h>
 #include <zlib.h>
 
 #include <fstream>
@@ -126,6 +127,29 @@ std::string gzip(const std::string& data) {
   out.resize(zs.total_out);
   deflateEnd(&zs);
   return out;
+}
+
+std::string xz(const std::string& data) {
+  std::string out(lzma_stream_buffer_bound(data.size()), '\0');
+  std::size_t written = 0;
+  lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()),
+                          data.size(), reinterpret_cast<std::uint8_t*>(out.data()), &written, out.size());
+  out.resize(written);
+  return out;
+}
+
+TEST(KinetoImporter, ReadsXzAndRejectsATruncatedOne) {
+  std::string dir = test::temp_dir();
+  std::string packed = xz(std::string(R"J({"traceEvents": [)J") + kKernel + "]}");
+  std::ofstream(dir + "/t.json.xz", std::ios::binary) << packed;
+  std::ofstream(dir + "/cut.json.xz", std::ios::binary) << packed.substr(0, packed.size() - 20);
+  EXPECT_EQ(import_kineto_json(dir + "/t.json.xz").gpu.size(), 1u);
+  try {
+    import_kineto_json(dir + "/cut.json.xz");
+    FAIL() << "accepted a truncated xz file";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("xz"), std::string::npos) << e.what();
+  }
 }
 
 TEST(KinetoImporter, TruncatedGzipIsAnErrorNotAPartialProfile) {
