@@ -21,7 +21,11 @@ class JsonCursor {
 
   // The next significant character without consuming it; '\0' at the end.
   char peek() {
-    if (pos_ < end_ && static_cast<unsigned char>(buf_[pos_]) > ' ') return buf_[pos_];
+    if (pos_ + 1 < end_) {
+      if (static_cast<unsigned char>(buf_[pos_]) > ' ') return buf_[pos_];
+      // ": " and ", " are most of the whitespace in a trace: one space, then a token.
+      if (buf_[pos_] == ' ' && static_cast<unsigned char>(buf_[pos_ + 1]) > ' ') return buf_[++pos_];
+    }
     return peek_slow();
   }
   void expect(char c);            // consumes c or throws
