@@ -25,12 +25,13 @@ if has overhead || has agree; then
   for r in 1 2 3; do
     $PY $LOOP --tag plain >> $OUT/steps.jsonl 2>>$LOG
     $CP record -f -o $T/rec$r.cuprobe -- $PY $LOOP --tag cuprobe >> $OUT/steps.jsonl 2>>$LOG
-    CUPROBE_RECORD_SUBSCRIBE=0 $CP record -f --kinds kernel --no-counters -o $T/kern$r.cuprobe -- $PY $LOOP --tag cuprobe-kernels-only >> $OUT/steps.jsonl 2>>$LOG
-    $PY $LOOP --mode torch-profiler --trace $T/torch$r.json --tag torch-profiler >> $OUT/steps.jsonl 2>>$LOG
+    $CP record -f --api -o $T/api$r.cuprobe -- $PY $LOOP --tag cuprobe--api >> $OUT/steps.jsonl 2>>$LOG
+    if [ $r = 3 ]; then TR="--trace $T/torch$r.json"; else TR=""; fi
+    $PY $LOOP --mode torch-profiler $TR --tag torch-profiler >> $OUT/steps.jsonl 2>>$LOG
     if has graph; then
       $PY $LOOP --graph --tag plain-graph >> $OUT/steps.jsonl 2>>$LOG
       $CP record -f -o $T/grec$r.cuprobe -- $PY $LOOP --graph --tag cuprobe-graph >> $OUT/steps.jsonl 2>>$LOG
-      $PY $LOOP --graph --mode torch-profiler --trace $T/gtorch$r.json --tag torch-profiler-graph >> $OUT/steps.jsonl 2>>$LOG
+      $CP record -f --graphs whole -o $T/gwhole$r.cuprobe -- $PY $LOOP --graph --tag cuprobe-whole-graph >> $OUT/steps.jsonl 2>>$LOG
     fi
   done
   $PY - $OUT/steps.jsonl <<'PYEOF' | tee -a $SUM
@@ -38,7 +39,7 @@ import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 by = {}
 for r in rows: by.setdefault(r["tag"], []).append(r["median_ms"])
-for tag in ("plain", "cuprobe", "cuprobe-kernels-only", "torch-profiler", "plain-graph", "cuprobe-graph", "torch-profiler-graph"):
+for tag in ("plain", "cuprobe", "cuprobe-no-subscribe", "cuprobe--api", "torch-profiler", "plain-graph", "cuprobe-graph", "cuprobe-whole-graph"):
     v = by.get(tag, [])
     if not v: continue
     base = statistics.median(by["plain-graph" if tag.endswith("graph") else "plain"])
@@ -49,14 +50,15 @@ fi
 if has agree; then
   $PY $CMP $T/rec3.cuprobe $T/torch3.json > $OUT/agree.txt 2>&1; tail -1 $OUT/agree.txt | sed 's/^/agree     /' | tee -a $SUM
   if has graph; then
-    $PY $CMP $T/grec3.cuprobe $T/gtorch3.json >> $OUT/agree.txt 2>&1; tail -1 $OUT/agree.txt | sed 's/^/agree-gr  /' | tee -a $SUM
+    line "wholegr   graph launches $(q $T/gwhole3.cuprobe 'select count(*) from graph_launches') kernels $(q $T/gwhole3.cuprobe 'select count(*) from kernels') notices: $(q $T/gwhole3.cuprobe 'select message from notices' | tr '\n' ';' | cut -c1-200)"
     line "graph     kernels with a graph id: $(q $T/grec3.cuprobe 'select count(*) from kernels where graph_id >= 0') of $(q $T/grec3.cuprobe 'select count(*) from kernels')"
   fi
   line "clock     $(q $T/rec3.cuprobe "select key||'='||value from metadata where key like 'clock_offset%' or key='counters'" | tr '\n' ' ')"
   line "counters  samples $(q $T/rec3.cuprobe 'select count(*) from samples') metrics $(q $T/rec3.cuprobe 'select group_concat(name) from metrics')"
   line "counters  per metric: $(q $T/rec3.cuprobe 'select m.name, count(*), round(avg(value),1) from samples s join metrics m on m.id=s.metric_id group by m.name' | tr '\n' ';')"
   line "counters  kernel span [$(q $T/rec3.cuprobe 'select min(start_ns)/1000000 % 100000, max(end_ns)/1000000 % 100000 from kernels')] ms, sample span [$(q $T/rec3.cuprobe 'select min(start_ns)/1000000 % 100000, max(end_ns)/1000000 % 100000 from samples')] ms"
-  cp $T/rec3.cuprobe $OUT/decode.cuprobe
+  cp $T/api3.cuprobe $OUT/decode.cuprobe
+  line "api       runtime ranges $(q $T/api3.cuprobe "select count(*) from ranges where kind='runtime'") kernels $(q $T/api3.cuprobe 'select count(*) from kernels')"
 fi
 if has multi; then
   $CP record -o $T/mp.cuprobe -- bash -c "$PY $LOOP --steps 100 --tag mp1 & $PY $LOOP --steps 100 --tag mp2 & wait" >> $LOG 2>&1
