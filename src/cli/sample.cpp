@@ -21,6 +21,7 @@
 #include "cli/verb.h"
 #include "collect/counter_summary.h"
 #include "collect/device_sampler.h"
+#include "collect/gpu_list.h"
 #include "collect/metric_catalog.h"
 #include "collect/metric_presets.h"
 #include "collect/pm_backend.h"
@@ -44,23 +45,6 @@ void install_signal_handlers() {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   signal(SIGPIPE, SIG_IGN);
-}
-
-std::vector<int> parse_gpu_list(const std::string& text) {
-  if (text == "all") return {};
-  std::vector<int> gpus;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t comma = text.find(',', pos);
-    if (comma == std::string::npos) comma = text.size();
-    std::string item = text.substr(pos, comma - pos);
-    if (item.empty() || item.size() > 4 || item.find_first_not_of("0123456789") != std::string::npos) {
-      throw Error("invalid --gpu '" + text + "' (use all, or indices like 0,1)", kExitUsage);
-    }
-    gpus.push_back(std::stoi(item));
-    pos = comma + 1;
-  }
-  return gpus;
 }
 
 // Writes to a file through FILE.partial, renamed on close; or to stdout.

@@ -12,7 +12,16 @@
 namespace cuprobe::test {
 namespace {
 
+// CUPTI's host API dlopens libnvperf_host.so with RTLD_DEEPBIND, which the ASan runtime
+// refuses (it aborts the process): these checks run in the release build only.
+#if defined(__SANITIZE_ADDRESS__)
+#define CUPROBE_SKIP_UNDER_ASAN() GTEST_SKIP() << "CUPTI host API cannot load under ASan (RTLD_DEEPBIND)"
+#else
+#define CUPROBE_SKIP_UNDER_ASAN() (void)0
+#endif
+
 TEST(PresetsOnCupti, EveryPresetIsValidAndOnePassOnEveryChip) {
+  CUPROBE_SKIP_UNDER_ASAN();
   for (const auto& preset : preset_names()) {
     for (const auto& chip : preset_chips()) {
       auto metrics = resolve_metrics(chip, preset, {});
@@ -27,6 +36,7 @@ TEST(PresetsOnCupti, EveryPresetIsValidAndOnePassOnEveryChip) {
 }
 
 TEST(PresetsOnCupti, EachPresetNameIsAMetricOfItsChip) {
+  CUPROBE_SKIP_UNDER_ASAN();
   for (const auto& chip : preset_chips()) {
     for (const auto& entry : preset_entries("triage")) {
       std::string raw = preset_raw_name(entry, chip);
@@ -38,6 +48,7 @@ TEST(PresetsOnCupti, EachPresetNameIsAMetricOfItsChip) {
 }
 
 TEST(PresetsOnCupti, CheckerRejectsWrongNamesAndTooManyPasses) {
+  CUPROBE_SKIP_UNDER_ASAN();
   MetricCheck bad = check_chip_metrics("GH100", {"no__such_metric.sum"});
   EXPECT_FALSE(bad.ok);
   EXPECT_NE(bad.error.find("no__such_metric.sum"), std::string::npos);
@@ -55,6 +66,7 @@ TEST(PresetsOnCupti, CheckerRejectsWrongNamesAndTooManyPasses) {
 }
 
 TEST(PresetsOnCupti, ChipListingHasMetricsAndRejectsUnknownChips) {
+  CUPROBE_SKIP_UNDER_ASAN();
   auto metrics = list_chip_metrics("GB202");
   EXPECT_GT(metrics.size(), 100u);
   bool found = false;

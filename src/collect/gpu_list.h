@@ -1,0 +1,13 @@
+// The --gpu argument shared by the verbs that sample counters: "all" or CUDA
+// ordinals "0,1". Throws cuprobe::Error (exit 2) on anything else.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cuprobe {
+
+// Empty result = all GPUs (SamplerConfig::gpus convention).
+std::vector<int> parse_gpu_list(const std::string& text);
+
+}  // namespace cuprobe
