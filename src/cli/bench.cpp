@@ -22,6 +22,7 @@
 #include "cli/verb.h"
 #include "collect/counter_summary.h"
 #include "collect/device_sampler.h"
+#include "collect/gpu_list.h"
 #include "common/error.h"
 #include "common/units.h"
 #include "load/bench_metrics.h"
@@ -127,22 +128,6 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     if (!out.flush()) throw Error("cannot write " + temp + ": " + std::strerror(errno));
   }
   if (std::rename(temp.c_str(), path.c_str()) != 0) throw Error("cannot rename " + temp + " to " + path);
-}
-
-std::vector<int> parse_gpus(const std::string& text) {
-  std::vector<int> gpus;
-  if (text == "all" || text.empty()) return gpus;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t comma = std::min(text.find(',', pos), text.size());
-    std::string item = text.substr(pos, comma - pos);
-    if (item.empty() || item.size() > 4 || item.find_first_not_of("0123456789") != std::string::npos) {
-      throw Error("invalid --gpu '" + text + "' (use all, or indices like 0,1)", kExitUsage);
-    }
-    gpus.push_back(std::stoi(item));
-    pos = comma + 1;
-  }
-  return gpus;
 }
 
 int run_bench(int argc, char** argv) {
@@ -267,7 +252,7 @@ int run_bench(int argc, char** argv) {
   std::string sample_note;
   if (sample) {
     SamplerConfig sc;
-    sc.gpus = parse_gpus(gpu_text);
+    sc.gpus = parse_gpu_list(gpu_text);
     sc.interval = parse_duration(sample_interval_text);
     sc.preset = sample_preset;
     try {
