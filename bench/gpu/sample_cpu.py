@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
 """CPU and memory of `cuprobe sample --interval 1ms` over a long run.
 
-usage: sample_cpu.py CUPROBE SAMPLE_LOADS SECONDS OUTFILE
-Runs a bf16 GEMM load on GPU 0 meanwhile; samples cuprobe's RSS every 10 s from
-/proc; CPU time comes from wait4() (user + system) over the wall time.
+usage: sample_cpu.py CUPROBE SAMPLE_LOADS SECONDS OUTFILE [INTERVAL [SAMPLE OPTIONS...]]
+Runs a bf16 GEMM load on GPU 0 meanwhile (SAMPLE_LOADS "none": no load); samples
+cuprobe's RSS every 10 s from /proc; CPU time comes from wait4() (user + system)
+over the wall time. The last line is one JSON object with the figures.
 """
+import json
 import os
 import subprocess
 import sys
 import time
 
 cuprobe, loads, secs, outfile = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
-load = subprocess.Popen([loads, "gemm", str(secs + 10)], stdout=subprocess.DEVNULL)
-time.sleep(3)
+interval = sys.argv[5] if len(sys.argv) > 5 else "1ms"
+extra = sys.argv[6:]
+load = None
+if loads != "none":
+    load = subprocess.Popen([loads, "gemm", str(secs + 10)], stdout=subprocess.DEVNULL)
+    time.sleep(3)
 t0 = time.monotonic()
-p = subprocess.Popen([cuprobe, "sample", "--interval", "1ms", "--duration", f"{secs}s", "-o", outfile,
-                      "--summary-json", outfile + ".summary.json"], stderr=subprocess.PIPE)
+p = subprocess.Popen([cuprobe, "sample", "--interval", interval, "--duration", f"{secs}s", "-o", outfile,
+                      "--summary-json", outfile + ".summary.json"] + extra, stderr=subprocess.PIPE)
 rss = []
 ru = None
 while ru is None:
@@ -33,15 +39,21 @@ while ru is None:
         time.sleep(0.1)
 wall = time.monotonic() - t0
 err = p.stderr.read().decode()
-load.wait()
+if load:
+    load.wait()
 cpu = ru.ru_utime + ru.ru_stime
 maxrss = ru.ru_maxrss
 note = f"(exit status {status >> 8})"
 lines = sum(1 for _ in open(outfile)) - 1
-print(f"cuprobe sample --interval 1ms for {secs:.0f} s: wall {wall:.1f} s, CPU {cpu:.2f} s = "
+print(f"cuprobe sample --interval {interval} for {secs:.0f} s: wall {wall:.1f} s, CPU {cpu:.2f} s = "
       f"{100 * cpu / wall:.2f}% of one core {note}")
 print(f"samples written: {lines} ({lines / wall:.0f}/s)")
 print("RSS every 10 s (s, KiB): " + " ".join(f"{t}:{kb}" for t, kb in rss))
 if rss:
     print(f"RSS first {rss[0][1]} KiB, last {rss[-1][1]} KiB, max {max(k for _, k in rss)} KiB; ru_maxrss {maxrss} KiB")
 print("\n".join(err.strip().splitlines()[-3:]))
+print(json.dumps({"interval": interval, "options": " ".join(extra), "seconds": secs, "wall_s": round(wall, 2),
+                  "cpu_pct": round(100 * cpu / wall, 2), "samples": lines, "exit": status >> 8,
+                  "rss_first_kib": rss[0][1] if rss else None, "rss_last_kib": rss[-1][1] if rss else None,
+                  "env": {k: v for k, v in os.environ.items() if k.startswith("CUPROBE_PM_")},
+                  "profile": next((l for l in err.splitlines() if "decode profile" in l), "")}))

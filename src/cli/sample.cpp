@@ -371,7 +371,7 @@ int run_sample(int argc, char** argv) {
     std::fprintf(stderr, "cuprobe sample: ended by %s\n%s", ended_by.c_str(), table.c_str());
   }
   if (lost > 0) {
-    std::fprintf(stderr, "cuprobe sample: warning: %lld samples lost to hardware buffer overflow\n",
+    std::fprintf(stderr, "cuprobe sample: warning: %lld samples lost (hardware buffer overflow or a stalled stream; sampling was restarted)\n",
                  static_cast<long long>(lost));
   }
   if (!summary_json.empty()) {

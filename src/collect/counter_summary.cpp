@@ -209,7 +209,7 @@ std::string format_counter_summary(const CounterSummary& summary) {
     }
   }
   if (summary.gpus.empty()) out += "no samples\n";
-  std::snprintf(line, sizeof line, "lost samples (buffer overflow): %lld\n",
+  std::snprintf(line, sizeof line, "lost samples (overflow or stalled stream): %lld\n",
                 static_cast<long long>(summary.lost_samples));
   out += line;
   return out;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -18,6 +19,7 @@ struct SamplerConfig {
   std::string preset = "triage";
   std::vector<std::string> metrics;      // raw metric names; when non-empty they replace the preset
   std::chrono::nanoseconds decode_period{0};  // how often the sampler's thread decodes; 0 = from interval
+  std::size_t hardware_buffer_bytes = 0;      // the GPU-side record buffer; 0 = sized from interval and period
 };
 
 struct CounterRow {
@@ -33,7 +35,7 @@ class DeviceSampler {
   virtual void start() = 0;
   virtual std::vector<CounterRow> drain() = 0;   // rows decoded since the last call (call it every ~100 ms)
   virtual void stop() = 0;                       // flushes; drain() afterwards returns the rest
-  virtual std::int64_t lost_samples() const = 0; // dropped by buffer overflow, counted
+  virtual std::int64_t lost_samples() const = 0; // gaps in the sample stream (overflow, stalls), counted
   // GPU indices actually sampled (CUDA device ordinals), ascending.
   virtual std::vector<int> gpus() const { return {}; }
   // Chip name per sampled GPU (same order as gpus()), e.g. "GH100".

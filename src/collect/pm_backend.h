@@ -3,6 +3,7 @@
 // through it to check every refusal path without a GPU.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,6 +39,13 @@ struct RawSample {
   std::vector<double> values;             // NaN where the value could not be evaluated
 };
 
+// How the hardware samples and how much one decode() may return.
+struct PmSamplingSettings {
+  std::int64_t interval_ns = 100000000;
+  std::uint32_t max_samples = 1024;            // the counter data image's capacity, in samples
+  std::size_t hardware_buffer_bytes = 4u << 20;  // where the GPU writes raw records between decodes
+};
+
 struct DecodeResult {
   bool overflow = false;  // the hardware buffer overflowed since the last decode
   bool more = false;      // the counter data image filled up: decode again
@@ -55,13 +63,14 @@ class PmBackend {
   virtual BackendStatus metric_availability(int gpu, const std::vector<std::string>& raw_metrics,
                                             std::vector<bool>& available) = 0;
   // Builds the config (one pass) for `raw_metrics` and enables PM sampling on the device.
-  // `max_samples` bounds the samples one decode() returns (the counter data image's size).
   virtual BackendStatus enable(int gpu, const std::vector<std::string>& raw_metrics,
-                               std::int64_t interval_ns, std::uint32_t max_samples) = 0;
+                               const PmSamplingSettings& settings) = 0;
   virtual BackendStatus start(int gpu) = 0;
   virtual BackendStatus stop(int gpu) = 0;
   virtual BackendStatus decode(int gpu, std::vector<RawSample>& out, DecodeResult& result) = 0;
   virtual void disable(int gpu) = 0;  // safe to call on a GPU that was never enabled
+  // Now, on the clock of RawSample timestamps; 0 when the backend cannot tell.
+  virtual std::int64_t clock_ns() = 0;
   // Checks that counters can be read on the device now (enables and disables sampling).
   virtual BackendStatus probe(int gpu) = 0;
 };

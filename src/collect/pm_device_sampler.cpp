@@ -5,6 +5,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
+#include <cstdlib>
 #include <set>
 #include <thread>
 
@@ -15,6 +16,10 @@
 namespace cuprobe {
 namespace {
 
+// Measured on GH100 with `triage`: about 134 KB of hardware buffer per sample, and a
+// buffer that overflows stops delivering samples; 64 MiB holds ~490 samples, five
+// decode periods at 1 ms (bench/gpu/sample_cost_matrix.sh, docs/validation.md).
+constexpr std::size_t kDefaultHardwareBufferBytes = 64u << 20;
 constexpr int kMaxDecodeRounds = 64;  // per GPU per pass: bounds a decode that keeps saying "more"
 
 class PmDeviceSampler final : public DeviceSampler {
@@ -29,8 +34,11 @@ class PmDeviceSampler final : public DeviceSampler {
                       : std::clamp<std::chrono::nanoseconds>(config.interval, std::chrono::milliseconds(50),
                                                              std::chrono::milliseconds(100));
     decode_period_ = period;
-    max_samples_ = static_cast<std::uint32_t>(
+    settings_.interval_ns = interval_ns_;
+    settings_.max_samples = static_cast<std::uint32_t>(
         std::clamp<std::int64_t>(2 * (period.count() / interval_ns_) + 16, 32, 1024));
+    settings_.hardware_buffer_bytes =
+        config.hardware_buffer_bytes > 0 ? config.hardware_buffer_bytes : kDefaultHardwareBufferBytes;
     BackendStatus st = backend_->initialize();
     if (!st.ok()) throw counter_refusal(st, -1);
     int count = backend_->device_count();
@@ -69,15 +77,13 @@ class PmDeviceSampler final : public DeviceSampler {
       raw_.push_back(m.raw);
     }
     for (std::size_t i = 0; i < gpus_.size(); ++i) {
-      st = backend_->enable(gpus_[i], raw_, interval_ns_, max_samples_);
+      st = backend_->enable(gpus_[i], raw_, settings_);
       if (!st.ok()) {
         disable_all();
         throw counter_refusal(st, gpus_[i], chips_[i]);
       }
       enabled_ = true;
     }
-    last_end_.assign(gpus_.size(), 0);
-    overflowed_.assign(gpus_.size(), false);
   }
 
   ~PmDeviceSampler() override {
@@ -106,7 +112,12 @@ class PmDeviceSampler final : public DeviceSampler {
     }
     started_ = true;
     running_ = true;
-    thread_ = std::thread([this] { decode_loop(); });
+    streams_.assign(gpus_.size(), Stream{});
+    std::int64_t now = backend_->clock_ns();
+    for (auto& st : streams_) st.resumed_ns = now;
+    // One decoding thread per GPU: CUPTI's decode costs CPU per sample, and one thread
+    // could not keep up with many GPUs at short intervals.
+    for (std::size_t i = 0; i < gpus_.size(); ++i) threads_.emplace_back([this, i] { decode_loop(i); });
   }
 
   std::vector<CounterRow> drain() override {
@@ -129,13 +140,19 @@ class PmDeviceSampler final : public DeviceSampler {
       running_ = false;
     }
     wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
+    for (auto& t : threads_) {
+      if (t.joinable()) t.join();
+    }
     std::string first_error;
+    std::int64_t stop_ns = backend_->clock_ns();
     for (std::size_t i = 0; i < gpus_.size(); ++i) {
       BackendStatus st = backend_->stop(gpus_[i]);
       if (!st.ok() && first_error.empty()) first_error = counter_refusal_message(st, gpus_[i], chips_[i]);
     }
-    decode_all();  // what the hardware recorded up to the stop
+    for (std::size_t i = 0; i < gpus_.size(); ++i) {
+      decode_gpu(i);  // what the hardware recorded up to the stop
+      count_silence(i, stop_ns);
+    }
     if (!first_error.empty()) {
       std::lock_guard<std::mutex> lock(mutex_);
       if (error_.empty()) {
@@ -195,57 +212,91 @@ class PmDeviceSampler final : public DeviceSampler {
     enabled_ = false;
   }
 
-  void decode_loop() {
+  void decode_loop(std::size_t index) {
     std::unique_lock<std::mutex> lock(mutex_);
     while (running_) {
       wake_.wait_for(lock, decode_period_, [this] { return !running_; });
       if (!running_) break;
       lock.unlock();
-      decode_all();
+      decode_gpu(index);
+      restart_if_stalled(index);
       lock.lock();
     }
   }
 
-  // Decodes every GPU's buffer and queues the rows. Runs on the decode thread, or on the
-  // caller's thread once that thread has been joined: never on both at once.
-  void decode_all() {
+  // Decodes one GPU's buffer and queues the rows. Runs on that GPU's thread, or on the
+  // caller's thread once the threads have been joined: never on both at once.
+  void decode_gpu(std::size_t i) {
     std::vector<CounterRow> rows;
-    for (std::size_t i = 0; i < gpus_.size(); ++i) {
-      for (int round = 0; round < kMaxDecodeRounds; ++round) {
-        std::vector<RawSample> samples;
-        DecodeResult result;
-        BackendStatus st = backend_->decode(gpus_[i], samples, result);
-        bool overflow = result.overflow || st.code == CounterStatus::kOverflow;
-        if (!st.ok() && st.code != CounterStatus::kOverflow) {
-          std::lock_guard<std::mutex> lock(mutex_);
-          if (error_.empty()) {
-            error_ = counter_refusal_message(st, gpus_[i], chips_[i]);
-            error_code_ = kExitFailed;
-          }
-          break;
+    for (int round = 0; round < kMaxDecodeRounds; ++round) {
+      std::vector<RawSample> samples;
+      DecodeResult result;
+      BackendStatus st = backend_->decode(gpus_[i], samples, result);
+      if (!st.ok() && st.code != CounterStatus::kOverflow) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (error_.empty()) {
+          error_ = counter_refusal_message(st, gpus_[i], chips_[i]);
+          error_code_ = kExitFailed;
         }
-        if (overflow) {
-          overflowed_[i] = true;
-          ++overflow_events_;
-        }
-        for (auto& s : samples) rows.push_back(to_row(i, std::move(s)));
-        if (!result.more) break;
+        break;
       }
+      if (result.overflow || st.code == CounterStatus::kOverflow) streams_[i].overflowed = true;
+      for (auto& s : samples) rows.push_back(to_row(i, std::move(s)));
+      if (!result.more) break;
     }
     if (rows.empty()) return;
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.insert(queue_.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
   }
 
-  CounterRow to_row(std::size_t index, RawSample&& s) {
-    // After an overflow the hardware dropped records: the gap to the next decoded sample,
-    // in intervals, is the number lost.
-    if (overflowed_[index] && last_end_[index] > 0 && s.start_ns > last_end_[index]) {
-      double gap = static_cast<double>(s.start_ns - last_end_[index]) / static_cast<double>(interval_ns_);
-      lost_ += std::max<std::int64_t>(1, std::llround(gap));
-      overflowed_[index] = false;
+  // A hardware buffer that overflowed stops delivering samples (seen on GH100), as may
+  // other faults: after an overflow, or when no sample came for much longer than the
+  // decode period, stop and restart sampling on that GPU. The gap is counted as lost.
+  void restart_if_stalled(std::size_t i) {
+    Stream& st = streams_[i];
+    std::int64_t now = backend_->clock_ns();
+    std::int64_t last = std::max(st.last_end_ns, st.resumed_ns);
+    std::int64_t patience = std::max<std::int64_t>({20 * interval_ns_, 4 * decode_period_.count(), 250000000});
+    if (st.last_end_ns == 0) patience = std::max<std::int64_t>(patience, 2000000000);  // the first sample's latency
+    bool silent = now > 0 && last > 0 && now - last > patience;
+    if (!st.overflowed && !silent) return;
+    backend_->stop(gpus_[i]);
+    decode_gpu(i);
+    count_silence(i, backend_->clock_ns());
+    st.overflowed = false;
+    BackendStatus started = backend_->start(gpus_[i]);
+    st.resumed_ns = backend_->clock_ns();
+    ++restarts_;
+    if (!started.ok()) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (error_.empty()) {
+        error_ = counter_refusal_message(started, gpus_[i], chips_[i]);
+        error_code_ = kExitFailed;
+      }
     }
-    last_end_[index] = s.end_ns;
+  }
+
+  // Samples the hardware should have delivered between the last one decoded (or the
+  // start) and `until_ns` but did not, beyond the partial sample a stop cuts off.
+  void count_silence(std::size_t i, std::int64_t until_ns) {
+    Stream& st = streams_[i];
+    std::int64_t from = std::max(st.last_end_ns, st.resumed_ns);
+    if (from <= 0 || until_ns <= 0) return;
+    std::int64_t missing = (until_ns - from) / interval_ns_ - 2;
+    if (missing > 0) lost_ += missing;
+    st.last_end_ns = 0;  // accounted up to here; a restart begins a new stream
+    st.resumed_ns = until_ns;
+  }
+
+  CounterRow to_row(std::size_t index, RawSample&& s) {
+    // Samples follow each other without gaps: a gap of more than one and a half
+    // intervals is samples the hardware dropped (overflow) or never took.
+    Stream& st = streams_[index];
+    if (st.last_end_ns > 0 && s.start_ns - st.last_end_ns >= interval_ns_ + interval_ns_ / 2) {
+      double gap = static_cast<double>(s.start_ns - st.last_end_ns) / static_cast<double>(interval_ns_);
+      lost_ += std::max<std::int64_t>(1, std::llround(gap));
+    }
+    st.last_end_ns = std::max(st.last_end_ns, s.end_ns);
     CounterRow row;
     row.gpu = gpus_[index];
     row.start_ns = s.start_ns;
@@ -258,16 +309,20 @@ class PmDeviceSampler final : public DeviceSampler {
   std::unique_ptr<PmBackend> backend_;
   std::int64_t interval_ns_;
   std::chrono::nanoseconds decode_period_{};
-  std::uint32_t max_samples_ = 1024;
+  PmSamplingSettings settings_;
   std::vector<int> gpus_;
   std::vector<std::string> chips_;
   std::vector<SampledMetric> metrics_;
   std::vector<std::string> names_, raw_, skipped_;
   bool enabled_ = false, started_ = false, stopped_ = false;
-  std::vector<std::int64_t> last_end_;
-  std::vector<bool> overflowed_;
+  struct Stream {                // one per sampled GPU, touched by that GPU's thread only
+    std::int64_t last_end_ns = 0;  // end of the last sample decoded
+    std::int64_t resumed_ns = 0;   // when sampling (re)started, on the samples' clock
+    bool overflowed = false;
+  };
+  std::vector<Stream> streams_;
   std::atomic<std::int64_t> lost_{0};
-  std::int64_t overflow_events_ = 0;
+  std::atomic<int> restarts_{0};
 
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -275,7 +330,7 @@ class PmDeviceSampler final : public DeviceSampler {
   std::vector<CounterRow> queue_;
   std::string error_;
   int error_code_ = kExitFailed;
-  std::thread thread_;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace
@@ -289,8 +344,23 @@ std::unique_ptr<DeviceSampler> open_pm_sampler(std::unique_ptr<PmBackend> backen
   return std::make_unique<PmDeviceSampler>(std::move(backend), config);
 }
 
+namespace {
+
+// Tuning overrides for measuring the sampler's own cost (bench/gpu/sample_cost_matrix.sh).
+SamplerConfig with_tuning_overrides(SamplerConfig config) {
+  if (const char* mib = std::getenv("CUPROBE_PM_HW_BUFFER_MIB"); mib && std::atoi(mib) > 0) {
+    config.hardware_buffer_bytes = static_cast<std::size_t>(std::atoi(mib)) << 20;
+  }
+  if (const char* ms = std::getenv("CUPROBE_PM_DECODE_MS"); ms && std::atoi(ms) > 0) {
+    config.decode_period = std::chrono::milliseconds(std::atoi(ms));
+  }
+  return config;
+}
+
+}  // namespace
+
 std::unique_ptr<DeviceSampler> open_device_sampler(const SamplerConfig& config) {
-  return open_pm_sampler(make_cupti_backend(), config);
+  return open_pm_sampler(make_cupti_backend(), with_tuning_overrides(config));
 }
 
 }  // namespace cuprobe

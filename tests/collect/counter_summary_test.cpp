@@ -64,7 +64,7 @@ TEST(CounterSummary, TableShowsDashForUnreadAndUnitsForRates) {
   std::string t = format_counter_summary(s);
   EXPECT_NE(t.find("93.2"), std::string::npos);
   EXPECT_NE(t.find("2.1 TB/s"), std::string::npos);
-  EXPECT_NE(t.find("lost samples (buffer overflow): 7"), std::string::npos);
+  EXPECT_NE(t.find("lost samples (overflow or stalled stream): 7"), std::string::npos);
   auto empty = summarize_counters({"x"}, {row(0, 0, {std::nan("")})});
   EXPECT_NE(format_counter_summary(empty).find(" - "), std::string::npos);
 }

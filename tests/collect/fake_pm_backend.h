@@ -2,6 +2,7 @@
 // hands out queued samples.
 #pragma once
 
+#include <atomic>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -30,6 +31,8 @@ struct FakeBackendLog {
   std::vector<std::string> enabled_metrics;
   std::int64_t enabled_interval = 0;
   std::uint32_t max_samples = 0;
+  std::size_t hardware_buffer_bytes = 0;
+  std::atomic<std::int64_t> clock_ns{0};  // what the backend's clock says (0 = unknown); tests move it
   void add(const std::string& s) {
     std::lock_guard<std::mutex> lock(mutex);
     calls.push_back(s);
@@ -65,12 +68,12 @@ class FakePmBackend : public PmBackend {
     }
     return {};
   }
-  BackendStatus enable(int gpu, const std::vector<std::string>& metrics, std::int64_t interval_ns,
-                       std::uint32_t max_samples) override {
-    log_->max_samples = max_samples;
+  BackendStatus enable(int gpu, const std::vector<std::string>& metrics, const PmSamplingSettings& settings) override {
+    log_->max_samples = settings.max_samples;
+    log_->hardware_buffer_bytes = settings.hardware_buffer_bytes;
     log_->add("enable " + std::to_string(gpu));
     log_->enabled_metrics = metrics;
-    log_->enabled_interval = interval_ns;
+    log_->enabled_interval = settings.interval_ns;
     return s_.enable_status[gpu];
   }
   BackendStatus start(int gpu) override {
@@ -97,6 +100,7 @@ class FakePmBackend : public PmBackend {
     return {};
   }
   void disable(int gpu) override { log_->add("disable " + std::to_string(gpu)); }
+  std::int64_t clock_ns() override { return log_->clock_ns.load(); }
   BackendStatus probe(int gpu) override { return s_.probe_status[gpu]; }
 
  private:

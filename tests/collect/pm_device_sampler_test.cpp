@@ -230,6 +230,67 @@ TEST(PmDeviceSampler, OverflowCountsTheGapInIntervals) {
   EXPECT_EQ(sampler->lost_samples(), 5);
 }
 
+TEST(PmDeviceSampler, AGapIsCountedEvenWithoutAnOverflowFlag) {
+  // CUPTI does not always say "overflow" when records went missing (seen on GH100).
+  FakeBackendScript s;
+  const std::int64_t ms = 1000000;
+  s.decodes[0].push_back({raw_sample(0, 10 * ms, {1, 1}), raw_sample(40 * ms, 50 * ms, {1, 1}),
+                          raw_sample(50 * ms, 60 * ms, {1, 1}), raw_sample(75 * ms, 85 * ms, {1, 1}), raw_sample(99 * ms, 109 * ms, {1, 1})});
+  FakeBackendLog log;
+  auto sampler = open_pm_sampler(std::make_unique<FakePmBackend>(s, &log), fast_config());
+  sampler->start();
+  sampler->stop();
+  EXPECT_EQ(sampler->drain().size(), 5u);
+  // 30 ms gap: 3 lost; 15 ms (1.5 intervals): 2; 14 ms (1.4 intervals) is jitter, not counted.
+  EXPECT_EQ(sampler->lost_samples(), 3 + 2);
+}
+
+TEST(PmDeviceSampler, ASilentStreamIsRestartedAndItsSilenceCounted) {
+  FakeBackendScript s;
+  const std::int64_t ms = 1000000;
+  s.decodes[0].push_back({raw_sample(100 * ms, 110 * ms, {1, 1})});
+  FakeBackendLog log;
+  log.clock_ns = 100 * ms;
+  auto sampler = open_pm_sampler(std::make_unique<FakePmBackend>(s, &log), fast_config());
+  sampler->start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_EQ(log.count("start 0"), 1);
+  log.clock_ns = 610 * ms;  // half a second without a sample
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(log.count("start 0"), 2);
+  sampler->stop();
+  EXPECT_EQ(sampler->drain().size(), 1u);
+  EXPECT_EQ(sampler->lost_samples(), (610 - 110) / 10 - 2);
+}
+
+TEST(PmDeviceSampler, SamplesMissingAtTheEndAreCounted) {
+  FakeBackendScript s;
+  const std::int64_t ms = 1000000;
+  s.decodes[0].push_back({raw_sample(0, 10 * ms, {1, 1}), raw_sample(10 * ms, 20 * ms, {1, 1})});
+  FakeBackendLog log;
+  log.clock_ns = 5 * ms;
+  auto sampler = open_pm_sampler(std::make_unique<FakePmBackend>(s, &log), fast_config());
+  sampler->start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  log.clock_ns = 100 * ms;  // stopped 80 ms after the last sample: 8 intervals, 2 of slack
+  sampler->stop();
+  EXPECT_EQ(sampler->lost_samples(), 6);
+  EXPECT_EQ(log.count("start 0"), 1);
+}
+
+TEST(PmDeviceSampler, AnOverflowRestartsSampling) {
+  FakeBackendScript s;
+  s.decodes[0].push_back({});
+  s.overflow_on_decode[0].push_back(true);
+  FakeBackendLog log;
+  auto sampler = open_pm_sampler(std::make_unique<FakePmBackend>(s, &log), fast_config());
+  sampler->start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  sampler->stop();
+  EXPECT_EQ(log.count("start 0"), 2);
+  EXPECT_EQ(log.count("stop 0"), 2);
+}
+
 TEST(PmDeviceSampler, DecodeErrorSurfacesFromDrain) {
   FakeBackendScript s;
   s.decode_error = {CounterStatus::kOther, "cuptiPmSamplingDecodeData: CUPTI_ERROR_UNKNOWN"};

@@ -23,7 +23,6 @@ namespace {
 
 #define CUPROBE_PARAMS(type, name) type name{type##_STRUCT_SIZE}
 
-constexpr std::size_t kHardwareBufferBytes = 64u << 20;
 constexpr std::uint32_t kMaxSamplesPerDecode = 1024;
 
 std::int64_t realtime_ns() {
@@ -126,8 +125,8 @@ class CuptiPmBackend final : public PmBackend {
     return {};
   }
 
-  BackendStatus enable(int gpu, const std::vector<std::string>& raw_metrics, std::int64_t interval_ns,
-                       std::uint32_t max_samples) override {
+  BackendStatus enable(int gpu, const std::vector<std::string>& raw_metrics,
+                       const PmSamplingSettings& settings) override {
     GpuState& s = gpus_[gpu];
     release(s);
     s.names = raw_metrics;
@@ -155,8 +154,8 @@ class CuptiPmBackend final : public PmBackend {
     cfg.pPmSamplingObject = s.sampler;
     cfg.configSize = s.config.size();
     cfg.pConfig = s.config.data();
-    cfg.hardwareBufferSize = kHardwareBufferBytes;
-    cfg.samplingInterval = static_cast<std::uint64_t>(interval_ns);
+    cfg.hardwareBufferSize = settings.hardware_buffer_bytes;
+    cfg.samplingInterval = static_cast<std::uint64_t>(settings.interval_ns);
     cfg.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
     cfg.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
     st = classify_cupti_result(cuptiPmSamplingSetConfig(&cfg), "cuptiPmSamplingSetConfig");
@@ -166,7 +165,7 @@ class CuptiPmBackend final : public PmBackend {
     size.pPmSamplingObject = s.sampler;
     size.pMetricNames = s.name_ptrs.data();
     size.numMetrics = s.name_ptrs.size();
-    size.maxSamples = std::min(max_samples, kMaxSamplesPerDecode);
+    size.maxSamples = std::min(settings.max_samples, kMaxSamplesPerDecode);
     st = classify_cupti_result(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize");
     if (!st.ok()) return fail(s, st);
     s.counter_data.assign(size.counterDataSize, 0);
@@ -258,6 +257,8 @@ class CuptiPmBackend final : public PmBackend {
     if (!rst.ok()) return rst;
     return st.code == CounterStatus::kOverflow ? BackendStatus{} : st;
   }
+
+  std::int64_t clock_ns() override { return realtime_ns(); }
 
   void disable(int gpu) override {
     auto it = gpus_.find(gpu);

@@ -51,6 +51,7 @@ std::string CuptiApi::load() {
             resolve(handle, "cuptiSubscribe", subscribe) && resolve(handle, "cuptiEnableCallback", enable_callback) &&
             resolve(handle, "cuptiGetCallbackName", callback_name);
   if (!ok) return "libcupti at " + path + " lacks a needed function";
+  enable_domain = reinterpret_cast<decltype(enable_domain)>(dlsym(handle, "cuptiEnableDomain"));
   return {};
 }
 

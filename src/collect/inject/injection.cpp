@@ -56,6 +56,7 @@ class Recorder {
   void buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
   void buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer, std::size_t valid);
   void on_profiler_api(bool start);
+  void on_cupti_state(CUpti_CallbackId id, CUptiResult result, const char* message);
 
  private:
   bool connect_parent(const char* path);
@@ -228,7 +229,15 @@ void CUPTIAPI on_buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint
 
 void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
   try {
-    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !g_recorder) return;
+    if (!g_recorder) return;
+    if (domain == CUPTI_CB_DOMAIN_STATE) {
+      // CUPTI's own warnings and errors (e.g. another tool asking for CUPTI): pass them on.
+      const auto* state = static_cast<const CUpti_StateData*>(data);
+      const char* message = state && state->notification.message ? state->notification.message : "";
+      g_recorder->on_cupti_state(id, state ? state->notification.result : CUPTI_SUCCESS, message);
+      return;
+    }
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
     if (id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && info->callbackSite == CUPTI_API_EXIT) {
       g_recorder->on_profiler_api(true);
@@ -240,6 +249,14 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
 }
 
 void Recorder::on_profiler_api(bool start) { set_collecting(start, 1); }
+
+void Recorder::on_cupti_state(CUpti_CallbackId id, CUptiResult result, const char* message) {
+  const char* level = id == CUPTI_CBID_STATE_FATAL_ERROR ? "fatal error"
+                      : id == CUPTI_CBID_STATE_ERROR     ? "error"
+                                                         : "warning";
+  notice(id == CUPTI_CBID_STATE_WARNING ? wire::NoticeCode::kInfo : wire::NoticeCode::kCuptiError,
+         std::string("CUPTI ") + level + " (" + api_.result_string(result) + "): " + message);
+}
 
 void Recorder::buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
   *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
@@ -394,6 +411,7 @@ bool Recorder::start() {
   if (r == CUPTI_SUCCESS) {
     api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
     api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+    if (api_.enable_domain) api_.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_STATE);
   } else if (want_subscribe) {
     notice(wire::NoticeCode::kCuptiError, std::string("cuptiSubscribe: ") + api_.result_string(r) +
                                               " (--capture cuda-profiler will not see cudaProfilerStart)");

@@ -1,0 +1,49 @@
+#!/bin/bash
+# Step-time cost of `cuprobe record` on the decode-like loop, per recording option,
+# in interleaved rounds (drift hits every variant alike); the target runs on CPUs
+# 2-5 in every variant. Prints one table: median of the per-run step medians.
+# usage: bench/gpu/record_cost.sh BINDIR OUTDIR [ROUNDS] [STEPS]
+set -u
+BIN=$(cd "$1" && pwd); OUT=$2; ROUNDS=${3:-3}; STEPS=${4:-1000}
+mkdir -p "$OUT"; T=/tmp/cuprobe-cost; rm -rf $T; mkdir -p $T
+for d in /usr/local/cuda/extras/CUPTI/lib64 /usr/local/cuda/lib64 /usr/local/cuda/lib; do
+  for f in $d/libcupti.so* $d/libnvperf*; do [ -e "$f" ] && [ ! -e "$BIN/$(basename $f)" ] && ln -s "$f" "$BIN/"; done
+done
+export PYTHONUNBUFFERED=1
+LOOP="taskset -c 2-5 python3 bench/gpu/record_decode_loop.py --steps $STEPS"
+# tag | environment for cuprobe | record options ("-" = not recorded) | loop options
+VARIANTS=${VARIANTS:-"
+plain||-|
+record||record|
+record-hw64|CUPROBE_PM_HW_BUFFER_MIB=64|record|
+record-no-counters||record --no-counters|
+record-kernel-only||record --no-counters --kinds kernel|
+record-kernel-only-no-subscribe|CUPROBE_RECORD_SUBSCRIBE=0|record --no-counters --kinds kernel|
+record-no-nvtx||record --no-counters --kinds kernel,memcpy,memset|
+plain-graph||-|--graph
+record-graph-whole||record --graphs whole|--graph
+record-graph-node||record|--graph
+"}
+for r in $(seq 1 "$ROUNDS"); do
+  while IFS='|' read -r tag envs rec loopopts; do
+    [ -z "$tag" ] && continue
+    if [ "$rec" = "-" ]; then
+      $LOOP $loopopts --tag "$tag" >> $OUT/steps.jsonl 2>>$OUT/log.txt
+    else
+      env $envs "$BIN/cuprobe" $rec -f -o $T/$tag.cuprobe -- $LOOP $loopopts --tag "$tag" >> $OUT/steps.jsonl 2>>$OUT/log.txt
+    fi
+  done <<< "$VARIANTS"
+done
+python3 - $OUT/steps.jsonl "$VARIANTS" <<'PYEOF'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+by = {}
+for r in rows: by.setdefault(r["tag"], []).append(r["median_ms"])
+order = [l.split("|")[0] for l in sys.argv[2].splitlines() if l.strip()]
+for tag in order:
+    v = by.get(tag, [])
+    if not v: continue
+    base = statistics.median(by["plain-graph" if "graph" in tag else "plain"])
+    m = statistics.median(v)
+    print(f"{tag:34s} {m:7.3f} ms {((m/base)-1)*100:+7.2f}%  runs: {', '.join(f'{x:.3f}' for x in v)}")
+PYEOF
