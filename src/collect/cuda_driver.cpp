@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "collect/gpu_uuid.h"
+
 namespace cuprobe {
 namespace {
 
@@ -34,6 +36,8 @@ CudaDriver::CudaDriver() {
   bind(handle_, "cuDeviceGetAttribute", cu_device_get_attribute_);
   bind(handle_, "cuDeviceTotalMem_v2", cu_device_total_mem_);
   bind(handle_, "cuDeviceGetPCIBusId", cu_device_get_pci_bus_id_);
+  bind(handle_, "cuDeviceGetUuid_v2", cu_device_get_uuid_);
+  if (!cu_device_get_uuid_) bind(handle_, "cuDeviceGetUuid", cu_device_get_uuid_);
   bind(handle_, "cuDriverGetVersion", cu_driver_get_version_);
   bind(handle_, "cuGetErrorName", cu_get_error_name_);
   if (!cu_init_ || !cu_device_get_count_ || !cu_device_get_) {
@@ -61,6 +65,14 @@ std::string CudaDriver::device_name(int ordinal) const {
   if (!loaded_ || !cu_device_get_name_ || cu_device_get_(&dev, ordinal) != 0) return "";
   if (cu_device_get_name_(buf, sizeof buf - 1, dev) != 0) return "";
   return buf;
+}
+
+std::string CudaDriver::uuid(int ordinal) const {
+  int dev = 0;
+  unsigned char bytes[16] = {};
+  if (!loaded_ || init_result_ != 0 || !cu_device_get_uuid_ || cu_device_get_(&dev, ordinal) != 0) return "";
+  if (cu_device_get_uuid_(bytes, dev) != 0) return "";
+  return format_gpu_uuid(bytes);
 }
 
 std::string CudaDriver::pci_bus_id(int ordinal) const {

@@ -20,6 +20,7 @@ class CudaDriver {
   int device_count() const;
   std::string device_name(int ordinal) const;
   std::string pci_bus_id(int ordinal) const;        // "0000:18:00.0", lowercased; "" on failure
+  std::string uuid(int ordinal) const;              // "GPU-8c6f0d1e-...", as nvidia-smi; "" on failure
   int attribute(int attribute_id, int ordinal) const;  // -1 on failure
   std::uint64_t total_memory(int ordinal) const;
   int driver_version() const;  // e.g. 13000; 0 on failure
@@ -42,6 +43,7 @@ class CudaDriver {
   int (*cu_device_get_attribute_)(int*, int, int) = nullptr;
   int (*cu_device_total_mem_)(std::size_t*, int) = nullptr;
   int (*cu_device_get_pci_bus_id_)(char*, int, int) = nullptr;
+  int (*cu_device_get_uuid_)(unsigned char*, int) = nullptr;  // CUuuid* is 16 bytes
   int (*cu_driver_get_version_)(int*) = nullptr;
   int (*cu_get_error_name_)(int, const char**) = nullptr;
 };

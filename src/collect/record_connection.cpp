@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include "collect/gpu_uuid.h"
+
 namespace cuprobe {
 namespace {
 
@@ -88,6 +90,11 @@ bool RecordConnection::keep(std::int64_t start_realtime) {
   return true;
 }
 
+std::int32_t RecordConnection::device_for(std::int32_t local) const {
+  auto it = devices_.find(local);
+  return it != devices_.end() ? it->second : local;
+}
+
 std::int64_t RecordConnection::name_for(std::uint32_t id) {
   auto it = names_.find(id);
   if (it != names_.end()) return it->second;
@@ -130,7 +137,7 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
       r.start_ns = to_realtime(k.start);
       if (!keep(r.start_ns)) break;
       r.pid = pid_;
-      r.device = k.device;
+      r.device = device_for(k.device);
       r.stream = k.stream;
       r.end_ns = to_realtime(k.end);
       r.name_id = name_for(k.name_id);
@@ -152,7 +159,7 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
       r.start_ns = to_realtime(m.start);
       if (!keep(r.start_ns)) break;
       r.pid = pid_;
-      r.device = m.device;
+      r.device = device_for(m.device);
       r.stream = m.stream;
       r.end_ns = to_realtime(m.end);
       r.kind = copy_kind_name(m.kind);
@@ -168,7 +175,7 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
       r.start_ns = to_realtime(g.start);
       if (!keep(r.start_ns)) break;
       r.pid = pid_;
-      r.device = g.device;
+      r.device = device_for(g.device);
       r.stream = g.stream;
       r.end_ns = to_realtime(g.end);
       r.correlation = g.correlation;
@@ -182,7 +189,7 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
       r.start_ns = to_realtime(m.start);
       if (!keep(r.start_ns)) break;
       r.pid = pid_;
-      r.device = m.device;
+      r.device = device_for(m.device);
       r.stream = m.stream;
       r.end_ns = to_realtime(m.end);
       r.bytes = m.bytes;
@@ -225,7 +232,10 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
     case wire::Type::kDevice: {
       auto d = wire::read_fixed<wire::Device>(p);
       RunDeviceRow r;
-      r.id = d.id;
+      r.uuid = format_gpu_uuid(d.uuid);
+      auto global = ordinals_.find(r.uuid);
+      r.id = global != ordinals_.end() && !r.uuid.empty() ? global->second : d.id;
+      devices_[d.id] = r.id;
       r.name = tail_of(frame.payload, sizeof d);
       r.sm_count = d.sm_count;
       r.compute_major = d.compute_major;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,9 +15,15 @@
 
 namespace cuprobe {
 
+using GpuOrdinals = std::map<std::string, int>;  // GPU UUID -> cuprobe's CUDA ordinal
+
 class RecordConnection {
  public:
-  RecordConnection(RunFileWriter& writer, const CaptureWindow& window) : writer_(writer), window_(window) {}
+  // `ordinals`: cuprobe's own device ordinal per GPU UUID. A process's device numbers
+  // are mapped through it, so that rows from processes with different
+  // CUDA_VISIBLE_DEVICES, and the counter samples, name a GPU the same way.
+  RecordConnection(RunFileWriter& writer, const CaptureWindow& window, GpuOrdinals ordinals = {})
+      : writer_(writer), window_(window), ordinals_(std::move(ordinals)) {}
 
   // Feeds bytes from the socket. Returns false once the stream is invalid
   // (the reason is in the run file and in messages()); the caller closes it.
@@ -40,6 +47,7 @@ class RecordConnection {
   std::int64_t to_realtime(std::int64_t cupti_ns) const { return cupti_ns + offset_; }
   bool keep(std::int64_t start_realtime);
   std::int64_t name_for(std::uint32_t id);
+  std::int32_t device_for(std::int32_t local) const;
 
   RunFileWriter& writer_;
   const CaptureWindow& window_;
@@ -51,6 +59,8 @@ class RecordConnection {
   bool dropping_ = false;
   std::int64_t offset_ = 0;
   std::unordered_map<std::uint32_t, std::int64_t> names_;  // library string id -> names.id
+  GpuOrdinals ordinals_;
+  std::unordered_map<std::int32_t, std::int32_t> devices_;  // the process's ordinal -> cuprobe's
   std::int64_t outside_window_ = 0;
   std::int64_t dropped_ = 0;
   std::vector<std::string> messages_;

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 
+#include "collect/cuda_driver.h"
 #include "collect/device_sampler.h"
 #include "collect/record_capture_window.h"
 #include "collect/record_connection.h"
@@ -61,23 +62,17 @@ std::string find_cupti() {
   return {};
 }
 
-std::vector<int> visible_gpus() {
-  std::vector<int> gpus;
-  const char* env = std::getenv("CUDA_VISIBLE_DEVICES");
-  if (!env || !*env) return gpus;
-  std::string s = env;
-  std::size_t pos = 0;
-  while (pos <= s.size()) {
-    std::size_t comma = s.find(',', pos);
-    std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    char* end = nullptr;
-    long v = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || v < 0) return {};  // UUIDs or MIG names: sample all GPUs
-    gpus.push_back(static_cast<int>(v));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
+// cuprobe's ordinal of each GPU it sees (CUDA_VISIBLE_DEVICES applies to cuprobe as to
+// the command), by UUID: the key that maps every process's device numbers onto one.
+GpuOrdinals gpu_ordinals() {
+  GpuOrdinals ordinals;
+  CudaDriver& driver = CudaDriver::instance();
+  if (!driver.loaded() || driver.init_result() != 0) return ordinals;
+  for (int i = 0; i < driver.device_count(); ++i) {
+    std::string uuid = driver.uuid(i);
+    if (!uuid.empty()) ordinals[uuid] = i;
   }
-  return gpus;
+  return ordinals;
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -134,6 +129,7 @@ class Session {
   std::optional<int> child_exit_;
   std::int64_t child_exit_ns_ = 0;
   std::map<int, std::unique_ptr<RecordConnection>> conns_;
+  GpuOrdinals ordinals_;
   std::unique_ptr<DeviceSampler> sampler_;
   std::map<std::string, std::string> child_env_;  // set for the command only, never in cuprobe itself
   std::vector<std::string> metric_names_;
@@ -259,7 +255,6 @@ void Session::start_counters() {
     return;
   }
   SamplerConfig cfg;
-  cfg.gpus = visible_gpus();
   cfg.interval = o_.sample_interval;
   cfg.preset = o_.preset;
   try {
@@ -327,7 +322,7 @@ void Session::accept_connections(std::int64_t now) {
   while (true) {
     int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) return;
-    conns_[fd] = std::make_unique<RecordConnection>(*writer_, window_);
+    conns_[fd] = std::make_unique<RecordConnection>(*writer_, window_, ordinals_);
     conns_[fd]->set_dropping(size_limited_);
     any_connection_ = true;
     // Windows that opened or closed before this process started.
@@ -465,6 +460,7 @@ RecordOutcome Session::run() {
   setup_socket();
   if (o_.capture == CaptureMode::kAll && !o_.delay) window_.open(start_ns_);
   setup_environment();
+  ordinals_ = gpu_ordinals();
   start_counters();
   spawn();
   writer_->commit();

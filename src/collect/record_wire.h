@@ -22,7 +22,7 @@
 namespace cuprobe::wire {
 
 inline constexpr std::uint32_t kMagic = 0x42525043;  // "CPRB"
-inline constexpr std::uint16_t kVersion = 1;
+inline constexpr std::uint16_t kVersion = 2;
 inline constexpr std::uint32_t kMaxPayload = 1u << 20;  // anything larger is garbage
 
 inline constexpr const char* kSocketEnv = "CUPROBE_RECORD_SOCKET";
@@ -192,8 +192,9 @@ struct Device {
   std::int32_t compute_major;
   std::int32_t compute_minor;
   std::int64_t memory_bytes;
+  std::uint8_t uuid[16];  // the physical GPU, whatever the process's CUDA_VISIBLE_DEVICES
 };
-static_assert(sizeof(Device) == 24);
+static_assert(sizeof(Device) == 40);
 
 // The library switched collection on or off (cudaProfilerStart/Stop, or a
 // parent kControl). Timestamp on CLOCK_REALTIME.

@@ -17,7 +17,7 @@ CREATE TABLE metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE processes(pid INTEGER PRIMARY KEY, ppid INTEGER, command TEXT,
   connected_ns INTEGER, ended_ns INTEGER, end_reason TEXT, exit_code INTEGER, cupti_version INTEGER);
 CREATE TABLE devices(id INTEGER PRIMARY KEY, name TEXT, sm_count INTEGER, compute_major INTEGER,
-  compute_minor INTEGER, memory_bytes INTEGER);
+  compute_minor INTEGER, memory_bytes INTEGER, uuid TEXT);
 CREATE TABLE names(id INTEGER PRIMARY KEY, name TEXT NOT NULL, mangled TEXT);
 CREATE TABLE kernels(pid INTEGER, device INTEGER, stream INTEGER, start_ns INTEGER, end_ns INTEGER,
   name_id INTEGER, grid_x INTEGER, grid_y INTEGER, grid_z INTEGER, block_x INTEGER, block_y INTEGER,

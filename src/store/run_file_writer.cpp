@@ -33,7 +33,7 @@ RunFileWriter::RunFileWriter(const std::string& path, bool overwrite, std::chron
   range_ = db_->prepare("INSERT INTO ranges VALUES(?1,?2,?3,?4,?5,?6,?7)");
   metric_ = db_->prepare("INSERT INTO metrics(id, name) VALUES(?1, ?2)");
   sample_ = db_->prepare("INSERT INTO samples VALUES(?1,?2,?3,?4,?5)");
-  device_ = db_->prepare("INSERT OR REPLACE INTO devices VALUES(?1,?2,?3,?4,?5,?6)");
+  device_ = db_->prepare("INSERT OR REPLACE INTO devices VALUES(?1,?2,?3,?4,?5,?6,?7)");
   process_start_ = db_->prepare(
       "INSERT OR REPLACE INTO processes(pid, ppid, command, connected_ns, cupti_version) "
       "VALUES(?1,?2,?3,?4,?5)");
@@ -137,6 +137,8 @@ void RunFileWriter::add_sample(std::int32_t device, std::int64_t start_ns, std::
 void RunFileWriter::add_device(const RunDeviceRow& r) {
   device_.bind(1, std::int64_t{r.id}).bind(2, r.name).bind(3, std::int64_t{r.sm_count});
   device_.bind(4, std::int64_t{r.compute_major}).bind(5, std::int64_t{r.compute_minor}).bind(6, r.memory_bytes);
+  if (r.uuid.empty()) device_.bind_null(7);
+  else device_.bind(7, r.uuid);
   device_.run();
 }
 

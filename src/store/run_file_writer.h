@@ -57,6 +57,7 @@ struct RunDeviceRow {
   std::string name;
   std::int32_t sm_count = 0, compute_major = 0, compute_minor = 0;
   std::int64_t memory_bytes = 0;
+  std::string uuid;  // "GPU-…"; empty when unknown
 };
 
 struct RunRowCounts {

@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+
+#include "collect/gpu_uuid.h"
 #include "import/run_file/run_file_importer.h"
+#include "store/sqlite_db.h"
 #include "store/run_file_schema.h"
 #include "support/run_cuprobe.h"
 
@@ -86,6 +91,61 @@ TEST(RecordConnection, WritesRowsOnTheRealtimeClock) {
   ASSERT_EQ(p.devices.size(), 1u);
   EXPECT_EQ(p.devices[0].name, "NVIDIA H200");
   EXPECT_EQ(p.stats.odd_events, 3);  // the lost records
+}
+
+// Two processes with different CUDA_VISIBLE_DEVICES both call their GPU "device 0":
+// rows land on cuprobe's ordinal for the physical GPU, which the counter samples use.
+TEST(RecordConnection, DeviceNumbersAreMappedThroughTheGpuUuid) {
+  std::string path = test::temp_dir() + "/run.cuprobe";
+  std::uint8_t uuid_a[16] = {0x8c, 0x6f, 0x0d, 0x1e, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  std::uint8_t uuid_b[16] = {0x11, 0x22, 0x33, 0x44, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13};
+  GpuOrdinals ordinals{{format_gpu_uuid(uuid_a), 3}, {format_gpu_uuid(uuid_b), 5}};
+  auto one_process = [&](std::int64_t pid, const std::uint8_t* uuid) {
+    std::string s;
+    wire::append_frame(s, wire::Type::kHello, wire::Hello{wire::kMagic, wire::kVersion, 0, 130001, 0, pid, 1, kOffset, 0},
+                       "worker");
+    wire::Device d{0, 132, 9, 0, 1ll << 37, {}};
+    std::memcpy(d.uuid, uuid, 16);
+    wire::append_frame(s, wire::Type::kDevice, d, "NVIDIA H200");
+    wire::append_frame(s, wire::Type::kString, wire::String{1, 0}, "k");
+    wire::Kernel k{};
+    k.start = 10;
+    k.end = 20;
+    k.name_id = 1;
+    k.device = 0;
+    wire::append_frame(s, wire::Type::kKernel, k);
+    k.device = 2;  // a device without a Device record keeps its own number
+    wire::append_frame(s, wire::Type::kKernel, k);
+    return s;
+  };
+  {
+    RunFileWriter writer(path, false);
+    CaptureWindow window(true);
+    RecordConnection a(writer, window, ordinals), b(writer, window, ordinals);
+    std::string sa = one_process(10, uuid_a), sb = one_process(11, uuid_b);
+    ASSERT_TRUE(a.on_bytes(sa.data(), sa.size(), 1));
+    ASSERT_TRUE(b.on_bytes(sb.data(), sb.size(), 1));
+    writer.finish(kRunStatusComplete);
+  }
+  Profile p = import_run_file(path);
+  std::vector<int> devices;
+  for (const auto& k : p.gpu) devices.push_back(k.device);
+  std::sort(devices.begin(), devices.end());
+  EXPECT_EQ(devices, (std::vector<int>{2, 2, 3, 5}));
+  ASSERT_EQ(p.devices.size(), 2u);
+  EXPECT_EQ(p.devices[0].id, 3);
+  EXPECT_EQ(p.devices[1].id, 5);
+  SqliteDb db(path, SqliteDb::Mode::kReadOnly);
+  auto q = db.prepare("SELECT uuid FROM devices ORDER BY id");
+  ASSERT_TRUE(q.step());
+  EXPECT_EQ(q.text(0), "GPU-8c6f0d1e-0102-0304-0506-0708090a0b0c");
+}
+
+TEST(GpuUuid, FormatsLikeNvidiaSmiAndZeroIsUnknown) {
+  std::uint8_t zero[16] = {};
+  EXPECT_EQ(format_gpu_uuid(zero), "");
+  std::uint8_t b[16] = {0xde, 0xad, 0xbe, 0xef, 0, 1, 0x20, 0x30, 0xff, 0xfe, 1, 2, 3, 4, 5, 6};
+  EXPECT_EQ(format_gpu_uuid(b), "GPU-deadbeef-0001-2030-fffe-010203040506");
 }
 
 TEST(RecordConnection, ProcessWithoutGoodbyeIsReported) {

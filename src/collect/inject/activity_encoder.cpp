@@ -169,6 +169,8 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out) {
       w.compute_major = static_cast<std::int32_t>(d->computeCapabilityMajor);
       w.compute_minor = static_cast<std::int32_t>(d->computeCapabilityMinor);
       w.memory_bytes = static_cast<std::int64_t>(d->globalMemorySize);
+      static_assert(sizeof w.uuid == sizeof d->uuid.bytes);
+      std::memcpy(w.uuid, d->uuid.bytes, sizeof w.uuid);
       const char* name = d->name ? d->name : "";
       wire::append_frame(out, wire::Type::kDevice, w, std::string_view(name, strnlen(name, 256)));
       break;
