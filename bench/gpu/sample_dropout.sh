@@ -16,11 +16,13 @@ declare -A sets=(
   [base+tpc]=$base,${T}pipe_tensor_op_hmma_cycles_active_realtime$P,${T}pipe_tensor_op_imma_cycles_active_realtime$P,${T}inst_executed_pipe_fma_realtime$P
   [base+dram]=$base,dram__bytes_read.sum.per_second,dram__bytes_write.sum.per_second,dram__throughput$P,dram__read_throughput$P,dram__write_throughput$P
   [base+pcie]=$base,pcie__read_bytes.sum.per_second,pcie__write_bytes.sum.per_second
+  [base+hmma]=$base,sm__pipe_tensor_op_hmma_cycles_active_realtime$P
+  [no-tpc]=$base,gr__cycles_active$P,dram__bytes_read.sum.per_second,dram__bytes_write.sum.per_second,dram__throughput$P,dram__read_throughput$P,dram__write_throughput$P,pcie__read_bytes.sum.per_second,pcie__write_bytes.sum.per_second
 )
 one() {  # NAME INTERVAL [sample options]
   local name=$1 iv=$2; shift 2
   "$cuprobe" sample -q --interval "$iv" -o "$out/$name-$iv.csv" "$@" -- "$loads" gemm 5 > /dev/null
   python3 "$here/sample_dropout.py" "$name" "$iv" "$out/$name-$iv.csv" | tee -a "$out/dropout.jsonl"
 }
-for name in base base+gr base+tpc base+dram base+pcie; do one "$name" 10ms --metrics "${sets[$name]}"; done
-for iv in 10ms 100ms 1ms; do one triage "$iv"; done
+for name in ${SETS:-base base+gr base+tpc base+dram base+pcie base+hmma no-tpc}; do one "$name" 10ms --metrics "${sets[$name]}"; done
+for iv in ${TRIAGE_INTERVALS:-10ms 100ms 1ms}; do one triage "$iv"; done
