@@ -2,7 +2,7 @@
 """CPU and memory of `cuprobe sample --interval 1ms` over a long run.
 
 usage: sample_cpu.py CUPROBE SAMPLE_LOADS SECONDS OUTFILE [INTERVAL [SAMPLE OPTIONS...]]
-Runs a bf16 GEMM load on GPU 0 meanwhile (SAMPLE_LOADS "none": no load); samples
+Samples GPU 0 and runs a bf16 GEMM load on it meanwhile (SAMPLE_LOADS "none": no load); samples
 cuprobe's RSS every 10 s from /proc; CPU time comes from wait4() (user + system)
 over the wall time. The last line is one JSON object with the figures.
 """
@@ -21,7 +21,7 @@ if loads != "none":
     load = subprocess.Popen([loads, "gemm", str(secs + 10)], stdout=subprocess.DEVNULL)
     time.sleep(3)
 t0 = time.monotonic()
-p = subprocess.Popen([cuprobe, "sample", "--interval", interval, "--duration", f"{secs}s", "-o", outfile,
+p = subprocess.Popen([cuprobe, "sample", "--gpu", "0", "--interval", interval, "--duration", f"{secs}s", "-o", outfile,
                       "--summary-json", outfile + ".summary.json"] + extra, stderr=subprocess.PIPE)
 rss = []
 ticks = []  # (seconds since start, user+system clock ticks): the steady rate leaves start-up out

@@ -21,7 +21,7 @@ declare -A sets=(
 )
 one() {  # NAME INTERVAL [sample options]
   local name=$1 iv=$2; shift 2
-  "$cuprobe" sample -q --interval "$iv" -o "$out/$name-$iv.csv" "$@" -- "$loads" gemm 5 > /dev/null
+  "$cuprobe" sample -q --gpu 0 --interval "$iv" -o "$out/$name-$iv.csv" "$@" -- "$loads" gemm 5 > /dev/null
   python3 "$here/sample_dropout.py" "$name" "$iv" "$out/$name-$iv.csv" | tee -a "$out/dropout.jsonl"
 }
 for name in ${SETS:-base base+gr base+tpc base+dram base+pcie base+hmma no-tpc}; do one "$name" 10ms --metrics "${sets[$name]}"; done

@@ -11,15 +11,12 @@
 
 #include "collect/counter_refusal.h"
 #include "collect/metric_presets.h"
+#include "collect/pm_sampling_plan.h"
 #include "common/error.h"
 
 namespace cuprobe {
 namespace {
 
-// Measured on GH100 with `triage`: about 134 KB of hardware buffer per sample, and a
-// buffer that overflows stops delivering samples; 64 MiB holds ~490 samples, five
-// decode periods at 1 ms (bench/gpu/sample_cost_matrix.sh, docs/validation.md).
-constexpr std::size_t kDefaultHardwareBufferBytes = 64u << 20;
 constexpr int kMaxDecodeRounds = 64;  // per GPU per pass: bounds a decode that keeps saying "more"
 
 class PmDeviceSampler final : public DeviceSampler {
@@ -27,18 +24,11 @@ class PmDeviceSampler final : public DeviceSampler {
   PmDeviceSampler(std::unique_ptr<PmBackend> backend, const SamplerConfig& config)
       : backend_(std::move(backend)), interval_ns_(config.interval.count()) {
     if (interval_ns_ <= 0) throw Error("sampling interval must be positive", kExitUsage);
-    // Decoding costs CPU per call and per sample: decode every 50-100 ms, and size the
-    // counter data image for about twice the samples one period brings.
-    auto period = config.decode_period.count() > 0
-                      ? config.decode_period
-                      : std::clamp<std::chrono::nanoseconds>(config.interval, std::chrono::milliseconds(50),
-                                                             std::chrono::milliseconds(100));
-    decode_period_ = period;
+    PmSamplingPlan plan = plan_pm_sampling(config.interval, config.decode_period, config.hardware_buffer_bytes);
+    decode_period_ = plan.decode_period;
     settings_.interval_ns = interval_ns_;
-    settings_.max_samples = static_cast<std::uint32_t>(
-        std::clamp<std::int64_t>(2 * (period.count() / interval_ns_) + 16, 32, 1024));
-    settings_.hardware_buffer_bytes =
-        config.hardware_buffer_bytes > 0 ? config.hardware_buffer_bytes : kDefaultHardwareBufferBytes;
+    settings_.max_samples = plan.max_samples;
+    settings_.hardware_buffer_bytes = plan.hardware_buffer_bytes;
     BackendStatus st = backend_->initialize();
     if (!st.ok()) throw counter_refusal(st, -1);
     int count = backend_->device_count();
@@ -262,10 +252,9 @@ class PmDeviceSampler final : public DeviceSampler {
     if (!st.overflowed && !silent) return;
     backend_->stop(gpus_[i]);
     decode_gpu(i);
-    count_silence(i, backend_->clock_ns());
+    count_silence(i, backend_->clock_ns());  // from here on, a slow restart's time counts as lost too
     st.overflowed = false;
     BackendStatus started = backend_->start(gpus_[i]);
-    st.resumed_ns = backend_->clock_ns();
     ++restarts_;
     if (!started.ok()) {
       std::lock_guard<std::mutex> lock(mutex_);
