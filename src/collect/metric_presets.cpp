@@ -18,10 +18,15 @@ std::string pct(const std::string& base) { return base.empty() ? base : base + k
 // and FP4 MMA show up in tensor_active_pct only. DMMA (fp64) is left out on purpose: on an
 // H200, the set with SM_C.TriageCompute.smsp__pipe_tensor_op_dmma_cycles_active (which needs
 // the TPC.TriageCompute. form of sm__cycles_active to stay in one pass) made about one 10 ms
-// sample in six read ~0 for every SM-side counter during a GEMM (tensor mean 77%); this set
-// still shows it for the tensor/FMA counters in about one sample in eight (mean 81%, p50 93%)
-// (docs/validation.md). DMMA stays available through --metrics.
-std::vector<PresetEntry> make_triage() {
+// sample in six read ~0 for every SM-side counter during a GEMM (docs/validation.md).
+// DMMA stays available through --metrics.
+//
+// `pipes` is `triage` plus the per-kind tensor and FMA counters, which Hopper and datacenter
+// Blackwell expose to PM sampling only per TPC ("TPC.TriageCompute."). Measured on an H200
+// (docs/validation.md, sampler cost): with them the hardware streams so much that CUPTI's
+// decoding costs 16-39% of a CPU core per GPU at any interval, against about 4% at 1 ms
+// without; and they are the sets that showed the zero-reading samples. So they are opt-in.
+std::vector<PresetEntry> make_pipes() {
   return {
       {"gr_active_pct", "graphics/compute engine busy (some work resident), % of elapsed cycles",
        pct("gr__cycles_active"), pct("gr__cycles_active"), pct("gr__cycles_active")},
@@ -63,6 +68,16 @@ std::vector<PresetEntry> make_triage() {
   };
 }
 
+bool is_per_tpc_pipe_column(const PresetEntry& e) {
+  return e.column == "tensor_hmma_pct" || e.column == "tensor_imma_pct" || e.column == "fma_pct";
+}
+
+std::vector<PresetEntry> make_triage() {
+  std::vector<PresetEntry> entries = make_pipes();
+  entries.erase(std::remove_if(entries.begin(), entries.end(), is_per_tpc_pipe_column), entries.end());
+  return entries;
+}
+
 bool valid_metric_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          c == '.';
@@ -71,7 +86,7 @@ bool valid_metric_char(char c) {
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"triage"};
+  static const std::vector<std::string> names = {"triage", "pipes"};
   return names;
 }
 
@@ -82,8 +97,9 @@ const std::vector<std::string>& preset_chips() {
 
 const std::vector<PresetEntry>& preset_entries(std::string_view preset) {
   static const std::vector<PresetEntry> triage = make_triage();
+  static const std::vector<PresetEntry> pipes = make_pipes();
   static const std::vector<PresetEntry> none;
-  return preset == "triage" ? triage : none;
+  return preset == "triage" ? triage : preset == "pipes" ? pipes : none;
 }
 
 std::string preset_raw_name(const PresetEntry& entry, std::string_view chip) {

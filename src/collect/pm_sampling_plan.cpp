@@ -7,14 +7,13 @@ namespace cuprobe {
 PmSamplingPlan plan_pm_sampling(std::chrono::nanoseconds interval, std::chrono::nanoseconds decode_period,
                                 std::size_t hardware_buffer_bytes) {
   using std::chrono::milliseconds;
-  using std::chrono::seconds;
   PmSamplingPlan plan;
   if (decode_period.count() > 0) {
     plan.decode_period = decode_period;
-  } else if (interval < milliseconds(10)) {
-    plan.decode_period = milliseconds(250);  // short intervals: bounds the buffer (about 80 MiB at 1 ms)
   } else {
-    plan.decode_period = std::max<std::chrono::nanoseconds>(seconds(1), interval);
+    // Every 50-100 ms: with the per-TPC counters (`pipes`) the hardware writes so fast that
+    // a 64 MiB buffer overflowed when decoded only every 500 ms or 1 s (H200, measured).
+    plan.decode_period = std::clamp<std::chrono::nanoseconds>(interval, milliseconds(50), milliseconds(100));
   }
   std::int64_t per_period = std::max<std::int64_t>(1, plan.decode_period.count() / std::max<std::int64_t>(1, interval.count()));
   plan.max_samples = static_cast<std::uint32_t>(std::clamp<std::int64_t>(2 * per_period + 16, 32, 1024));

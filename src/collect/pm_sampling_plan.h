@@ -1,9 +1,9 @@
 // How often the PM sampler decodes and how large its buffers are, from the
 // sampling interval. Measured on the H200 (docs/validation.md, "sampler cost"):
-// with `triage` each cuptiPmSamplingDecodeData call costs 10-27 ms of CPU whatever
-// the number of samples it returns, and one sample takes about 134 KB of hardware
-// buffer; a buffer that overflows stops delivering samples. So: few decode calls,
-// and a buffer that holds two decode periods with room to spare.
+// one `pipes` sample takes about 134 KB of hardware buffer and the per-TPC
+// counters stream so fast that a 64 MiB buffer decoded every 500 ms or 1 s
+// overflowed; a buffer that overflows stops delivering samples. Decoding every
+// 50-100 ms into at least 64 MiB (two periods with room to spare) never lost one.
 #pragma once
 
 #include <chrono>

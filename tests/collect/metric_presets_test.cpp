@@ -19,17 +19,33 @@ int exit_code_of(const std::function<void()>& f) {
   return 0;
 }
 
-TEST(MetricPresets, TriageHasTheIssueQuantitiesOnHopper) {
-  auto m = resolve_metrics("GH100", "triage", {});
+std::set<std::string> columns_of(std::string_view chip, std::string_view preset) {
   std::set<std::string> columns;
-  for (const auto& x : m) columns.insert(x.column);
-  for (const char* want : {"sm_active_pct", "tensor_active_pct", "tensor_hmma_pct", "tensor_imma_pct",
-                           "fma_pct", "dram_read_bytes_per_s", "dram_write_bytes_per_s",
-                           "dram_pct", "pcie_read_bytes_per_s", "pcie_write_bytes_per_s", "nvlink_rx_bytes_per_s",
-                           "nvlink_tx_bytes_per_s"}) {
+  for (const auto& x : resolve_metrics(chip, preset, {})) columns.insert(x.column);
+  return columns;
+}
+
+TEST(MetricPresets, TriageHasTheDeviceLevelQuantitiesOnHopper) {
+  auto m = resolve_metrics("GH100", "triage", {});
+  auto columns = columns_of("GH100", "triage");
+  for (const char* want : {"gr_active_pct", "sm_active_pct", "tensor_active_pct", "dram_read_bytes_per_s",
+                           "dram_write_bytes_per_s", "dram_pct", "pcie_read_bytes_per_s", "pcie_write_bytes_per_s",
+                           "nvlink_rx_bytes_per_s", "nvlink_tx_bytes_per_s"}) {
     EXPECT_TRUE(columns.count(want)) << want;
   }
   EXPECT_EQ(columns.size(), m.size()) << "column names must be unique";
+  for (const auto& x : m) EXPECT_EQ(x.raw.find("TPC."), std::string::npos) << x.raw << ": per-TPC counters are opt-in";
+}
+
+TEST(MetricPresets, PipesIsTriagePlusThePerKindTensorAndFmaPipes) {
+  auto triage = columns_of("GH100", "triage");
+  auto pipes = columns_of("GH100", "pipes");
+  for (const auto& c : triage) EXPECT_TRUE(pipes.count(c)) << c;
+  std::set<std::string> extra;
+  for (const auto& c : pipes) {
+    if (!triage.count(c)) extra.insert(c);
+  }
+  EXPECT_EQ(extra, (std::set<std::string>{"tensor_hmma_pct", "tensor_imma_pct", "fma_pct"}));
 }
 
 TEST(MetricPresets, ChipsWithoutAQuantityLeaveItsColumnOut) {
@@ -40,11 +56,12 @@ TEST(MetricPresets, ChipsWithoutAQuantityLeaveItsColumnOut) {
     EXPECT_FALSE(x.raw.empty());
   }
   EXPECT_LT(m.size(), resolve_metrics("GH100", "triage", {}).size());
+  EXPECT_LT(resolve_metrics("GB202", "pipes", {}).size(), resolve_metrics("GH100", "pipes", {}).size());
 }
 
 TEST(MetricPresets, ColumnsAreStableAcrossHopperAndDatacenterBlackwell) {
-  auto h = resolve_metrics("GH100", "triage", {});
-  auto b = resolve_metrics("GB100", "triage", {});
+  auto h = resolve_metrics("GH100", "pipes", {});
+  auto b = resolve_metrics("GB100", "pipes", {});
   ASSERT_EQ(h.size(), b.size());
   for (std::size_t i = 0; i < h.size(); ++i) EXPECT_EQ(h[i].column, b[i].column);
   EXPECT_NE(h[3].raw, b[3].raw);  // tensor_hmma_pct: op_hmma on Hopper, subpipe_hmma on Blackwell
