@@ -70,7 +70,7 @@ int run_record_verb(int argc, char** argv) {
         return {};
       });
   app.add_option("--sample-interval", interval, "counter sample interval (default 10ms)");
-  app.add_option("--preset", o.preset, "counter preset (default triage)");
+  app.add_option("--preset", o.preset, "counter preset: triage (default) or pipes (see cuprobe sample --help)");
   app.add_option("--inject-library", o.inject_library, "injection library (default: libcuprobe_inject.so beside cuprobe)");
   app.allow_extras(false);
   if (auto code = parse_args(app, own_argc, argv)) return *code;
