@@ -134,12 +134,7 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
     case wire::Type::kKernel: {
       auto k = wire::read_fixed<wire::Kernel>(p);
       RunKernelRow r;
-      r.start_ns = to_realtime(k.start);
-      if (!keep(r.start_ns)) break;
-      r.pid = pid_;
-      r.device = device_for(k.device);
-      r.stream = k.stream;
-      r.end_ns = to_realtime(k.end);
+      if (!fill_activity(k, r)) break;
       r.name_id = name_for(k.name_id);
       for (int i = 0; i < 3; ++i) {
         r.grid[i] = k.grid[i];
@@ -148,53 +143,31 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
       r.registers = k.registers;
       r.static_shared = k.static_shared;
       r.dynamic_shared = k.dynamic_shared;
-      r.correlation = k.correlation;
-      r.graph_id = k.graph_id == 0 ? -1 : k.graph_id;
       writer_.add_kernel(r);
       break;
     }
     case wire::Type::kMemcpy: {
       auto m = wire::read_fixed<wire::Memcpy>(p);
       RunCopyRow r;
-      r.start_ns = to_realtime(m.start);
-      if (!keep(r.start_ns)) break;
-      r.pid = pid_;
-      r.device = device_for(m.device);
-      r.stream = m.stream;
-      r.end_ns = to_realtime(m.end);
+      if (!fill_activity(m, r)) break;
       r.kind = copy_kind_name(m.kind);
       r.bytes = m.bytes;
-      r.correlation = m.correlation;
-      r.graph_id = m.graph_id == 0 ? -1 : m.graph_id;
       writer_.add_memcpy(r);
       break;
     }
     case wire::Type::kGraphLaunch: {
       auto g = wire::read_fixed<wire::GraphLaunch>(p);
       RunCopyRow r;
-      r.start_ns = to_realtime(g.start);
-      if (!keep(r.start_ns)) break;
-      r.pid = pid_;
-      r.device = device_for(g.device);
-      r.stream = g.stream;
-      r.end_ns = to_realtime(g.end);
-      r.correlation = g.correlation;
-      r.graph_id = g.graph_id;
+      if (!fill_activity(g, r)) break;
+      r.graph_id = g.graph_id;  // the launched graph itself
       writer_.add_graph_launch(r);
       break;
     }
     case wire::Type::kMemset: {
       auto m = wire::read_fixed<wire::Memset>(p);
       RunCopyRow r;
-      r.start_ns = to_realtime(m.start);
-      if (!keep(r.start_ns)) break;
-      r.pid = pid_;
-      r.device = device_for(m.device);
-      r.stream = m.stream;
-      r.end_ns = to_realtime(m.end);
+      if (!fill_activity(m, r)) break;
       r.bytes = m.bytes;
-      r.correlation = m.correlation;
-      r.graph_id = m.graph_id == 0 ? -1 : m.graph_id;
       writer_.add_memset(r);
       break;
     }

@@ -48,6 +48,20 @@ class RecordConnection {
   bool keep(std::int64_t start_realtime);
   std::int64_t name_for(std::uint32_t id);
   std::int32_t device_for(std::int32_t local) const;
+  // The fields every GPU activity record shares, onto the realtime clock and cuprobe's
+  // device numbers; false when the record falls outside the capture window.
+  template <typename Wire, typename Row>
+  bool fill_activity(const Wire& w, Row& r) {
+    r.start_ns = to_realtime(w.start);
+    if (!keep(r.start_ns)) return false;
+    r.pid = pid_;
+    r.device = device_for(w.device);
+    r.stream = w.stream;
+    r.end_ns = to_realtime(w.end);
+    r.correlation = w.correlation;
+    r.graph_id = w.graph_id == 0 ? -1 : w.graph_id;  // 0 = not launched from a graph
+    return true;
+  }
 
   RunFileWriter& writer_;
   const CaptureWindow& window_;

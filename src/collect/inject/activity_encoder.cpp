@@ -16,6 +16,19 @@ wire::CopyKind copy_kind(std::uint8_t cupti_kind) {
   }
 }
 
+// The fields CUPTI's kernel, memcpy, memset and graph records share, into a wire record.
+template <typename Wire, typename Cupti>
+Wire common_fields(const Cupti* c) {
+  Wire w{};
+  w.start = static_cast<std::int64_t>(c->start);
+  w.end = static_cast<std::int64_t>(c->end);
+  w.correlation = c->correlationId;
+  w.graph_id = c->graphId;
+  w.stream = c->streamId;
+  w.device = static_cast<std::int32_t>(c->deviceId);
+  return w;
+}
+
 }  // namespace
 
 std::uint32_t ActivityEncoder::intern(const char* s, wire::StringKind kind, std::string& out) {
@@ -48,14 +61,8 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
       const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-      wire::Kernel w{};
-      w.start = static_cast<std::int64_t>(k->start);
-      w.end = static_cast<std::int64_t>(k->end);
-      w.correlation = k->correlationId;
-      w.graph_id = k->graphId;
-      w.stream = k->streamId;
+      auto w = common_fields<wire::Kernel>(k);
       w.name_id = intern(k->name, wire::StringKind::kKernelName, out);
-      w.device = static_cast<std::int32_t>(k->deviceId);
       w.grid[0] = k->gridX, w.grid[1] = k->gridY, w.grid[2] = k->gridZ;
       w.block[0] = k->blockX, w.block[1] = k->blockY, w.block[2] = k->blockZ;
       w.registers = k->registersPerThread;
@@ -67,28 +74,15 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out) {
       break;
     }
     case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: {
-      const auto* g = reinterpret_cast<const CUpti_ActivityGraphTrace2*>(record);
-      wire::GraphLaunch w{};
-      w.start = static_cast<std::int64_t>(g->start);
-      w.end = static_cast<std::int64_t>(g->end);
-      w.correlation = g->correlationId;
-      w.graph_id = g->graphId;
-      w.stream = g->streamId;
-      w.device = static_cast<std::int32_t>(g->deviceId);
+      auto w = common_fields<wire::GraphLaunch>(reinterpret_cast<const CUpti_ActivityGraphTrace2*>(record));
       wire::append_frame(out, wire::Type::kGraphLaunch, w);
       ++records_;
       break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-      wire::Memcpy w{};
-      w.start = static_cast<std::int64_t>(m->start);
-      w.end = static_cast<std::int64_t>(m->end);
+      auto w = common_fields<wire::Memcpy>(m);
       w.bytes = static_cast<std::int64_t>(m->bytes);
-      w.correlation = m->correlationId;
-      w.graph_id = m->graphId;
-      w.stream = m->streamId;
-      w.device = static_cast<std::int32_t>(m->deviceId);
       w.kind = static_cast<std::uint8_t>(copy_kind(m->copyKind));
       wire::append_frame(out, wire::Type::kMemcpy, w);
       ++records_;
@@ -96,14 +90,8 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out) {
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-      wire::Memset w{};
-      w.start = static_cast<std::int64_t>(m->start);
-      w.end = static_cast<std::int64_t>(m->end);
+      auto w = common_fields<wire::Memset>(m);
       w.bytes = static_cast<std::int64_t>(m->bytes);
-      w.correlation = m->correlationId;
-      w.graph_id = m->graphId;
-      w.stream = m->streamId;
-      w.device = static_cast<std::int32_t>(m->deviceId);
       wire::append_frame(out, wire::Type::kMemset, w);
       ++records_;
       break;

@@ -36,6 +36,27 @@ void check_interval(Profile& p, TimeNs start, TimeNs& end, const char* what) {
   }
 }
 
+// Every GPU activity query starts with these columns.
+constexpr const char* kActivityColumns = "device, stream, start_ns, end_ns, correlation, graph_id";
+
+// Reads kActivityColumns (columns 0-5) of the current row.
+GpuActivity read_activity(const SqliteStatement& s, Profile& p, GpuActivityKind kind, const char* what) {
+  GpuActivity a;
+  a.kind = kind;
+  a.device = int32_or(s, 0, -1);
+  a.stream = or_default(s, 1, -1);
+  a.start = s.int64(2);
+  a.end = s.int64(3);
+  check_interval(p, a.start, a.end, what);
+  a.correlation = or_default(s, 4, -1);
+  a.graph_id = or_default(s, 5, -1);
+  return a;
+}
+
+std::string activity_query(const char* more_columns, const char* table) {
+  return std::string("SELECT ") + kActivityColumns + (*more_columns ? ", " : "") + more_columns + " FROM " + table;
+}
+
 void read_all(SqliteDb& db, Profile& p) {
   std::unordered_map<std::int64_t, StringId> names;
   {
@@ -66,81 +87,49 @@ void read_all(SqliteDb& db, Profile& p) {
     }
   }
   {
-    auto s = db.prepare(
-        "SELECT device, stream, start_ns, end_ns, name_id, grid_x, grid_y, grid_z, block_x, block_y, block_z, "
-        "registers, static_shared, dynamic_shared, correlation, graph_id FROM kernels");
+    auto s = db.prepare(activity_query(
+        "name_id, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared",
+        "kernels"));
     while (s.step()) {
-      GpuActivity a;
-      a.kind = GpuActivityKind::kKernel;
-      a.device = int32_or(s, 0, -1);
-      a.stream = or_default(s, 1, -1);
-      a.start = s.int64(2);
-      a.end = s.int64(3);
-      check_interval(p, a.start, a.end, "kernel");
-      a.name = name_of(s.int64(4));
+      GpuActivity a = read_activity(s, p, GpuActivityKind::kKernel, "kernel");
+      a.name = name_of(s.int64(6));
       for (int i = 0; i < 3; ++i) {
-        a.grid[i] = int32_or(s, 5 + i, 0);
-        a.block[i] = int32_or(s, 8 + i, 0);
+        a.grid[i] = int32_or(s, 7 + i, 0);
+        a.block[i] = int32_or(s, 10 + i, 0);
       }
-      a.registers_per_thread = int32_or(s, 11, -1);
-      std::int64_t st = or_default(s, 12, -1), dyn = or_default(s, 13, -1);
+      a.registers_per_thread = int32_or(s, 13, -1);
+      std::int64_t st = or_default(s, 14, -1), dyn = or_default(s, 15, -1);
       a.shared_memory_bytes = st < 0 && dyn < 0 ? -1 : static_cast<std::int32_t>(std::max<std::int64_t>(st, 0) + std::max<std::int64_t>(dyn, 0));
-      a.correlation = or_default(s, 14, -1);
-      a.graph_id = or_default(s, 15, -1);
       p.gpu.push_back(a);
     }
   }
   StringId memset_name = p.strings.intern("Memset");
   if (db.has_table("graph_launches")) {
     // Whole-graph records (--graphs whole): one activity per launch, its nodes unseen.
-    auto s = db.prepare("SELECT device, stream, start_ns, end_ns, graph_id, correlation FROM graph_launches");
+    auto s = db.prepare(activity_query("", "graph_launches"));
     while (s.step()) {
-      GpuActivity a;
-      a.kind = GpuActivityKind::kKernel;
-      a.device = int32_or(s, 0, -1);
-      a.stream = or_default(s, 1, -1);
-      a.start = s.int64(2);
-      a.end = s.int64(3);
-      check_interval(p, a.start, a.end, "graph launch");
-      a.graph_id = or_default(s, 4, -1);
-      a.correlation = or_default(s, 5, -1);
+      GpuActivity a = read_activity(s, p, GpuActivityKind::kKernel, "graph launch");
       a.name = p.strings.intern("CUDA graph " + std::to_string(a.graph_id) + " (whole launch)");
       p.gpu.push_back(a);
     }
   }
   {
-    auto s = db.prepare("SELECT device, stream, start_ns, end_ns, kind, bytes, correlation, graph_id FROM memcpy");
+    auto s = db.prepare(activity_query("kind, bytes", "memcpy"));
     while (s.step()) {
-      GpuActivity a;
-      a.kind = GpuActivityKind::kMemcpy;
-      a.device = int32_or(s, 0, -1);
-      a.stream = or_default(s, 1, -1);
-      a.start = s.int64(2);
-      a.end = s.int64(3);
-      check_interval(p, a.start, a.end, "memcpy");
-      std::string kind = s.text(4);
+      GpuActivity a = read_activity(s, p, GpuActivityKind::kMemcpy, "memcpy");
+      std::string kind = s.text(6);
       a.memcpy_kind = memcpy_kind_from(kind);
       a.name = p.strings.intern("Memcpy " + kind);
-      a.bytes = or_default(s, 5, -1);
-      a.correlation = or_default(s, 6, -1);
-      a.graph_id = or_default(s, 7, -1);
+      a.bytes = or_default(s, 7, -1);
       p.gpu.push_back(a);
     }
   }
   {
-    auto s = db.prepare("SELECT device, stream, start_ns, end_ns, bytes, correlation, graph_id FROM memset");
+    auto s = db.prepare(activity_query("bytes", "memset"));
     while (s.step()) {
-      GpuActivity a;
-      a.kind = GpuActivityKind::kMemset;
+      GpuActivity a = read_activity(s, p, GpuActivityKind::kMemset, "memset");
       a.name = memset_name;
-      a.device = int32_or(s, 0, -1);
-      a.stream = or_default(s, 1, -1);
-      a.start = s.int64(2);
-      a.end = s.int64(3);
-      check_interval(p, a.start, a.end, "memset");
-      a.bytes = or_default(s, 4, -1);
-      a.correlation = or_default(s, 5, -1);
-      a.graph_id = or_default(s, 6, -1);
+      a.bytes = or_default(s, 6, -1);
       p.gpu.push_back(a);
     }
   }
