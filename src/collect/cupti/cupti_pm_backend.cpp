@@ -13,6 +13,7 @@
 #include <ctime>
 #include <map>
 #include <memory>
+#include <mutex>
 
 #include "collect/cuda_driver.h"
 #include "collect/cupti/cupti_status.h"
@@ -42,19 +43,34 @@ struct GpuState {
 };
 
 // CUPROBE_DECODE_PROFILE=1: time spent in each CUPTI step, printed at exit (stderr).
+// Each GPU's thread decodes with its own `Times`, added here under the lock.
 struct DecodeProfile {
+  struct Times {
+    double decode_s = 0, info_s = 0, evaluate_s = 0, reset_s = 0;
+    long calls = 0, samples = 0;
+  };
   bool on = std::getenv("CUPROBE_DECODE_PROFILE") != nullptr;
-  double decode_s = 0, info_s = 0, evaluate_s = 0, reset_s = 0;
-  long calls = 0, samples = 0;
+  std::mutex mutex;
+  Times total;
   static double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+  void add(const Times& t) {
+    if (!on) return;
+    std::lock_guard<std::mutex> lock(mutex);
+    total.decode_s += t.decode_s;
+    total.info_s += t.info_s;
+    total.evaluate_s += t.evaluate_s;
+    total.reset_s += t.reset_s;
+    total.calls += t.calls;
+    total.samples += t.samples;
   }
   void print() const {
     if (!on) return;
     std::fprintf(stderr,
                  "cuprobe decode profile: %ld decodes, %ld samples; DecodeData %.3f s, sample info %.3f s, "
                  "EvaluateToGpuValues %.3f s, image reset %.3f s\n",
-                 calls, samples, decode_s, info_s, evaluate_s, reset_s);
+                 total.calls, total.samples, total.decode_s, total.info_s, total.evaluate_s, total.reset_s);
   }
 };
 
@@ -206,11 +222,12 @@ class CuptiPmBackend final : public PmBackend {
     d.pPmSamplingObject = s.sampler;
     d.pCounterDataImage = s.counter_data.data();
     d.counterDataImageSize = s.counter_data.size();
+    DecodeProfile::Times times;
     double t0 = profile_.on ? DecodeProfile::now() : 0;
     CUptiResult r = cuptiPmSamplingDecodeData(&d);
     double t1 = profile_.on ? DecodeProfile::now() : 0;
-    ++profile_.calls;
-    profile_.decode_s += t1 - t0;
+    ++times.calls;
+    times.decode_s += t1 - t0;
     BackendStatus st = classify_cupti_result(r, "cuptiPmSamplingDecodeData");
     if (r == CUPTI_ERROR_OUT_OF_MEMORY || d.overflow) result.overflow = true;
     if (!st.ok() && st.code != CounterStatus::kOverflow) return st;
@@ -231,7 +248,7 @@ class CuptiPmBackend final : public PmBackend {
       double t2 = profile_.on ? DecodeProfile::now() : 0;
       if (cuptiPmSamplingCounterDataGetSampleInfo(&si) != CUPTI_SUCCESS) continue;
       double t3 = profile_.on ? DecodeProfile::now() : 0;
-      profile_.info_s += t3 - t2;
+      times.info_s += t3 - t2;
       RawSample sample;
       sample.start_ns = static_cast<std::int64_t>(si.startTimestamp) + s.clock_offset_ns;
       sample.end_ns = static_cast<std::int64_t>(si.endTimestamp) + s.clock_offset_ns;
@@ -247,13 +264,14 @@ class CuptiPmBackend final : public PmBackend {
       if (cuptiProfilerHostEvaluateToGpuValues(&e) != CUPTI_SUCCESS) {
         sample.values.assign(s.name_ptrs.size(), std::nan(""));  // never a made-up zero
       }
-      if (profile_.on) profile_.evaluate_s += DecodeProfile::now() - t3;
-      ++profile_.samples;
+      if (profile_.on) times.evaluate_s += DecodeProfile::now() - t3;
+      ++times.samples;
       out.push_back(std::move(sample));
     }
     double t4 = profile_.on ? DecodeProfile::now() : 0;
     BackendStatus rst = reset_counter_data(s);
-    if (profile_.on) profile_.reset_s += DecodeProfile::now() - t4;
+    if (profile_.on) times.reset_s += DecodeProfile::now() - t4;
+    profile_.add(times);
     if (!rst.ok()) return rst;
     return st.code == CounterStatus::kOverflow ? BackendStatus{} : st;
   }
