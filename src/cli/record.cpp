@@ -9,6 +9,7 @@
 
 #include "cli/parse_args.h"
 #include "cli/verb.h"
+#include "collect/gpu_list.h"
 #include "collect/record_session.h"
 #include "common/error.h"
 #include "common/units.h"
@@ -41,7 +42,7 @@ int run_record_verb(int argc, char** argv) {
                argv[0]);
   RecordOptions o;
   std::string graphs = "node";
-  std::string delay, duration, capture = "all", max_size, interval = "10ms";
+  std::string delay, duration, capture = "all", max_size, interval = "10ms", counter_gpus = "all";
   bool no_counters = false;
   app.add_option("-o,--output", o.output, "run file to write (default cuprobe-DATE-TIME.cuprobe)");
   app.add_flag("-f,--force", o.force, "replace the output file if it exists");
@@ -70,6 +71,8 @@ int run_record_verb(int argc, char** argv) {
         return {};
       });
   app.add_option("--sample-interval", interval, "counter sample interval (default 10ms)");
+  app.add_option("--counter-gpus", counter_gpus,
+                 "GPUs whose counters to sample, as cuprobe numbers them: 0,1 or all (default; each costs a little CPU)");
   app.add_option("--preset", o.preset, "counter preset: triage (default) or pipes (see cuprobe sample --help)");
   app.add_option("--inject-library", o.inject_library, "injection library (default: libcuprobe_inject.so beside cuprobe)");
   app.allow_extras(false);
@@ -86,6 +89,7 @@ int run_record_verb(int argc, char** argv) {
   o.sample_interval = parse_duration(interval);
   if (o.sample_interval.count() <= 0) throw Error("--sample-interval must be positive", kExitUsage);
   o.counters = !no_counters;
+  o.counter_gpus = parse_gpu_list(counter_gpus, "--counter-gpus");
   o.whole_graphs = graphs == "whole";
   o.capture = capture == "cuda-profiler" ? CaptureMode::kCudaProfiler
               : capture == "signal"      ? CaptureMode::kSignal

@@ -370,9 +370,11 @@ int run_sample(int argc, char** argv) {
     std::string table = format_counter_summary(summary);
     std::fprintf(stderr, "cuprobe sample: ended by %s\n%s", ended_by.c_str(), table.c_str());
   }
-  if (lost > 0) {
-    std::fprintf(stderr, "cuprobe sample: warning: %lld samples lost (hardware buffer overflow or a stalled stream; sampling was restarted)\n",
-                 static_cast<long long>(lost));
+  if (lost > 0 || sampler->restarts() > 0) {
+    std::fprintf(stderr,
+                 "cuprobe sample: warning: %lld samples lost (hardware buffer overflow or a stalled stream); "
+                 "sampling restarted %d times\n",
+                 static_cast<long long>(lost), sampler->restarts());
   }
   if (!summary_json.empty()) {
     nlohmann::json j = counter_summary_json(summary);
@@ -382,6 +384,7 @@ int run_sample(int argc, char** argv) {
     j["chips"] = sampler->chips();
     j["skipped_metrics"] = sampler->skipped_metrics();
     j["ended_by"] = ended_by;
+    j["restarts"] = sampler->restarts();
     if (child_done) {
       j["command_exit_code"] = WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 128 + WTERMSIG(child_status);
     }

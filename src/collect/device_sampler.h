@@ -36,6 +36,7 @@ class DeviceSampler {
   virtual std::vector<CounterRow> drain() = 0;   // rows decoded since the last call (call it every ~100 ms)
   virtual void stop() = 0;                       // flushes; drain() afterwards returns the rest
   virtual std::int64_t lost_samples() const = 0; // gaps in the sample stream (overflow, stalls), counted
+  virtual int restarts() const { return 0; }      // times a stalled or overflowed GPU was restarted
   // GPU indices actually sampled (CUDA device ordinals), ascending.
   virtual std::vector<int> gpus() const { return {}; }
   // Chip name per sampled GPU (same order as gpus()), e.g. "GH100".

@@ -4,7 +4,7 @@
 
 namespace cuprobe {
 
-std::vector<int> parse_gpu_list(const std::string& text) {
+std::vector<int> parse_gpu_list(const std::string& text, const std::string& option) {
   if (text == "all") return {};
   std::vector<int> gpus;
   std::size_t pos = 0;
@@ -13,7 +13,7 @@ std::vector<int> parse_gpu_list(const std::string& text) {
     if (comma == std::string::npos) comma = text.size();
     std::string item = text.substr(pos, comma - pos);
     if (item.empty() || item.size() > 4 || item.find_first_not_of("0123456789") != std::string::npos) {
-      throw Error("invalid --gpu '" + text + "' (use all, or indices like 0,1)", kExitUsage);
+      throw Error("invalid " + option + " '" + text + "' (use all, or indices like 0,1)", kExitUsage);
     }
     gpus.push_back(std::stoi(item));
     pos = comma + 1;

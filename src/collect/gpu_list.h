@@ -8,6 +8,7 @@
 namespace cuprobe {
 
 // Empty result = all GPUs (SamplerConfig::gpus convention).
-std::vector<int> parse_gpu_list(const std::string& text);
+// `option` names the flag in the error message.
+std::vector<int> parse_gpu_list(const std::string& text, const std::string& option = "--gpu");
 
 }  // namespace cuprobe

@@ -153,6 +153,7 @@ class PmDeviceSampler final : public DeviceSampler {
   }
 
   std::int64_t lost_samples() const override { return lost_.load(); }
+  int restarts() const override { return restarts_.load(); }
 
  private:
   static bool same_columns(const std::vector<SampledMetric>& a, const std::vector<SampledMetric>& b) {

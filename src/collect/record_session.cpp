@@ -255,6 +255,7 @@ void Session::start_counters() {
     return;
   }
   SamplerConfig cfg;
+  cfg.gpus = o_.counter_gpus;
   cfg.interval = o_.sample_interval;
   cfg.preset = o_.preset;
   try {

@@ -27,6 +27,7 @@ struct RecordOptions {
   bool counters = true;
   std::chrono::nanoseconds sample_interval = std::chrono::milliseconds(10);
   std::string preset = "triage";
+  std::vector<int> counter_gpus;  // cuprobe's CUDA ordinals to sample; empty = every GPU it sees
   std::chrono::nanoseconds drain_grace = std::chrono::seconds(5);  // after the command exits
   std::string inject_library;  // empty: next to the cuprobe binary
 };

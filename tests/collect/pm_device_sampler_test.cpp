@@ -289,6 +289,7 @@ TEST(PmDeviceSampler, AnOverflowRestartsSampling) {
   sampler->stop();
   EXPECT_EQ(log.count("start 0"), 2);
   EXPECT_EQ(log.count("stop 0"), 2);
+  EXPECT_EQ(sampler->restarts(), 1);
 }
 
 TEST(PmDeviceSampler, DecodeErrorSurfacesFromDrain) {
