@@ -23,6 +23,8 @@ record-no-nvtx||record --no-counters --kinds kernel,memcpy,memset|
 plain-graph||-|--graph
 record-graph-whole||record --graphs whole|--graph
 record-graph-node||record|--graph
+plain-alternate||-|--alternate 50
+record-alternate||record --capture cuda-profiler|--alternate 50
 "}
 for r in $(seq 1 "$ROUNDS"); do
   while IFS='|' read -r tag envs rec loopopts; do
@@ -46,4 +48,11 @@ for tag in order:
     base = statistics.median(by["plain-graph" if "graph" in tag else "plain"])
     m = statistics.median(v)
     print(f"{tag:34s} {m:7.3f} ms {((m/base)-1)*100:+7.2f}%  runs: {', '.join(f'{x:.3f}' for x in v)}")
+# Alternating blocks inside one process: collection on vs off (the control, plain-alternate, should read ~1.00).
+for tag in order:
+    alt = [r for r in rows if r["tag"] == tag and "on_over_off" in r]
+    if alt:
+        ratios = [r["on_over_off"] for r in alt]
+        print(f"{tag:34s} on/off blocks of {alt[0]['alternate']} steps: median ratio {statistics.median(ratios):.4f} "
+              f"(runs: {', '.join(f'{x:.4f}' for x in ratios)})")
 PYEOF

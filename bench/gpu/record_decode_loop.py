@@ -25,6 +25,10 @@ p.add_argument("--kill-at", type=int, default=-1)
 p.add_argument("--sleep-per-step", type=float, default=0.0)
 p.add_argument("--tag", default="")
 p.add_argument("--graph", action="store_true", help="replay each step as one CUDA graph, as serving engines do")
+p.add_argument("--alternate", type=int, default=0,
+               help="N: cudaProfilerStart/Stop every N measured steps, and report the step medians of the "
+                    "on and off blocks apart: under `cuprobe record --capture cuda-profiler` that compares "
+                    "collecting with not collecting inside one process, free of run-to-run drift")
 args = p.parse_args()
 
 torch.manual_seed(0)
@@ -66,9 +70,12 @@ if args.graph:
         static_y = step(static_x) * 0.5
 
 
-def run(n, times=None):
+def run(n, times=None, on_flags=None):
     x = x0
     for i in range(n):
+        if args.alternate and on_flags is not None and i % args.alternate == 0:
+            torch.cuda.synchronize()
+            (torch.cuda.profiler.start if (i // args.alternate) % 2 == 0 else torch.cuda.profiler.stop)()
         if args.kill_at >= 0 and i == args.kill_at:
             os.kill(os.getpid(), signal.SIGKILL)
         t0 = time.perf_counter()
@@ -82,6 +89,8 @@ def run(n, times=None):
         torch.cuda.synchronize()
         if times is not None:
             times.append(time.perf_counter() - t0)
+            if on_flags is not None:
+                on_flags.append((i // args.alternate) % 2 == 0 if args.alternate else True)
         if args.sleep_per_step:
             time.sleep(args.sleep_per_step)
     return x
@@ -100,10 +109,19 @@ if args.mode == "torch-profiler":
     if args.trace:
         prof.export_chrome_trace(args.trace)
 else:
-    run(args.steps, times)
+    on_flags = []
+    run(args.steps, times, on_flags)
+    if args.alternate:
+        torch.cuda.profiler.stop()
 if args.profiler_api:
     torch.cuda.profiler.stop()
 torch.cuda.nvtx.range_pop()
+extra = {}
+if args.alternate and args.mode == "plain":
+    on = [t * 1e3 for t, f in zip(times, on_flags) if f]
+    off = [t * 1e3 for t, f in zip(times, on_flags) if not f]
+    extra = {"alternate": args.alternate, "on_median_ms": statistics.median(on), "off_median_ms": statistics.median(off),
+             "on_over_off": statistics.median(on) / statistics.median(off)}
 ms = sorted(t * 1e3 for t in times)
-print(json.dumps({"tag": args.tag, "mode": args.mode, "graph": args.graph, "steps": len(ms), "median_ms": statistics.median(ms),
+print(json.dumps({**extra, "tag": args.tag, "mode": args.mode, "graph": args.graph, "steps": len(ms), "median_ms": statistics.median(ms),
                   "mean_ms": statistics.fmean(ms), "p10_ms": ms[len(ms) // 10], "p90_ms": ms[len(ms) * 9 // 10]}), flush=True)
