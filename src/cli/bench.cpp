@@ -23,6 +23,7 @@
 #include "collect/counter_summary.h"
 #include "collect/device_sampler.h"
 #include "collect/gpu_list.h"
+#include "collect/metric_presets.h"
 #include "common/error.h"
 #include "common/units.h"
 #include "load/bench_metrics.h"
@@ -179,7 +180,9 @@ int run_bench(int argc, char** argv) {
   app.add_flag("--sample", sample, "sample device counters over the steady window (needs a GPU: exit 3 otherwise)");
   app.add_flag("--sample-optional", sample_optional, "with --sample: run without counters when they are unavailable");
   app.add_option("--sample-interval", sample_interval_text, "counter sample interval")->capture_default_str();
-  app.add_option("--sample-preset", sample_preset, "counter preset")->capture_default_str();
+  app.add_option("--sample-preset", sample_preset, "counter preset: triage or pipes")
+      ->check(CLI::IsMember(preset_names()))
+      ->capture_default_str();
   app.add_option("--gpu", gpu_text, "GPUs to sample: all, or indices like 0,1")->capture_default_str();
   app.add_option("--save-requests", save_requests, "write one JSON line per request (all timestamps) to FILE");
   app.add_flag("--json", json, "print the report as JSON (schema cuprobe.bench/1)");

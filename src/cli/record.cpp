@@ -10,6 +10,7 @@
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "collect/gpu_list.h"
+#include "collect/metric_presets.h"
 #include "collect/record_session.h"
 #include "common/error.h"
 #include "common/units.h"
@@ -73,7 +74,8 @@ int run_record_verb(int argc, char** argv) {
   app.add_option("--sample-interval", interval, "counter sample interval (default 10ms)");
   app.add_option("--counter-gpus", counter_gpus,
                  "GPUs whose counters to sample, as cuprobe numbers them: 0,1 or all (default; each costs a little CPU)");
-  app.add_option("--preset", o.preset, "counter preset: triage (default) or pipes (see cuprobe sample --help)");
+  app.add_option("--preset", o.preset, "counter preset: triage (default) or pipes (see cuprobe sample --help)")
+      ->check(CLI::IsMember(preset_names()));
   app.add_option("--inject-library", o.inject_library, "injection library (default: libcuprobe_inject.so beside cuprobe)");
   app.allow_extras(false);
   if (auto code = parse_args(app, own_argc, argv)) return *code;

@@ -216,7 +216,9 @@ int run_sample(int argc, char** argv) {
   app.add_option("--gpu", gpu_text, "GPUs to sample: all, or indices like 0,1 (CUDA ordinals)")->capture_default_str();
   app.add_option("--interval", interval_text, "sample interval, 1ms to 10s")->capture_default_str();
   app.add_option("--duration", duration_text, "stop after this long (e.g. 30s, 2m)");
-  app.add_option("--preset", preset, "metric preset: triage (device-level, cheap) or pipes (adds tensor pipe per kind and FMA; costs 16-39% of a core per GPU)")->capture_default_str();
+  app.add_option("--preset", preset, "metric preset: triage (device-level, cheap) or pipes (adds tensor pipe per kind and FMA; costs 16-39% of a core per GPU)")
+      ->check(CLI::IsMember(preset_names()))
+      ->capture_default_str();
   app.add_option("--metrics", metrics_text, "raw CUPTI metric names a,b,c; replace the preset");
   app.add_flag("--list-metrics", list, "print the preset columns and the metrics a chip offers, then exit");
   app.add_option("--chip", chip, "chip for --list-metrics (GH100, GB100, GB202, ...); default: GPU 0's");

@@ -42,6 +42,7 @@ TEST(SampleCli, UsageErrorsExitTwoWithOneLine) {
       {"sample", "--duration", "0s"},
       {"sample", "--duration", "1s", "--", "true"},
       {"sample", "--chip", "GH100"},
+      {"sample", "--preset", "bogus"},
       {"sample", "--no-such-option"},
   };
   for (const auto& args : cases) {
