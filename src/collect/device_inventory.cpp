@@ -53,10 +53,11 @@ DevicesReport collect_devices(PmBackend* backend) {
     d.compute_capability_major = driver.attribute(CudaDriver::kAttrComputeCapabilityMajor, i);
     d.compute_capability_minor = driver.attribute(CudaDriver::kAttrComputeCapabilityMinor, i);
     d.memory_total = driver.total_memory(i);
+    d.uuid = driver.uuid(i);  // NVML's, below, when it answers
     int n = nvml.ok() ? nvml.index_of_pci_bus_id(d.pci_bus_id) : -1;
     NvmlDeviceInfo info;
     if (n >= 0 && nvml.device(n, info)) {
-      d.uuid = info.uuid;
+      if (!info.uuid.empty()) d.uuid = info.uuid;
       d.memory_total = info.memory_total ? info.memory_total : d.memory_total;
       d.memory_used = info.memory_used;
       d.utilization_gpu = info.utilization_gpu;
