@@ -68,13 +68,12 @@ std::vector<PresetEntry> make_pipes() {
   };
 }
 
-bool is_per_tpc_pipe_column(const PresetEntry& e) {
-  return e.column == "tensor_hmma_pct" || e.column == "tensor_imma_pct" || e.column == "fma_pct";
-}
+// The columns Hopper exposes to PM sampling only per TPC (the `pipes` extras).
+bool is_per_tpc_on_hopper(const PresetEntry& e) { return e.gh100.rfind("TPC.", 0) == 0; }
 
 std::vector<PresetEntry> make_triage() {
   std::vector<PresetEntry> entries = make_pipes();
-  entries.erase(std::remove_if(entries.begin(), entries.end(), is_per_tpc_pipe_column), entries.end());
+  entries.erase(std::remove_if(entries.begin(), entries.end(), is_per_tpc_on_hopper), entries.end());
   return entries;
 }
 

@@ -4,8 +4,8 @@
 #include <atomic>
 #include <cmath>
 #include <condition_variable>
-#include <mutex>
 #include <cstdlib>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -143,13 +143,7 @@ class PmDeviceSampler final : public DeviceSampler {
       decode_gpu(i);  // what the hardware recorded up to the stop
       count_silence(i, stop_ns);
     }
-    if (!first_error.empty()) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (error_.empty()) {
-        error_ = first_error;
-        error_code_ = kExitFailed;
-      }
-    }
+    if (!first_error.empty()) remember_error(first_error);
   }
 
   std::int64_t lost_samples() const override { return lost_.load(); }
@@ -224,11 +218,7 @@ class PmDeviceSampler final : public DeviceSampler {
       DecodeResult result;
       BackendStatus st = backend_->decode(gpus_[i], samples, result);
       if (!st.ok() && st.code != CounterStatus::kOverflow) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (error_.empty()) {
-          error_ = counter_refusal_message(st, gpus_[i], chips_[i]);
-          error_code_ = kExitFailed;
-        }
+        remember_error(counter_refusal_message(st, gpus_[i], chips_[i]));
         break;
       }
       if (result.overflow || st.code == CounterStatus::kOverflow) streams_[i].overflowed = true;
@@ -257,12 +247,15 @@ class PmDeviceSampler final : public DeviceSampler {
     st.overflowed = false;
     BackendStatus started = backend_->start(gpus_[i]);
     ++restarts_;
-    if (!started.ok()) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (error_.empty()) {
-        error_ = counter_refusal_message(started, gpus_[i], chips_[i]);
-        error_code_ = kExitFailed;
-      }
+    if (!started.ok()) remember_error(counter_refusal_message(started, gpus_[i], chips_[i]));
+  }
+
+  // The first error wins; drain() throws it once the rows before it are out.
+  void remember_error(const std::string& message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (error_.empty()) {
+      error_ = message;
+      error_code_ = kExitFailed;
     }
   }
 
