@@ -11,7 +11,7 @@ for d in /usr/local/cuda/extras/CUPTI/lib64 /usr/local/cuda/lib64 /usr/local/cud
 done
 export PYTHONUNBUFFERED=1
 LOOP="taskset -c 2-5 python3 bench/gpu/record_decode_loop.py --steps $STEPS"
-# tag | environment for cuprobe | record options ("-" = not recorded) | loop options
+# tag | environment for cuprobe | record options ("-" = not recorded, "sample ..." = counters only) | loop options
 VARIANTS=${VARIANTS:-"
 plain||-|
 record||record|
@@ -31,6 +31,8 @@ for r in $(seq 1 "$ROUNDS"); do
     [ -z "$tag" ] && continue
     if [ "$rec" = "-" ]; then
       $LOOP $loopopts --tag "$tag" >> $OUT/steps.jsonl 2>>$OUT/log.txt
+    elif [ "${rec%% *}" = "sample" ]; then  # counters alone, nothing traced
+      env $envs "$BIN/cuprobe" $rec -q -o /dev/null -- $LOOP $loopopts --tag "$tag" >> $OUT/steps.jsonl 2>>$OUT/log.txt
     else
       env $envs "$BIN/cuprobe" $rec -f -o $T/$tag.cuprobe -- $LOOP $loopopts --tag "$tag" >> $OUT/steps.jsonl 2>>$OUT/log.txt
     fi

@@ -43,7 +43,8 @@ std::uint32_t ActivityEncoder::intern(const char* s, wire::StringKind kind, std:
   return id;
 }
 
-void ActivityEncoder::encode_buffer(std::uint8_t* buffer, std::size_t valid, std::string& out) {
+void ActivityEncoder::encode_buffer(std::uint8_t* buffer, std::size_t valid, std::string& out,
+                                    const CaptureWindow& graph_window) {
   CUpti_Activity* record = nullptr;
   while (true) {
     CUptiResult r = api_.next_record(buffer, valid, &record);
@@ -52,11 +53,11 @@ void ActivityEncoder::encode_buffer(std::uint8_t* buffer, std::size_t valid, std
       ++unreadable_;
       break;
     }
-    encode(record, out);
+    encode(record, out, graph_window);
   }
 }
 
-void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out) {
+void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out, const CaptureWindow& graph_window) {
   switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
@@ -75,6 +76,7 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out) {
     }
     case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: {
       auto w = common_fields<wire::GraphLaunch>(reinterpret_cast<const CUpti_ActivityGraphTrace2*>(record));
+      if (!graph_window.contains(w.start)) break;
       wire::append_frame(out, wire::Type::kGraphLaunch, w);
       ++records_;
       break;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "collect/inject/cupti_api.h"
+#include "collect/record_capture_window.h"
 #include "collect/record_wire.h"
 
 namespace cuprobe::inject {
@@ -17,14 +18,15 @@ class ActivityEncoder {
  public:
   explicit ActivityEncoder(const CuptiApi& api) : api_(api) {}
 
-  // Appends the frames for every record in buffer[0, valid) to `out`.
-  void encode_buffer(std::uint8_t* buffer, std::size_t valid, std::string& out);
+  // Appends the frames for every record in buffer[0, valid) to `out`; graph launches
+  // only when they started inside `graph_window` (CUPTI clock).
+  void encode_buffer(std::uint8_t* buffer, std::size_t valid, std::string& out, const CaptureWindow& graph_window);
   std::uint64_t records() const { return records_; }
   std::uint64_t unreadable() const { return unreadable_; }
 
  private:
   std::uint32_t intern(const char* s, wire::StringKind kind, std::string& out);
-  void encode(const CUpti_Activity* record, std::string& out);
+  void encode(const CUpti_Activity* record, std::string& out, const CaptureWindow& graph_window);
 
   const CuptiApi& api_;
   std::unordered_map<std::string, std::uint32_t> ids_[3];

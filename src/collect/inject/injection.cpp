@@ -29,6 +29,7 @@
 
 #include "collect/inject/activity_encoder.h"
 #include "collect/inject/cupti_api.h"
+#include "collect/record_capture_window.h"
 #include "collect/record_wire.h"
 
 namespace cuprobe::inject {
@@ -73,7 +74,12 @@ class Recorder {
   pid_t pid_ = 0;
   bool api_calls_ = false;
   bool whole_graphs_ = false;
+  bool profiler_api_controls_ = false;  // --capture cuda-profiler
   std::atomic<bool> collecting_{false};
+  // --graphs whole: GRAPH_TRACE stays enabled from the start (enabling it once a graph
+  // exists crashed the target in CUPTI 13.0 on the H200), and its records are kept only
+  // when they start while collection is on. Guarded by mutex_.
+  CaptureWindow graph_window_{false};
   std::atomic<bool> parent_gone_{false};
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -187,17 +193,16 @@ void Recorder::set_collecting(bool on, std::uint32_t reason) {
     }
   }
   if (api_calls_) on ? api_.enable(CUPTI_ACTIVITY_KIND_RUNTIME) : api_.disable(CUPTI_ACTIVITY_KIND_RUNTIME);
-  if (whole_graphs_) {
-    CUptiResult r = on ? api_.enable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE) : api_.disable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
-    if (r != CUPTI_SUCCESS && on) {
-      notice(wire::NoticeCode::kCuptiError,
-             std::string("--graphs whole: cuptiActivityEnable(GRAPH_TRACE): ") + api_.result_string(r));
-    }
-  }
+  std::uint64_t cupti_now = 0;
+  if (whole_graphs_) api_.get_timestamp(&cupti_now);
   std::string frame;
   wire::append_frame(frame, wire::Type::kCapture, wire::Capture{realtime_ns(), on ? 1u : 0u, reason});
   std::lock_guard lock(mutex_);
   pending_ += frame;
+  if (whole_graphs_) {
+    on ? graph_window_.open(static_cast<std::int64_t>(cupti_now))
+       : graph_window_.close(static_cast<std::int64_t>(cupti_now));
+  }
   wake_.notify_one();
 }
 
@@ -248,7 +253,11 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
   }
 }
 
-void Recorder::on_profiler_api(bool start) { set_collecting(start, 1); }
+void Recorder::on_profiler_api(bool start) {
+  // Without --capture cuda-profiler the target's cudaProfilerStart/Stop (vLLM and SGLang
+  // emit them around their own profiling) must not switch cuprobe's recording.
+  if (profiler_api_controls_) set_collecting(start, 1);
+}
 
 void Recorder::on_cupti_state(CUpti_CallbackId id, CUptiResult result, const char* message) {
   const char* level = id == CUPTI_CBID_STATE_FATAL_ERROR ? "fatal error"
@@ -320,6 +329,7 @@ void Recorder::worker_loop() {
     std::deque<Completed> batch;
     bool stopping = false;
     std::uint64_t queue_drops = 0, cupti_drops = 0;
+    CaptureWindow graph_window{false};
     {
       std::unique_lock lock(mutex_);
       wake_.wait_for(lock, std::chrono::milliseconds(20), [&] { return !queue_.empty() || stopping_ || !pending_.empty(); });
@@ -328,6 +338,7 @@ void Recorder::worker_loop() {
       stopping = stopping_;
       std::swap(queue_drops, queue_drops_);
       std::swap(cupti_drops, cupti_drops_);
+      if (whole_graphs_ && !batch.empty()) graph_window = graph_window_;
     }
     if (queue_drops) {
       wire::append_frame(out, wire::Type::kLoss,
@@ -340,7 +351,7 @@ void Recorder::worker_loop() {
     if (!batch.empty()) send_clock_sync(out);
     for (const auto& c : batch) {
       std::uint64_t bad_before = encoder_->unreadable();
-      encoder_->encode_buffer(c.buffer, c.valid, out);
+      encoder_->encode_buffer(c.buffer, c.valid, out, graph_window);
       std::free(c.buffer);
       if (encoder_->unreadable() != bad_before) {
         wire::append_frame(out, wire::Type::kLoss,
@@ -394,6 +405,7 @@ bool Recorder::start() {
   whole_graphs_ = graphs_env && std::strcmp(graphs_env, "whole") == 0;
   const char* start_env = std::getenv(wire::kStartEnv);
   std::string start_mode = start_env ? start_env : "on";
+  profiler_api_controls_ = start_mode == "cuda-profiler";
 
   CUpti_SubscriberHandle subscriber = nullptr;
   // The callback subscription serves --capture cuda-profiler and tells us when
@@ -422,6 +434,13 @@ bool Recorder::start() {
                    std::string("cuptiActivityRegisterCallbacks: ") + api_.result_string(r));
   }
   api_.enable(CUPTI_ACTIVITY_KIND_DEVICE);
+  if (whole_graphs_) {
+    r = api_.enable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
+    if (r != CUPTI_SUCCESS) {
+      notice(wire::NoticeCode::kCuptiError,
+             std::string("--graphs whole: cuptiActivityEnable(GRAPH_TRACE): ") + api_.result_string(r));
+    }
+  }
   encoder_ = std::make_unique<ActivityEncoder>(api_);
   if (start_mode == "on") set_collecting(true, 0);
   worker_ = std::thread([this] {
