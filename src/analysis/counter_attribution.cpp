@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analysis/kernel_taxonomy.h"
 
@@ -19,6 +20,7 @@ struct Accumulator {
   std::int64_t kernels = 0;
   TimeNs busy = 0;
   TimeNs covered = 0;
+  std::unordered_set<const CounterSample*> samples;  // distinct samples overlapped (one metric's series)
   std::vector<double> weighted;  // sum of value * overlap
   std::vector<double> weight;    // sum of overlap
 };
@@ -35,6 +37,7 @@ CounterAttributionRow finish_row(std::string key, const Accumulator& acc, std::s
   row.kernels = acc.kernels;
   row.busy_ns = acc.busy;
   row.covered_ns = acc.covered;
+  for (const CounterSample* c : acc.samples) row.sampled_ns += c->end - c->start;
   row.means.assign(n_metrics, std::nan(""));
   for (std::size_t m = 0; m < n_metrics; ++m) {
     if (acc.weight[m] > 0) row.means[m] = acc.weighted[m] / acc.weight[m];
@@ -43,6 +46,10 @@ CounterAttributionRow finish_row(std::string key, const Accumulator& acc, std::s
 }
 
 }  // namespace
+
+double CounterAttributionRow::ran_share() const {
+  return sampled_ns > 0 ? std::min(1.0, static_cast<double>(covered_ns) / static_cast<double>(sampled_ns)) : 0.0;
+}
 
 CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels) {
   CounterAttribution out;
@@ -61,9 +68,25 @@ CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels)
     s.samples.push_back(&c);
     s.longest = std::max(s.longest, c.end - c.start);
   }
+  std::vector<double> overall_weighted(n, 0.0), overall_weight(n, 0.0);
+  std::vector<TimeNs> lengths;
   for (auto& [key, s] : series) {
     std::sort(s.samples.begin(), s.samples.end(),
               [](const CounterSample* a, const CounterSample* b) { return a->start < b->start; });
+    for (const CounterSample* c : s.samples) {
+      double w = static_cast<double>(c->end - c->start);
+      overall_weighted[key.second] += c->value * w;
+      overall_weight[key.second] += w;
+      lengths.push_back(c->end - c->start);
+    }
+  }
+  out.overall.assign(n, std::nan(""));
+  for (std::size_t m = 0; m < n; ++m) {
+    if (overall_weight[m] > 0) out.overall[m] = overall_weighted[m] / overall_weight[m];
+  }
+  if (!lengths.empty()) {
+    std::nth_element(lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(lengths.size() / 2), lengths.end());
+    out.median_sample_ns = lengths[lengths.size() / 2];
   }
   std::map<Category, Accumulator> categories;
   std::unordered_map<StringId, Accumulator> kernels;
@@ -80,9 +103,12 @@ CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels)
     fresh(cat);
     fresh(ker);
     TimeNs covered = 0;
+    bool first_series = true;  // every metric is sampled over the same intervals: one series gives the samples
     for (std::size_t m = 0; m < n; ++m) {
       auto it = series.find({a.device, m});
       if (it == series.end()) continue;
+      bool note_samples = first_series;
+      first_series = false;
       const auto& samples = it->second.samples;
       // First sample that could overlap: starts after a.start - longest sample.
       auto first = std::lower_bound(samples.begin(), samples.end(), a.start - it->second.longest,
@@ -97,6 +123,10 @@ CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels)
         ker.weighted[m] += (*s)->value * w;
         ker.weight[m] += w;
         metric_cover += overlap;
+        if (note_samples) {
+          cat.samples.insert(*s);
+          ker.samples.insert(*s);
+        }
       }
       covered = std::max(covered, std::min(metric_cover, a.end - a.start));
     }

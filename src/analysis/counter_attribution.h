@@ -1,7 +1,10 @@
 // Hardware counters per kernel and per category: for each kernel, the
 // time-weighted mean of every metric over the counter samples that overlap
 // its execution on its GPU. Device-wide samples cannot split concurrent
-// kernels: a sample overlapping two kernels counts fully for both.
+// kernels: a sample overlapping two kernels counts fully for both. Nor can a
+// 10 ms sample describe a 3 us kernel: ran_share() says how much of the sampled
+// time a row's own work filled, so a report can refuse readings that are
+// mostly other work or idle.
 #pragma once
 
 #include <cstddef>
@@ -18,13 +21,19 @@ struct CounterAttributionRow {
   std::int64_t kernels = 0;        // activities counted
   TimeNs busy_ns = 0;              // their summed durations
   TimeNs covered_ns = 0;           // of which overlapped by at least one sample
+  TimeNs sampled_ns = 0;           // total length of the distinct samples those activities overlap
   std::vector<double> means;       // one per CounterAttribution::metrics; NaN = no overlapping sample
+
+  // Share of the overlapped samples' time during which this row's activities ran (0..1; 0 = no samples).
+  double ran_share() const;
 };
 
 struct CounterAttribution {
   std::vector<std::string> metrics;               // metric names, sorted
   std::vector<CounterAttributionRow> by_category; // categories with activity, by busy time
   std::vector<CounterAttributionRow> by_kernel;   // the top kernels by busy time
+  std::vector<double> overall;                    // time-weighted mean of each metric over all samples
+  TimeNs median_sample_ns = 0;
 };
 
 // Empty metrics when the profile has no counter samples.

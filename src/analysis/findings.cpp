@@ -135,16 +135,20 @@ void low_tensor_core_share(Context& ctx) {
 
 // Synchronizing calls and launches per step, for the idle and launch findings.
 struct HostCalls {
+  bool seen = false;  // the trace has runtime/driver calls at all (run files only with --api)
   double launches = 0;
   double syncs = 0;
   double launch_us_mean = 0;
 };
+
+constexpr const char* kNoHostCalls = "the trace has no CUDA runtime calls; `cuprobe record --api` records them";
 
 HostCalls host_calls(const Context& ctx) {
   HostCalls h;
   double launch_us = 0;
   for (const auto& r : ctx.profile.cpu) {
     if (r.kind != CpuRangeKind::kRuntime) continue;
+    h.seen = true;
     std::string_view n = ctx.profile.name_of(r.name);
     if (n.find("Launch") != std::string_view::npos) {
       h.launches += 1;
@@ -181,11 +185,14 @@ void gpu_idle(Context& ctx, const HostCalls& calls) {
   } else {
     f.title = "GPU idle " + format_percent(idle) + " of the trace window: host- or launch-bound";
   }
+  std::string syncs = calls.seen ? format_fixed(calls.syncs, 1) + (ctx.has_steps() ? " per step here: " : " here: ") +
+                                       ".item(), .cpu(), printing tensors"
+                                 : ".item(), .cpu(), printing tensors; `cuprobe record --api` counts them";
   f.suggestion = "The GPU waits for the CPU. Capture the step in a CUDA graph (torch.compile mode=\"reduce-overhead\", "
                  "or the engine's CUDA-graph option), remove per-step synchronizations (" +
-                 format_fixed(calls.syncs, 1) + " per step here: .item(), .cpu(), printing tensors), and move host-side "
-                 "work (sampling, stopping checks) off the critical path or onto the GPU.";
-  f.numbers = {{"idle_share", idle}, {"launches_per_step", calls.launches}, {"syncs_per_step", calls.syncs}};
+                 syncs + "), and move host-side work (sampling, stopping checks) off the critical path or onto the GPU.";
+  f.numbers = {{"idle_share", idle}};
+  if (calls.seen) f.numbers.insert(f.numbers.end(), {{"launches_per_step", calls.launches}, {"syncs_per_step", calls.syncs}});
   ctx.analysis.findings.push_back(std::move(f));
 }
 
@@ -209,13 +216,14 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   f.step_share = std::min(idle, launch_cost > 0 ? launch_cost : idle);
   f.share = f.step_share;
   f.severity = severity_for_share(f.step_share, 0.2, thresholds::kSevereShare);
-  f.title = format_fixed(kernels_per_step, 0) + " kernels per step with a median of " + format_fixed(median_us, 1) +
-            " us: too short to hide the " + format_fixed(calls.launch_us_mean, 1) + " us it takes to launch each";
+  f.title = format_fixed(kernels_per_step, 0) + " kernels per step with a median of " + format_fixed(median_us, 1) + " us: ";
+  f.title += calls.launches > 0 ? "too short to hide the " + format_fixed(calls.launch_us_mean, 1) + " us it takes to launch each"
+                                : "too short to hide their launches (" + std::string(kNoHostCalls) + ")";
   f.suggestion = "Cut launches per step: CUDA graphs replay the whole step with one launch; fuse small elementwise "
                  "and norm kernels (torch.compile, fused RMSNorm/rotary/activation kernels); batch more requests "
                  "per step so each kernel does more work.";
-  f.numbers = {{"kernels_per_step", kernels_per_step}, {"median_kernel_us", median_us},
-               {"launch_api_us_mean", calls.launch_us_mean}};
+  f.numbers = {{"kernels_per_step", kernels_per_step}, {"median_kernel_us", median_us}};
+  if (calls.launches > 0) f.numbers.emplace_back("launch_api_us_mean", calls.launch_us_mean);
   ctx.analysis.findings.push_back(std::move(f));
 }
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "common/units.h"
+
 namespace cuprobe {
 namespace {
 
@@ -21,25 +23,6 @@ std::int64_t nearest_rank(double p, std::int64_t n) {
 }
 
 nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
-
-std::string format_value(double v, const std::string& metric) {
-  if (!std::isfinite(v)) return "-";
-  char buf[32];
-  bool rate = metric.find("per_s") != std::string::npos || metric.find("per_second") != std::string::npos;
-  if (rate) {
-    const char* units[] = {"B/s", "KB/s", "MB/s", "GB/s", "TB/s"};
-    int u = 0;
-    double x = v;
-    while (std::fabs(x) >= 1000 && u < 4) {
-      x /= 1000;
-      ++u;
-    }
-    std::snprintf(buf, sizeof buf, "%.1f %s", x, units[u]);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-  }
-  return buf;
-}
 
 }  // namespace
 
@@ -202,9 +185,9 @@ std::string format_counter_summary(const CounterSummary& summary) {
     out += line;
     for (const auto& m : g.metrics) {
       std::snprintf(line, sizeof line, "  %-*s %12s %12s %12s %12s %8lld\n", static_cast<int>(width),
-                    m.metric.c_str(), format_value(m.mean, m.metric).c_str(),
-                    format_value(m.p50, m.metric).c_str(), format_value(m.p95, m.metric).c_str(),
-                    format_value(m.max, m.metric).c_str(), static_cast<long long>(m.samples));
+                    m.metric.c_str(), format_metric_value(m.mean, m.metric).c_str(),
+                    format_metric_value(m.p50, m.metric).c_str(), format_metric_value(m.p95, m.metric).c_str(),
+                    format_metric_value(m.max, m.metric).c_str(), static_cast<long long>(m.samples));
       out += line;
     }
   }

@@ -81,4 +81,23 @@ std::string format_fixed(double value, int decimals) {
   return buf;
 }
 
+std::string format_metric_value(double v, std::string_view metric) {
+  if (!std::isfinite(v)) return "-";
+  char buf[32];
+  bool rate = metric.find("per_s") != std::string_view::npos;
+  if (rate) {
+    const char* units[] = {"B/s", "KB/s", "MB/s", "GB/s", "TB/s"};
+    int u = 0;
+    double x = v;
+    while (std::fabs(x) >= 1000 && u < 4) {
+      x /= 1000;
+      ++u;
+    }
+    std::snprintf(buf, sizeof buf, "%.1f %s", x, units[u]);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+  }
+  return buf;
+}
+
 }  // namespace cuprobe

@@ -46,13 +46,21 @@ json attribution_rows(const std::vector<CounterAttributionRow>& rows, const std:
                     {"kernels", r.kernels},
                     {"busy_ms", static_cast<double>(r.busy_ns) / 1e6},
                     {"covered_ms", static_cast<double>(r.covered_ns) / 1e6},
+                    {"sampled_ms", static_cast<double>(r.sampled_ns) / 1e6},
+                    {"ran_share", r.ran_share()},
                     {"means", std::move(means)}});
   }
   return list;
 }
 
 json counters_json(const CounterAttribution& c) {
+  json overall = json::object();
+  for (std::size_t m = 0; m < c.metrics.size() && m < c.overall.size(); ++m) {
+    overall[c.metrics[m]] = std::isnan(c.overall[m]) ? json(nullptr) : json(c.overall[m]);
+  }
   return {{"metrics", c.metrics},
+          {"median_sample_ms", static_cast<double>(c.median_sample_ns) / 1e6},
+          {"overall", std::move(overall)},
           {"by_category", attribution_rows(c.by_category, c.metrics)},
           {"by_kernel", attribution_rows(c.by_kernel, c.metrics)}};
 }

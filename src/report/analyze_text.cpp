@@ -40,20 +40,80 @@ std::string short_metric_name(const std::string& metric) {
   return percent ? m + " %" : m;
 }
 
+// cuprobe's own column names ("tensor_active_pct") or raw CUPTI names, for a table header.
+std::string metric_header(const std::string& metric) {
+  if (metric.ends_with("_pct")) return metric.substr(0, metric.size() - 4) + " %";
+  if (metric.ends_with("_bytes_per_s")) return metric.substr(0, metric.size() - 12);
+  return short_metric_name(metric);
+}
+
+// The columns worth a reader's eye when the preset's are there; all of them otherwise (raw --metrics).
+std::vector<std::size_t> shown_metrics(const std::vector<std::string>& metrics) {
+  static const char* kPreferred[] = {"tensor_active_pct", "tensor_hmma_pct", "sm_active_pct", "fma_pct",
+                                     "dram_pct", "dram_read_bytes_per_s", "dram_write_bytes_per_s",
+                                     "nvlink_rx_bytes_per_s", "nvlink_tx_bytes_per_s"};
+  std::vector<std::size_t> shown;
+  for (const char* want : kPreferred) {
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      if (metrics[m] == want) shown.push_back(m);
+    }
+  }
+  if (shown.empty()) {
+    for (std::size_t m = 0; m < metrics.size(); ++m) shown.push_back(m);
+  }
+  return shown;
+}
+
+// A row's readings are printed only where its own work filled most of the samples it
+// overlaps; otherwise they would describe other kernels or idle time.
+constexpr double kMinRanShare = 0.5;
+
 std::string counters_text(const RankAnalysis& a) {
   const auto& c = a.counters;
   if (c.metrics.empty()) return {};
-  std::vector<std::string> headers{"measured while it ran"};
-  for (const auto& m : c.metrics) headers.push_back(">" + short_metric_name(m));
+  std::vector<std::size_t> shown = shown_metrics(c.metrics);
+  std::string sample_len = format_duration_ms(static_cast<double>(c.median_sample_ns) / 1e6);
+  std::string overall;
+  for (std::size_t m : shown) {
+    const std::string& name = c.metrics[m];
+    std::string value = format_metric_value(c.overall[m], name);
+    if (name.ends_with("_pct")) value += "%";
+    overall += (overall.empty() ? "" : ", ") + (name.ends_with("_pct") ? name.substr(0, name.size() - 4) : metric_header(name)) +
+               " " + value;
+  }
+  std::vector<const CounterAttributionRow*> rows;
+  for (const auto& r : c.by_category) rows.push_back(&r);
+  std::size_t categories = rows.size();
+  for (std::size_t i = 0; i < c.by_kernel.size() && i < 5; ++i) rows.push_back(&c.by_kernel[i]);
+  const CounterAttributionRow* best = nullptr;
+  for (const auto* r : rows) {
+    if (!best || r->ran_share() > best->ran_share()) best = r;
+  }
+  std::string out = "\n  counters (device-wide samples of " + sample_len + "), whole recording: " + overall + "\n";
+  if (!best || best->ran_share() < kMinRanShare) {
+    out += "    per kernel: none shown. No category or kernel ran for half of the sampled time it overlaps (most: " +
+           (best ? kernel_display_name(best->key, 48) + " " + format_percent(best->ran_share()) : std::string("none")) +
+           "),\n    so their readings would be mostly other work or idle time. Kernels need to run about as long as a "
+           "sample\n    (`record --sample-interval 1ms` shortens it).\n";
+    return out;
+  }
+  std::vector<std::string> headers{"while it ran", ">ran"};
+  for (std::size_t m : shown) headers.push_back(">" + metric_header(c.metrics[m]));
   TextTable table(headers);
-  auto add = [&](const CounterAttributionRow& r, bool kernel) {
-    std::vector<std::string> row{kernel ? kernel_display_name(r.key, 48) : r.key};
-    for (double v : r.means) row.push_back(std::isnan(v) ? "-" : format_fixed(v, v >= 100 ? 0 : 1));
+  bool hidden = false;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = *rows[i];
+    std::vector<std::string> row{i < categories ? r.key : kernel_display_name(r.key, 48), format_percent(r.ran_share())};
+    bool own = r.ran_share() >= kMinRanShare;
+    hidden = hidden || !own;
+    for (std::size_t m : shown) row.push_back(own ? format_metric_value(r.means[m], c.metrics[m]) : "-");
     table.add_row(std::move(row));
-  };
-  for (const auto& r : c.by_category) add(r, false);
-  for (std::size_t i = 0; i < c.by_kernel.size() && i < 5; ++i) add(c.by_kernel[i], true);
-  return "\n" + table.render();
+  }
+  out += table.render();
+  if (hidden) {
+    out += "  '-': ran under half of the sampled time it overlaps; its readings would be mostly other work or idle.\n";
+  }
+  return out;
 }
 
 std::string tri_state(const std::optional<bool>& b) { return b ? (*b ? "yes" : "no") : "?"; }

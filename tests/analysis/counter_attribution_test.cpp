@@ -88,5 +88,36 @@ TEST(CounterAttribution, NoCountersGivesNoMetrics) {
   EXPECT_TRUE(a.by_kernel.empty());
 }
 
+TEST(CounterAttribution, RanShareIsOwnTimeOverTheSampledTimeItOverlaps) {
+  Profile p;
+  // Two 1000 ns samples; "short" runs 30 ns in each, "long" fills 900 ns of the second.
+  add_sample(p, "tensor_active_pct", 0, 1000, 2.0);
+  add_sample(p, "tensor_active_pct", 1000, 2000, 80.0);
+  add_sample(p, "dram_pct", 0, 1000, 10.0);
+  add_sample(p, "dram_pct", 1000, 2000, 30.0);
+  add_kernel(p, "short", 100, 130);
+  add_kernel(p, "short", 1050, 1080);
+  add_kernel(p, "long", 1090, 1990);
+  auto a = attribute_counters(p);
+  const auto* s = find(a.by_kernel, "short");
+  const auto* l = find(a.by_kernel, "long");
+  ASSERT_NE(s, nullptr);
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(s->sampled_ns, 2000);  // each sample counted once, though two metrics overlap it
+  EXPECT_NEAR(s->ran_share(), 60.0 / 2000, 1e-12);
+  EXPECT_EQ(l->sampled_ns, 1000);
+  EXPECT_NEAR(l->ran_share(), 0.9, 1e-12);
+  ASSERT_EQ(a.metrics, (std::vector<std::string>{"dram_pct", "tensor_active_pct"}));
+  EXPECT_NEAR(a.overall[0], 20.0, 1e-12);
+  EXPECT_NEAR(a.overall[1], 41.0, 1e-12);
+  EXPECT_EQ(a.median_sample_ns, 1000);
+}
+
+TEST(CounterAttribution, RanShareIsZeroWithoutSamples) {
+  CounterAttributionRow r;
+  r.covered_ns = 10;
+  EXPECT_EQ(r.ran_share(), 0.0);
+}
+
 }  // namespace
 }  // namespace cuprobe

@@ -1,0 +1,81 @@
+// The analyze report's counter table and launch findings on small made-up run files.
+#include "report/analyze_text.h"
+
+#include <gtest/gtest.h>
+
+#include "analysis/analyze.h"
+
+namespace cuprobe {
+namespace {
+
+constexpr TimeNs kStepNs = 1'000'000;  // 1 ms steps, annotated "step"
+
+// `steps` steps of `kernels_per_step` kernels of `kernel_ns` each, packed at the start of
+// the step; counter samples of `sample_ns` over the whole span (tensor 90 while a
+// kernel runs, else 0, averaged by the sample as the hardware would).
+Profile decode_like(int steps, int kernels_per_step, TimeNs kernel_ns, TimeNs sample_ns) {
+  Profile p;
+  p.source = "cuprobe-run";
+  StringId step = p.strings.intern("step");
+  StringId gemm = p.strings.intern("nvjet_sm90_tst_64x8_64x16_4x1_v_bz_NNT");
+  for (int s = 0; s < steps; ++s) {
+    TimeNs t0 = 1'000'000'000 + s * kStepNs;
+    p.cpu.push_back(CpuRange{.kind = CpuRangeKind::kAnnotation, .name = step, .start = t0, .end = t0 + kStepNs});
+    for (int k = 0; k < kernels_per_step; ++k) {
+      GpuActivity a;
+      a.name = gemm;
+      a.device = 0;
+      a.start = t0 + k * kernel_ns;
+      a.end = a.start + kernel_ns;
+      p.gpu.push_back(a);
+    }
+  }
+  double busy = static_cast<double>(kernels_per_step * kernel_ns) / kStepNs;
+  StringId tensor = p.strings.intern("tensor_active_pct");
+  StringId dram = p.strings.intern("dram_read_bytes_per_s");
+  for (TimeNs t = 1'000'000'000; t < 1'000'000'000 + steps * kStepNs; t += sample_ns) {
+    double filled = sample_ns >= kStepNs ? busy : 1.0;
+    p.counters.push_back(CounterSample{.device = 0, .start = t, .end = t + sample_ns, .metric = tensor, .value = 90.0 * filled});
+    p.counters.push_back(CounterSample{.device = 0, .start = t, .end = t + sample_ns, .metric = dram, .value = 8.1e11 * filled});
+  }
+  return p;
+}
+
+std::string report_of(Profile p) {
+  std::vector<Profile> ps;
+  ps.push_back(std::move(p));
+  return analyze_text(analyze_profiles(ps, {}), 10);
+}
+
+TEST(AnalyzeTextCounters, SamplesMuchLongerThanKernelsShowNoPerKernelReadings) {
+  // 100 kernels of 2 us per 1 ms step (20% busy), samples of 10 ms: a kernel fills 20% of a sample.
+  std::string text = report_of(decode_like(50, 100, 2'000, 10'000'000));
+  EXPECT_NE(text.find("counters (device-wide samples of 10.0 ms), whole recording: tensor_active 18.0%, "
+                      "dram_read 162.0 GB/s"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("per kernel: none shown"), std::string::npos) << text;
+  EXPECT_NE(text.find("gemm 20%"), std::string::npos) << text;
+  EXPECT_EQ(text.find("while it ran"), std::string::npos) << text;
+}
+
+TEST(AnalyzeTextCounters, KernelsThatFillTheirSamplesGetTheirReadings) {
+  // One kernel filling each 1 ms step, samples of 100 us inside it.
+  std::string text = report_of(decode_like(20, 1, 1'000'000, 100'000));
+  EXPECT_NE(text.find("while it ran"), std::string::npos) << text;
+  EXPECT_NE(text.find("810.0 GB/s"), std::string::npos) << text;
+  EXPECT_NE(text.find("90.0"), std::string::npos) << text;
+  EXPECT_EQ(text.find("none shown"), std::string::npos) << text;
+}
+
+TEST(AnalyzeTextFindings, LaunchBoundWithoutRuntimeCallsDoesNotInventALaunchTime) {
+  std::string text = report_of(decode_like(50, 100, 2'000, 10'000'000));
+  EXPECT_NE(text.find("launch_bound"), std::string::npos) << text;
+  EXPECT_EQ(text.find("0.0 us it takes"), std::string::npos) << text;
+  EXPECT_NE(text.find("too short to hide their launches (the trace has no CUDA runtime calls"), std::string::npos) << text;
+  EXPECT_NE(text.find("printing tensors; `cuprobe record --api` counts them)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("0.0 per step here"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace cuprobe
