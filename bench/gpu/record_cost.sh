@@ -43,13 +43,18 @@ import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 by = {}
 for r in rows: by.setdefault(r["tag"], []).append(r["median_ms"])
-order = [l.split("|")[0] for l in sys.argv[2].splitlines() if l.strip()]
-for tag in order:
+variants = [l.split("|") for l in sys.argv[2].splitlines() if l.strip()]
+order = [v[0] for v in variants]
+# Each variant is compared with the first unrecorded one ("-") that runs the loop with the same options.
+plain_for = {v[3].strip(): v[0] for v in reversed(variants) if v[2] == "-"}
+for tag, _, _, loopopts in variants:
     v = by.get(tag, [])
     if not v: continue
-    base = statistics.median(by["plain-graph" if "graph" in tag else "plain"])
+    base_tag = plain_for.get(loopopts.strip())
+    if base_tag not in by: continue
+    base = statistics.median(by[base_tag])
     m = statistics.median(v)
-    print(f"{tag:34s} {m:7.3f} ms {((m/base)-1)*100:+7.2f}%  runs: {', '.join(f'{x:.3f}' for x in v)}")
+    print(f"{tag:34s} {m:7.3f} ms {((m/base)-1)*100:+7.2f}% vs {base_tag:20s} runs: {', '.join(f'{x:.3f}' for x in v)}")
 # Alternating blocks inside one process: collection on vs off (the control, plain-alternate, should read ~1.00).
 for tag in order:
     alt = [r for r in rows if r["tag"] == tag and "on_over_off" in r]
