@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -68,16 +69,24 @@ CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels)
     s.samples.push_back(&c);
     s.longest = std::max(s.longest, c.end - c.start);
   }
+  // The overall means cover the stretch between the first and last GPU activity: the
+  // samples before a program reaches its GPU work (imports, loading) would dilute them.
+  TimeNs span_start = std::numeric_limits<TimeNs>::max(), span_end = std::numeric_limits<TimeNs>::min();
+  for (const auto& a : p.gpu) {
+    span_start = std::min(span_start, a.start);
+    span_end = std::max(span_end, a.end);
+  }
   std::vector<double> overall_weighted(n, 0.0), overall_weight(n, 0.0);
   std::vector<TimeNs> lengths;
   for (auto& [key, s] : series) {
     std::sort(s.samples.begin(), s.samples.end(),
               [](const CounterSample* a, const CounterSample* b) { return a->start < b->start; });
     for (const CounterSample* c : s.samples) {
-      double w = static_cast<double>(c->end - c->start);
-      overall_weighted[key.second] += c->value * w;
-      overall_weight[key.second] += w;
       lengths.push_back(c->end - c->start);
+      TimeNs inside = std::min(c->end, span_end) - std::max(c->start, span_start);
+      if (inside <= 0) continue;
+      overall_weighted[key.second] += c->value * static_cast<double>(inside);
+      overall_weight[key.second] += static_cast<double>(inside);
     }
   }
   out.overall.assign(n, std::nan(""));

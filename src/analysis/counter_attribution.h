@@ -32,7 +32,7 @@ struct CounterAttribution {
   std::vector<std::string> metrics;               // metric names, sorted
   std::vector<CounterAttributionRow> by_category; // categories with activity, by busy time
   std::vector<CounterAttributionRow> by_kernel;   // the top kernels by busy time
-  std::vector<double> overall;                    // time-weighted mean of each metric over all samples
+  std::vector<double> overall;                    // time-weighted mean of each metric from first to last GPU activity
   TimeNs median_sample_ns = 0;
 };
 

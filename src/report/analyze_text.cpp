@@ -72,7 +72,8 @@ std::string counters_text(const RankAnalysis& a) {
   const auto& c = a.counters;
   if (c.metrics.empty()) return {};
   std::vector<std::size_t> shown = shown_metrics(c.metrics);
-  std::string sample_len = format_duration_ms(static_cast<double>(c.median_sample_ns) / 1e6);
+  double sample_ms = static_cast<double>(c.median_sample_ns) / 1e6;
+  std::string sample_len = format_duration_ms(sample_ms >= 1 ? std::round(sample_ms * 10) / 10 : sample_ms);
   std::string overall;
   for (std::size_t m : shown) {
     const std::string& name = c.metrics[m];
@@ -89,7 +90,7 @@ std::string counters_text(const RankAnalysis& a) {
   for (const auto* r : rows) {
     if (!best || r->ran_share() > best->ran_share()) best = r;
   }
-  std::string out = "\n  counters (device-wide samples of " + sample_len + "), whole recording: " + overall + "\n";
+  std::string out = "\n  counters (device-wide samples of " + sample_len + "), first to last kernel: " + overall + "\n";
   if (!best || best->ran_share() < kMinRanShare) {
     out += "    per kernel: none shown. No category or kernel ran for half of the sampled time it overlaps (most: " +
            (best ? kernel_display_name(best->key, 48) + " " + format_percent(best->ran_share()) : std::string("none")) +

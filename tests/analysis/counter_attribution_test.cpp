@@ -108,9 +108,19 @@ TEST(CounterAttribution, RanShareIsOwnTimeOverTheSampledTimeItOverlaps) {
   EXPECT_EQ(l->sampled_ns, 1000);
   EXPECT_NEAR(l->ran_share(), 0.9, 1e-12);
   ASSERT_EQ(a.metrics, (std::vector<std::string>{"dram_pct", "tensor_active_pct"}));
-  EXPECT_NEAR(a.overall[0], 20.0, 1e-12);
-  EXPECT_NEAR(a.overall[1], 41.0, 1e-12);
+  // Overall means weigh each sample by its part between the first kernel (100) and the last (1990).
+  EXPECT_NEAR(a.overall[0], (10.0 * 900 + 30.0 * 990) / 1890, 1e-12);
+  EXPECT_NEAR(a.overall[1], (2.0 * 900 + 80.0 * 990) / 1890, 1e-12);
   EXPECT_EQ(a.median_sample_ns, 1000);
+}
+
+TEST(CounterAttribution, OverallMeansLeaveOutSamplesBeforeTheFirstKernel) {
+  Profile p;
+  for (TimeNs t = 0; t < 9000; t += 1000) add_sample(p, "tensor_active_pct", t, t + 1000, 0.0);  // start-up, idle
+  add_sample(p, "tensor_active_pct", 9000, 10000, 90.0);
+  add_kernel(p, "gemm", 9000, 10000);
+  auto a = attribute_counters(p);
+  EXPECT_DOUBLE_EQ(a.overall[0], 90.0);
 }
 
 TEST(CounterAttribution, RanShareIsZeroWithoutSamples) {

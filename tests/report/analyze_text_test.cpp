@@ -50,7 +50,7 @@ std::string report_of(Profile p) {
 TEST(AnalyzeTextCounters, SamplesMuchLongerThanKernelsShowNoPerKernelReadings) {
   // 100 kernels of 2 us per 1 ms step (20% busy), samples of 10 ms: a kernel fills 20% of a sample.
   std::string text = report_of(decode_like(50, 100, 2'000, 10'000'000));
-  EXPECT_NE(text.find("counters (device-wide samples of 10.0 ms), whole recording: tensor_active 18.0%, "
+  EXPECT_NE(text.find("counters (device-wide samples of 10.0 ms), first to last kernel: tensor_active 18.0%, "
                       "dram_read 162.0 GB/s"),
             std::string::npos)
       << text;
