@@ -62,8 +62,12 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
       a.warnings.push_back(p.file + ": no annotation starts with the step marker '" + options.step_marker + "'");
     }
     if (steps.placed_by_time > 0) {
-      a.warnings.push_back(p.file + ": " + std::to_string(steps.placed_by_time) +
-                           " GPU activities have no launch call in the trace; placed in steps by their GPU start time");
+      bool any_runtime = std::any_of(p.cpu.begin(), p.cpu.end(),
+                                     [](const CpuRange& r) { return r.kind == CpuRangeKind::kRuntime; });
+      std::string why = any_runtime ? "in the trace"
+                                    : "(the trace has no CUDA runtime calls; `cuprobe record --api` adds them)";
+      a.warnings.push_back(p.file + ": " + std::to_string(steps.placed_by_time) + " GPU activities have no launch call " +
+                           why + "; placed in steps by their GPU start time");
     }
     if (a.steps.source == "annotation" && a.steps.assigned_activities == 0) {
       a.warnings.push_back(p.file + ": step annotations found, but no GPU activity could be tied to them "

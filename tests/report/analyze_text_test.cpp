@@ -75,6 +75,8 @@ TEST(AnalyzeTextFindings, LaunchBoundWithoutRuntimeCallsDoesNotInventALaunchTime
   EXPECT_NE(text.find("too short to hide their launches (the trace has no CUDA runtime calls"), std::string::npos) << text;
   EXPECT_NE(text.find("printing tensors; `cuprobe record --api` counts them)"), std::string::npos) << text;
   EXPECT_EQ(text.find("0.0 per step here"), std::string::npos) << text;
+  EXPECT_NE(text.find("5000 GPU activities have no launch call (the trace has no CUDA runtime calls"), std::string::npos)
+      << text;
 }
 
 }  // namespace
