@@ -30,5 +30,17 @@ TEST(CaptureWindow, JudgesRecordsByTheirOwnTime) {
   EXPECT_EQ(w.closed_intervals().size(), 2u);
 }
 
+TEST(CaptureWindow, ManyWindowsEachJudgedByItsOwnBounds) {
+  CaptureWindow w(false);
+  for (std::int64_t t = 0; t < 100000; t += 100) {  // on for [t, t+50), off for [t+50, t+100)
+    w.open(t);
+    w.close(t + 50);
+  }
+  EXPECT_EQ(w.closed_intervals().size(), 1000u);
+  for (std::int64_t t = -10; t < 100100; t += 7) {
+    EXPECT_EQ(w.contains(t), t >= 0 && t < 100000 && t % 100 < 50) << t;
+  }
+}
+
 }  // namespace
 }  // namespace cuprobe
