@@ -71,10 +71,15 @@ CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels)
   }
   // The overall means cover the stretch between the first and last GPU activity: the
   // samples before a program reaches its GPU work (imports, loading) would dilute them.
-  TimeNs span_start = std::numeric_limits<TimeNs>::max(), span_end = std::numeric_limits<TimeNs>::min();
-  for (const auto& a : p.gpu) {
-    span_start = std::min(span_start, a.start);
-    span_end = std::max(span_end, a.end);
+  // Without any activity (kernels not traced), they cover every sample.
+  TimeNs span_start = std::numeric_limits<TimeNs>::min(), span_end = std::numeric_limits<TimeNs>::max();
+  if (!p.gpu.empty()) {
+    span_start = span_end = p.gpu.front().start;
+    for (const auto& a : p.gpu) {
+      span_start = std::min(span_start, a.start);
+      span_end = std::max(span_end, a.end);
+    }
+    out.overall_over_kernels = true;
   }
   std::vector<double> overall_weighted(n, 0.0), overall_weight(n, 0.0);
   std::vector<TimeNs> lengths;
@@ -83,7 +88,7 @@ CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels)
               [](const CounterSample* a, const CounterSample* b) { return a->start < b->start; });
     for (const CounterSample* c : s.samples) {
       lengths.push_back(c->end - c->start);
-      TimeNs inside = std::min(c->end, span_end) - std::max(c->start, span_start);
+      TimeNs inside = std::min(c->end, span_end) - std::max(c->start, span_start);  // both clamp to the sample
       if (inside <= 0) continue;
       overall_weighted[key.second] += c->value * static_cast<double>(inside);
       overall_weight[key.second] += static_cast<double>(inside);

@@ -61,6 +61,7 @@ json counters_json(const CounterAttribution& c) {
   return {{"metrics", c.metrics},
           {"median_sample_ms", static_cast<double>(c.median_sample_ns) / 1e6},
           {"overall", std::move(overall)},
+          {"overall_span", c.overall_over_kernels ? "first to last kernel" : "whole recording"},
           {"by_category", attribution_rows(c.by_category, c.metrics)},
           {"by_kernel", attribution_rows(c.by_kernel, c.metrics)}};
 }

@@ -78,7 +78,7 @@ std::string counters_text(const RankAnalysis& a) {
   for (std::size_t m : shown) {
     const std::string& name = c.metrics[m];
     std::string value = format_metric_value(c.overall[m], name);
-    if (name.ends_with("_pct")) value += "%";
+    if (name.ends_with("_pct") && std::isfinite(c.overall[m])) value += "%";
     overall += (overall.empty() ? "" : ", ") + (name.ends_with("_pct") ? name.substr(0, name.size() - 4) : metric_header(name)) +
                " " + value;
   }
@@ -90,7 +90,9 @@ std::string counters_text(const RankAnalysis& a) {
   for (const auto* r : rows) {
     if (!best || r->ran_share() > best->ran_share()) best = r;
   }
-  std::string out = "\n  counters (device-wide samples of " + sample_len + "), first to last kernel: " + overall + "\n";
+  std::string out = "\n  counters (device-wide samples of " + sample_len +
+                    (c.overall_over_kernels ? "), first to last kernel: " : "), whole recording (no kernels traced): ") +
+                    overall + "\n";
   if (!best || best->ran_share() < kMinRanShare) {
     out += "    per kernel: none shown. No category or kernel ran for half of the sampled time it overlaps (most: " +
            (best ? kernel_display_name(best->key, 48) + " " + format_percent(best->ran_share()) : std::string("none")) +

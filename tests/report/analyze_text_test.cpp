@@ -68,6 +68,15 @@ TEST(AnalyzeTextCounters, KernelsThatFillTheirSamplesGetTheirReadings) {
   EXPECT_EQ(text.find("none shown"), std::string::npos) << text;
 }
 
+TEST(AnalyzeTextCounters, CountersWithoutKernelsStillGiveTheRecordingsMeans) {
+  Profile p = decode_like(3, 1, 1'000, 100'000);
+  p.gpu.clear();
+  std::string text = report_of(std::move(p));
+  EXPECT_NE(text.find("whole recording (no kernels traced): tensor_active 90.0%, dram_read 810.0 GB/s"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(most: none)"), std::string::npos) << text;
+}
+
 TEST(AnalyzeTextFindings, LaunchBoundWithoutRuntimeCallsDoesNotInventALaunchTime) {
   std::string text = report_of(decode_like(50, 100, 2'000, 10'000'000));
   EXPECT_NE(text.find("launch_bound"), std::string::npos) << text;
