@@ -47,6 +47,14 @@ std::string metric_header(const std::string& metric) {
   return short_metric_name(metric);
 }
 
+// "tensor_active 93.1%", "dram_read 810.4 GB/s", "tensor_active -".
+std::string metric_reading(const std::string& metric, double value) {
+  bool pct = metric.ends_with("_pct");
+  std::string text = format_metric_value(value, metric);
+  if (pct && std::isfinite(value)) text += "%";
+  return (pct ? metric.substr(0, metric.size() - 4) : metric_header(metric)) + " " + text;
+}
+
 // The columns worth a reader's eye when the preset's are there; all of them otherwise (raw --metrics).
 std::vector<std::size_t> shown_metrics(const std::vector<std::string>& metrics) {
   static const char* kPreferred[] = {"tensor_active_pct", "tensor_hmma_pct", "sm_active_pct", "fma_pct",
@@ -75,13 +83,7 @@ std::string counters_text(const RankAnalysis& a) {
   double sample_ms = static_cast<double>(c.median_sample_ns) / 1e6;
   std::string sample_len = format_duration_ms(sample_ms >= 1 ? std::round(sample_ms * 10) / 10 : sample_ms);
   std::string overall;
-  for (std::size_t m : shown) {
-    const std::string& name = c.metrics[m];
-    std::string value = format_metric_value(c.overall[m], name);
-    if (name.ends_with("_pct") && std::isfinite(c.overall[m])) value += "%";
-    overall += (overall.empty() ? "" : ", ") + (name.ends_with("_pct") ? name.substr(0, name.size() - 4) : metric_header(name)) +
-               " " + value;
-  }
+  for (std::size_t m : shown) overall += (overall.empty() ? "" : ", ") + metric_reading(c.metrics[m], c.overall[m]);
   std::vector<const CounterAttributionRow*> rows;
   for (const auto& r : c.by_category) rows.push_back(&r);
   std::size_t categories = rows.size();
