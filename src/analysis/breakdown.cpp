@@ -17,6 +17,8 @@ std::vector<KernelClass> classify_activities(const Profile& profile) {
     } else if (a.kind == GpuActivityKind::kMemset) {
       k.category = Category::kMemset;
       k.tensor_core = false;
+    } else if (a.kind == GpuActivityKind::kGraph) {
+      k.category = Category::kCudaGraph;  // what runs inside is unseen: tensor cores unknown
     } else {
       auto it = cache.find(a.name);
       if (it == cache.end()) it = cache.emplace(a.name, classify_kernel(profile.name_of(a.name))).first;

@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "analysis/kernel_taxonomy.h"
+#include "analysis/breakdown.h"
 
 namespace cuprobe {
 namespace {
@@ -25,12 +25,6 @@ struct Accumulator {
   std::vector<double> weighted;  // sum of value * overlap
   std::vector<double> weight;    // sum of overlap
 };
-
-Category category_of(const Profile& p, const GpuActivity& a) {
-  if (a.kind == GpuActivityKind::kMemcpy) return Category::kMemcpy;
-  if (a.kind == GpuActivityKind::kMemset) return Category::kMemset;
-  return classify_kernel(p.name_of(a.name)).category;
-}
 
 CounterAttributionRow finish_row(std::string key, const Accumulator& acc, std::size_t n_metrics) {
   CounterAttributionRow row;
@@ -110,9 +104,11 @@ CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels)
       a.weight.assign(n, 0.0);
     }
   };
-  for (const auto& a : p.gpu) {
+  std::vector<KernelClass> classes = classify_activities(p);
+  for (std::size_t i = 0; i < p.gpu.size(); ++i) {
+    const GpuActivity& a = p.gpu[i];
     if (a.end <= a.start) continue;
-    Accumulator& cat = categories[category_of(p, a)];
+    Accumulator& cat = categories[classes[i].category];
     Accumulator& ker = kernels[a.name];
     fresh(cat);
     fresh(ker);

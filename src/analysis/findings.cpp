@@ -98,6 +98,8 @@ void copy_cast_dominant(Context& ctx) {
 void low_tensor_core_share(Context& ctx) {
   const auto& a = ctx.analysis;
   if (a.gpu_busy_ms <= 0 || a.tensor_core_share >= thresholds::kTensorCoreLow) return;
+  const CategoryRow* graphs = ctx.category(Category::kCudaGraph);
+  if (graphs && graphs->share >= thresholds::kOpaqueGraphNoTensorFinding) return;  // unknowable: see graphs_recorded_whole
   double cuda_core_matmul_ms = 0;
   std::vector<std::string> cuda_core_matmuls;
   for (const auto& k : a.kernels) {
@@ -227,6 +229,23 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   ctx.analysis.findings.push_back(std::move(f));
 }
 
+void graphs_recorded_whole(Context& ctx) {
+  auto found = category_share_finding(ctx, Category::kCudaGraph, "graphs_recorded_whole", thresholds::kOpaqueGraphShare,
+                                      2.0);
+  if (!found) return;
+  Finding& f = *found;
+  const CategoryRow* row = ctx.category(Category::kCudaGraph);
+  f.severity = "low";  // a property of the recording, not of the program
+  f.step_share = 0;
+  f.title = "whole CUDA graph launches take " + format_percent(f.share) + " of GPU time (" + std::to_string(row->calls) +
+            " launches, " + format_duration_ms(row->time_ms / static_cast<double>(row->calls)) +
+            " each): the kernels inside are not seen";
+  f.suggestion = "The run was recorded with `--graphs whole` (cheap, one record per launch). For the per-kernel "
+                 "breakdown, record a short window with every kernel: `cuprobe record --graphs node --delay 60s "
+                 "--duration 5s -- ...`.";
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
 void communication_dominant(Context& ctx) {
   auto found = category_share_finding(ctx, Category::kCommunication, "communication_dominant",
                                       thresholds::kCommunicationMedium, thresholds::kCommunicationHigh);
@@ -287,6 +306,7 @@ void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& c
   launch_bound(ctx, calls);
   communication_dominant(ctx);
   host_memcpy_in_step(ctx);
+  graphs_recorded_whole(ctx);
   for (auto& f : analysis.findings) f.rank = analysis.rank;
   rank_findings(analysis.findings);
 }

@@ -10,11 +10,11 @@
 namespace cuprobe {
 
 enum class Category { kGemm, kAttention, kMoe, kCommunication, kCopyCast, kElementwise, kNorm,
-                      kReduction, kSampling, kMemcpy, kMemset, kOther };
-inline constexpr int kCategoryCount = 12;
+                      kReduction, kSampling, kMemcpy, kMemset, kCudaGraph, kOther };
+inline constexpr int kCategoryCount = 13;
 
 // "gemm", "attention", "moe", "communication", "copy_cast", "elementwise", "norm",
-// "reduction", "sampling", "memcpy", "memset", "other"
+// "reduction", "sampling", "memcpy", "memset", "cuda_graph" (whole graph launches), "other"
 std::string_view category_name(Category c);
 std::optional<Category> parse_category(std::string_view name);
 

@@ -37,6 +37,12 @@ inline constexpr double kCollectiveWaitShare = 0.20;
 // at least this many per step on average.
 inline constexpr double kHostMemcpyPerStepMedium = 1.0;
 
+// graphs_recorded_whole: whole CUDA graph launches (contents unseen) take at least
+// this share of GPU busy time. Above kOpaqueGraphNoTensorFinding, the tensor-core
+// share cannot be judged and low_tensor_core_share stays silent.
+inline constexpr double kOpaqueGraphShare = 0.20;
+inline constexpr double kOpaqueGraphNoTensorFinding = 0.50;
+
 // Severity of any finding whose share is at least this is at least "high".
 inline constexpr double kSevereShare = 0.50;
 

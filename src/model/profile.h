@@ -14,7 +14,8 @@ namespace cuprobe {
 
 using TimeNs = std::int64_t;
 
-enum class GpuActivityKind : std::uint8_t { kKernel, kMemcpy, kMemset };
+// kGraph: one launch of a whole CUDA graph, its nodes unseen (`record --graphs whole`).
+enum class GpuActivityKind : std::uint8_t { kKernel, kMemcpy, kMemset, kGraph };
 
 // Direction of a memcpy, as CUPTI and Kineto name them.
 enum class MemcpyKind : std::uint8_t { kUnknown, kHtoD, kDtoH, kDtoD, kHtoH, kPtoP };

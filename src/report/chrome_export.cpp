@@ -75,7 +75,10 @@ void write_chrome_trace(const Profile& p, std::ostream& out) {
   for (const auto& a : p.gpu) {
     devices.insert(a.device);
     sep();
-    const char* cat = a.kind == GpuActivityKind::kKernel ? "kernel" : a.kind == GpuActivityKind::kMemcpy ? "gpu_memcpy" : "gpu_memset";
+    const char* cat = a.kind == GpuActivityKind::kKernel   ? "kernel"
+                      : a.kind == GpuActivityKind::kMemcpy ? "gpu_memcpy"
+                      : a.kind == GpuActivityKind::kGraph  ? "cuda_graph"
+                                                           : "gpu_memset";
     out << "{\"ph\":\"X\",\"cat\":\"" << cat << "\",\"name\":";
     put_string(out, p.name_of(a.name));
     out << ",\"pid\":" << kGpuPidBase + a.device << ",\"tid\":" << a.stream << ",\"ts\":" << micros(a.start, base)
@@ -86,7 +89,7 @@ void write_chrome_trace(const Profile& p, std::ostream& out) {
       out << ",\"grid\":[" << a.grid[0] << ',' << a.grid[1] << ',' << a.grid[2] << "],\"block\":[" << a.block[0] << ','
           << a.block[1] << ',' << a.block[2] << "],\"registers per thread\":" << a.registers_per_thread
           << ",\"shared memory\":" << a.shared_memory_bytes;
-    } else {
+    } else if (a.kind != GpuActivityKind::kGraph) {
       out << ",\"bytes\":" << a.bytes;
       if (a.kind == GpuActivityKind::kMemcpy) out << ",\"kind\":\"" << memcpy_kind(a.memcpy_kind) << '"';
     }

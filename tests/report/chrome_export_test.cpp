@@ -91,6 +91,31 @@ TEST(ChromeExport, WritesValidJsonWithRelativeMicroseconds) {
   EXPECT_EQ(names, 1);
 }
 
+TEST(ChromeExport, WholeGraphLaunchesHaveTheirOwnCategoryAndNoBytes) {
+  Profile p;
+  GpuActivity g;
+  g.kind = GpuActivityKind::kGraph;
+  g.name = p.strings.intern("CUDA graph 3 (whole launch)");
+  g.start = 1000;
+  g.end = 901000;
+  g.device = 0;
+  g.graph_id = 3;
+  p.gpu.push_back(g);
+  std::ostringstream out;
+  write_chrome_trace(p, out);
+  auto j = nlohmann::json::parse(out.str());
+  int graphs = 0;
+  for (const auto& e : j["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    ++graphs;
+    EXPECT_EQ(e["cat"], "cuda_graph");
+    EXPECT_EQ(e["args"]["graph id"], 3);
+    EXPECT_FALSE(e["args"].contains("bytes"));
+    EXPECT_DOUBLE_EQ(e["dur"].get<double>(), 900.0);
+  }
+  EXPECT_EQ(graphs, 1);
+}
+
 TEST(ChromeExport, EmptyProfileIsStillValidJson) {
   Profile p;
   std::ostringstream out;

@@ -57,6 +57,25 @@ TEST(RunFileWriter, RoundTripsThroughTheImporter) {
   EXPECT_EQ(p.stats.odd_events, 0);
 }
 
+TEST(RunFileWriter, WholeGraphLaunchesComeBackAsGraphActivities) {
+  std::string path = test::temp_dir() + "/g.cuprobe";
+  {
+    RunFileWriter w(path, false);
+    RunCopyRow g;
+    g.pid = 10;
+    g.start_ns = 1000;
+    g.end_ns = 1900;
+    g.graph_id = 7;
+    w.add_graph_launch(g);
+    w.finish(kRunStatusComplete);
+  }
+  Profile p = import_run_file(path);
+  ASSERT_EQ(p.gpu.size(), 1u);
+  EXPECT_EQ(p.gpu[0].kind, GpuActivityKind::kGraph);
+  EXPECT_EQ(p.gpu[0].graph_id, 7);
+  EXPECT_EQ(p.name_of(p.gpu[0].name), "CUDA graph 7 (whole launch)");
+}
+
 TEST(RunFileWriter, TablesAreQueryableWithPlainSql) {
   std::string path = test::temp_dir() + "/r.cuprobe";
   {

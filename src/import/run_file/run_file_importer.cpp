@@ -108,7 +108,7 @@ void read_all(SqliteDb& db, Profile& p) {
     // Whole-graph records (--graphs whole): one activity per launch, its nodes unseen.
     auto s = db.prepare(activity_query("", "graph_launches"));
     while (s.step()) {
-      GpuActivity a = read_activity(s, p, GpuActivityKind::kKernel, "graph launch");
+      GpuActivity a = read_activity(s, p, GpuActivityKind::kGraph, "graph launch");
       a.name = p.strings.intern("CUDA graph " + std::to_string(a.graph_id) + " (whole launch)");
       p.gpu.push_back(a);
     }
