@@ -136,7 +136,7 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
   for (const auto& c : a.categories) {
     std::vector<std::string> row{std::string(category_name(c.category)), format_duration_ms(c.time_ms),
                                  format_percent(c.share)};
-    if (per_step) row.push_back(format_duration_ms(c.per_step_ms));
+    if (per_step) row.push_back(c.per_step_ms > 0 ? format_duration_ms(c.per_step_ms) : "-");  // "-": all outside steps
     row.push_back(std::to_string(c.calls));
     cats.add_row(std::move(row));
   }

@@ -77,6 +77,18 @@ TEST(AnalyzeTextCounters, CountersWithoutKernelsStillGiveTheRecordingsMeans) {
   EXPECT_NE(text.find("(most: none)"), std::string::npos) << text;
 }
 
+TEST(AnalyzeTextCategories, ACategoryRunningOnlyOutsideStepsHasNoPerStepTime) {
+  Profile p = decode_like(5, 10, 2'000, 100'000);
+  GpuActivity sampler;
+  sampler.name = p.strings.intern("distribution_elementwise_grid_stride_kernel<float>");
+  sampler.device = 0;
+  sampler.start = 900'000'000;  // before the first step
+  sampler.end = sampler.start + 17'000;
+  p.gpu.push_back(sampler);
+  std::string text = report_of(std::move(p));
+  EXPECT_NE(text.find("  sampling  17.0 us    17%         -      1"), std::string::npos) << text;
+}
+
 TEST(AnalyzeTextFindings, LaunchBoundWithoutRuntimeCallsDoesNotInventALaunchTime) {
   std::string text = report_of(decode_like(50, 100, 2'000, 10'000'000));
   EXPECT_NE(text.find("launch_bound"), std::string::npos) << text;
