@@ -55,7 +55,7 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     classes[i] = classify_activities(p);
     compute_breakdown(p, classes[i], steps, a);
     add_rank_findings(p, classes[i], steps, a);
-    a.counters = attribute_counters(p);
+    a.counters = attribute_counters(p, classes[i]);
     a.complete = p.complete;
     if (!p.complete) a.warnings.push_back(p.file + ": the recording is marked incomplete (cut short); numbers cover what was saved");
     if (!options.step_marker.empty() && a.steps.steps.empty()) {

@@ -47,6 +47,11 @@ double CounterAttributionRow::ran_share() const {
 }
 
 CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels) {
+  return attribute_counters(p, classify_activities(p), top_kernels);
+}
+
+CounterAttribution attribute_counters(const Profile& p, const std::vector<KernelClass>& classes,
+                                      std::size_t top_kernels) {
   CounterAttribution out;
   std::map<std::string, std::size_t> metric_index;
   for (const auto& c : p.counters) metric_index.emplace(std::string(p.name_of(c.metric)), 0);
@@ -104,7 +109,6 @@ CounterAttribution attribute_counters(const Profile& p, std::size_t top_kernels)
       a.weight.assign(n, 0.0);
     }
   };
-  std::vector<KernelClass> classes = classify_activities(p);
   for (std::size_t i = 0; i < p.gpu.size(); ++i) {
     const GpuActivity& a = p.gpu[i];
     if (a.end <= a.start) continue;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/kernel_taxonomy.h"
 #include "model/profile.h"
 
 namespace cuprobe {
@@ -37,7 +38,10 @@ struct CounterAttribution {
   TimeNs median_sample_ns = 0;
 };
 
-// Empty metrics when the profile has no counter samples.
+// Empty metrics when the profile has no counter samples. `classes`: one per profile.gpu
+// activity (classify_activities); the overload without them classifies itself.
+CounterAttribution attribute_counters(const Profile& profile, const std::vector<KernelClass>& classes,
+                                      std::size_t top_kernels = 10);
 CounterAttribution attribute_counters(const Profile& profile, std::size_t top_kernels = 10);
 
 }  // namespace cuprobe
