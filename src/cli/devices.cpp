@@ -4,8 +4,9 @@
 
 #include "cli/parse_args.h"
 #include "cli/verb.h"
-#include "collect/counter_refusal.h"
-#include "collect/device_inventory.h"
+#include "collect/counters/counter_refusal.h"
+#include "collect/device/device_inventory.h"
+#include "report/devices_report.h"
 #include "common/error.h"
 #include "common/units.h"
 

@@ -8,13 +8,9 @@
 #include "cli/verb.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
+#include "common/version.h"
 
 namespace cuprobe {
-
-std::vector<Verb>& verb_registry() {
-  static std::vector<Verb> verbs;
-  return verbs;
-}
 
 namespace {
 
@@ -40,7 +36,7 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   if (verb_name == "--version") {
-    std::printf("cuprobe 0.1.0\n");
+    std::printf("cuprobe %s\n", kVersion);
     return kExitOk;
   }
   for (const auto& verb : verb_registry()) {

@@ -9,9 +9,9 @@
 
 #include "cli/parse_args.h"
 #include "cli/verb.h"
-#include "collect/gpu_list.h"
-#include "collect/metric_presets.h"
-#include "collect/record_session.h"
+#include "cli/gpu_list.h"
+#include "collect/counters/metric_presets.h"
+#include "collect/record/record_session.h"
 #include "common/error.h"
 #include "common/units.h"
 

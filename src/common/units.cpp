@@ -100,4 +100,10 @@ std::string format_metric_value(double v, std::string_view metric) {
   return buf;
 }
 
+std::string format_mib(std::uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return buf;
+}
+
 }  // namespace cuprobe

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "load/clock.h"
+#include "common/clock.h"
 #include "load/http_response_parser.h"
 #include "load/request_builder.h"
 #include "load/socket_address.h"

@@ -16,7 +16,7 @@
 #include <random>
 
 #include "common/error.h"
-#include "load/clock.h"
+#include "common/clock.h"
 #include "load/http_response_parser.h"
 #include "load/socket_address.h"
 #include "load/sse_parser.h"

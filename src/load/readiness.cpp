@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "load/clock.h"
+#include "common/clock.h"
 #include "load/http_fetch.h"
 
 namespace cuprobe {

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <string>
 
-#include "collect/record_wire.h"
+#include "wire/record_wire.h"
 #include "import/run_file/run_file_importer.h"
 #include "store/sqlite_db.h"
 #include "support/run_cuprobe.h"

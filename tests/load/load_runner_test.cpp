@@ -7,7 +7,7 @@
 #include <set>
 #include <thread>
 
-#include "load/clock.h"
+#include "common/clock.h"
 #include "load/request_builder.h"
 #include "support/stream_server.h"
 

@@ -9,7 +9,7 @@
 #include "import/kineto_json/element_boundary.h"
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/timestamp.h"
-#include "import/utf8.h"
+#include "common/utf8.h"
 
 namespace cuprobe {
 namespace {

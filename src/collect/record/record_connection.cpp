@@ -1,0 +1,233 @@
+#include "collect/record/record_connection.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "collect/device/gpu_uuid.h"
+
+namespace cuprobe {
+namespace {
+
+std::string_view copy_kind_name(std::uint8_t kind) {
+  switch (static_cast<wire::CopyKind>(kind)) {
+    case wire::CopyKind::kHtoD: return "HtoD";
+    case wire::CopyKind::kDtoH: return "DtoH";
+    case wire::CopyKind::kDtoD: return "DtoD";
+    case wire::CopyKind::kHtoH: return "HtoH";
+    case wire::CopyKind::kPtoP: return "PtoP";
+    default: return "unknown";
+  }
+}
+
+std::string_view loss_reason_name(std::uint32_t reason) {
+  switch (static_cast<wire::LossReason>(reason)) {
+    case wire::LossReason::kCuptiDropped: return "CUPTI buffer overflow (records)";
+    case wire::LossReason::kQueueFull: return "library queue full (4 MiB buffers)";
+    case wire::LossReason::kSendFailed: return "send to cuprobe failed";
+    case wire::LossReason::kBadRecord: return "unreadable CUPTI buffer";
+  }
+  return "unknown";
+}
+
+std::string tail_of(std::string_view payload, std::size_t fixed) { return std::string(payload.substr(fixed)); }
+
+}  // namespace
+
+std::string demangle(const std::string& name) {
+  if (name.rfind("_Z", 0) != 0) return name;
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && out ? std::string(out.get()) : name;
+}
+
+bool RecordConnection::on_bytes(const char* data, std::size_t n, std::int64_t now_ns) {
+  parser_.feed(data, n);
+  WireFrame frame;
+  while (true) {
+    auto status = parser_.next(frame);
+    if (status == RecordStreamParser::Status::kNeedMore) return true;
+    if (status == RecordStreamParser::Status::kError) {
+      std::string what = "bad record stream: " + parser_.error() + " (connection closed)";
+      writer_.add_notice(now_ns, pid_, "cuprobe", what);
+      messages_.push_back((pid_ >= 0 ? "pid " + std::to_string(pid_) + ": " : std::string()) + what);
+      return false;
+    }
+    handle(frame, now_ns);
+  }
+}
+
+void RecordConnection::flush_losses() {
+  writer_.count_loss("cuprobe", pid_, "max-size reached", dropped_);
+  dropped_ = 0;
+}
+
+void RecordConnection::on_closed(std::int64_t now_ns) {
+  flush_losses();
+  if (parser_.pending_bytes() > 0 && !parser_.failed()) {
+    writer_.add_notice(now_ns, pid_, "cuprobe",
+                       "record stream cut mid-frame (" + std::to_string(parser_.pending_bytes()) + " bytes)");
+  }
+  if (outside_window_ > 0) {
+    writer_.add_notice(now_ns, pid_, "cuprobe",
+                       std::to_string(outside_window_) + " records outside the capture window were left out");
+  }
+  if (pid_ < 0) return;
+  writer_.process_ended(pid_, now_ns,
+                        goodbye_ ? "exited" : "disconnected without goodbye (killed or crashed; last records lost)");
+}
+
+bool RecordConnection::keep(std::int64_t start_realtime) {
+  if (dropping_) {
+    ++dropped_;
+    return false;
+  }
+  if (!window_.contains(start_realtime)) {
+    ++outside_window_;
+    return false;
+  }
+  return true;
+}
+
+std::int32_t RecordConnection::device_for(std::int32_t local) const {
+  auto it = devices_.find(local);
+  return it != devices_.end() ? it->second : local;
+}
+
+std::int64_t RecordConnection::name_for(std::uint32_t id) {
+  auto it = names_.find(id);
+  if (it != names_.end()) return it->second;
+  std::int64_t unknown = writer_.name_id("<unknown name " + std::to_string(id) + ">");
+  names_[id] = unknown;
+  return unknown;
+}
+
+void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
+  const char* p = frame.payload.data();
+  switch (frame.type) {
+    case wire::Type::kHello: {
+      auto h = wire::read_fixed<wire::Hello>(p);
+      hello_ = true;
+      pid_ = h.pid;
+      offset_ = h.cupti_ns != 0 ? h.realtime_ns - h.cupti_ns : 0;
+      writer_.process_started(h.pid, h.ppid, tail_of(frame.payload, sizeof h), now_ns,
+                              static_cast<int>(h.cupti_version));
+      writer_.set_metadata("clock_offset_ns.pid" + std::to_string(h.pid), std::to_string(offset_));
+      break;
+    }
+    case wire::Type::kClockSync: {
+      auto c = wire::read_fixed<wire::ClockSync>(p);
+      offset_ = c.realtime_ns - c.cupti_ns;
+      break;
+    }
+    case wire::Type::kString: {
+      auto s = wire::read_fixed<wire::String>(p);
+      std::string text = tail_of(frame.payload, sizeof s);
+      if (s.kind == static_cast<std::uint32_t>(wire::StringKind::kKernelName)) {
+        names_[s.id] = writer_.name_id(demangle(text), text);
+      } else {
+        names_[s.id] = writer_.name_id(text);
+      }
+      break;
+    }
+    case wire::Type::kKernel: {
+      auto k = wire::read_fixed<wire::Kernel>(p);
+      RunKernelRow r;
+      if (!fill_activity(k, r)) break;
+      r.name_id = name_for(k.name_id);
+      for (int i = 0; i < 3; ++i) {
+        r.grid[i] = k.grid[i];
+        r.block[i] = k.block[i];
+      }
+      r.registers = k.registers;
+      r.static_shared = k.static_shared;
+      r.dynamic_shared = k.dynamic_shared;
+      writer_.add_kernel(r);
+      break;
+    }
+    case wire::Type::kMemcpy: {
+      auto m = wire::read_fixed<wire::Memcpy>(p);
+      RunCopyRow r;
+      if (!fill_activity(m, r)) break;
+      r.kind = copy_kind_name(m.kind);
+      r.bytes = m.bytes;
+      writer_.add_memcpy(r);
+      break;
+    }
+    case wire::Type::kGraphLaunch: {
+      auto g = wire::read_fixed<wire::GraphLaunch>(p);
+      RunCopyRow r;
+      if (!fill_activity(g, r)) break;
+      r.graph_id = g.graph_id;  // the launched graph itself
+      writer_.add_graph_launch(r);
+      break;
+    }
+    case wire::Type::kMemset: {
+      auto m = wire::read_fixed<wire::Memset>(p);
+      RunCopyRow r;
+      if (!fill_activity(m, r)) break;
+      r.bytes = m.bytes;
+      writer_.add_memset(r);
+      break;
+    }
+    case wire::Type::kRange: {
+      auto g = wire::read_fixed<wire::Range>(p);
+      RunRangeRow r;
+      r.start_ns = to_realtime(g.start);
+      if (!keep(r.start_ns)) break;
+      r.pid = pid_;
+      r.tid = g.tid;
+      r.end_ns = to_realtime(g.end);
+      r.name_id = name_for(g.name_id);
+      auto kind = static_cast<wire::RangeKind>(g.kind);
+      r.kind = kind == wire::RangeKind::kNvtx ? "nvtx" : kind == wire::RangeKind::kRuntimeApi ? "runtime" : "driver";
+      r.correlation = g.correlation;
+      writer_.add_range(r);
+      break;
+    }
+    case wire::Type::kLoss: {
+      auto l = wire::read_fixed<wire::Loss>(p);
+      writer_.count_loss("library", pid_, loss_reason_name(l.reason), static_cast<std::int64_t>(l.count));
+      break;
+    }
+    case wire::Type::kNotice: {
+      auto n = wire::read_fixed<wire::Notice>(p);
+      std::string text = tail_of(frame.payload, sizeof n);
+      if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kCuptiBusy) ||
+          text.rfind("kernel tracing unavailable", 0) == 0) {
+        gave_up_ = true;
+      }
+      writer_.add_notice(now_ns, pid_, "library", text);
+      messages_.push_back("pid " + std::to_string(pid_) + ": " + text);
+      break;
+    }
+    case wire::Type::kDevice: {
+      auto d = wire::read_fixed<wire::Device>(p);
+      RunDeviceRow r;
+      r.uuid = format_gpu_uuid(d.uuid);
+      auto global = ordinals_.find(r.uuid);
+      r.id = global != ordinals_.end() && !r.uuid.empty() ? global->second : d.id;
+      devices_[d.id] = r.id;
+      r.name = tail_of(frame.payload, sizeof d);
+      r.sm_count = d.sm_count;
+      r.compute_major = d.compute_major;
+      r.compute_minor = d.compute_minor;
+      r.memory_bytes = d.memory_bytes;
+      writer_.add_device(r);
+      break;
+    }
+    case wire::Type::kCapture: {
+      auto c = wire::read_fixed<wire::Capture>(p);
+      writer_.add_capture(c.realtime_ns, pid_, c.on != 0, c.reason == 1 ? "cudaProfilerStart/Stop" : "cuprobe");
+      break;
+    }
+    case wire::Type::kGoodbye:
+      goodbye_ = true;
+      break;
+    case wire::Type::kControl:
+      break;  // only the parent sends these
+  }
+}
+
+}  // namespace cuprobe

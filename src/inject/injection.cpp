@@ -1,0 +1,496 @@
+// libcuprobe_inject.so: loaded into every CUDA process of a `cuprobe record`
+// run through CUDA_INJECTION64_PATH. CUDA calls InitializeInjection() at
+// cuInit. From then on CUPTI hands completed activity buffers to
+// buffer_completed(), which only queues them; a worker thread encodes them
+// (activity_encoder.h) and streams them to the parent over the socket named in
+// CUPROBE_RECORD_SOCKET.
+//
+// Rules (DESIGN.md): never throw across a CUPTI callback, never exit or abort
+// the host process, never block a CUDA thread on the parent. When anything
+// fails, recording stops and the program goes on.
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "inject/activity_encoder.h"
+#include "inject/cupti_api.h"
+#include "wire/capture_window.h"
+#include "wire/record_wire.h"
+
+namespace cuprobe::inject {
+namespace {
+
+constexpr std::size_t kBufferBytes = 4u << 20;
+constexpr std::size_t kMaxQueuedBuffers = 64;  // 256 MiB waiting for the worker: beyond that, drop
+
+std::int64_t realtime_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+struct Completed {
+  std::uint8_t* buffer;
+  std::size_t valid;
+};
+
+class Recorder {
+ public:
+  bool start();
+  void stop_at_exit();
+
+  void buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
+  void buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer, std::size_t valid);
+  void on_profiler_api(bool start);
+  void on_cupti_state(CUpti_CallbackId id, CUptiResult result, const char* message);
+
+ private:
+  bool connect_parent(const char* path);
+  void send_now(const std::string& bytes);  // worker thread (or init/exit, when no worker runs)
+  void notice(wire::NoticeCode code, const std::string& text);
+  void set_collecting(bool on, std::uint32_t reason);
+  void worker_loop();
+  void read_controls();
+  void send_clock_sync(std::string& out);
+  bool give_up(wire::NoticeCode code, const std::string& text);  // says why, says goodbye, closes
+
+  CuptiApi api_;
+  int fd_ = -1;
+  pid_t pid_ = 0;
+  bool api_calls_ = false;
+  bool whole_graphs_ = false;
+  bool profiler_api_controls_ = false;  // --capture cuda-profiler
+  std::atomic<bool> collecting_{false};
+  // --graphs whole: GRAPH_TRACE stays enabled from the start (enabling it once a graph
+  // exists crashed the target in CUPTI 13.0 on the H200), and its records are kept only
+  // when they start while collection is on. Guarded by mutex_.
+  CaptureWindow graph_window_{false};
+  std::atomic<bool> parent_gone_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Completed> queue_;
+  bool stopping_ = false;
+  std::uint64_t queue_drops_ = 0;
+  std::uint64_t cupti_drops_ = 0;
+  std::thread worker_;
+  std::unique_ptr<ActivityEncoder> encoder_;
+  std::string pending_;  // frames made outside the worker, sent by it
+  std::string control_in_;
+  int flush_ms_ = 200;
+};
+
+Recorder* g_recorder = nullptr;
+
+std::string command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  for (char& c : s) {
+    if (c == '\0') c = ' ';
+  }
+  if (s.size() > 4096) s.resize(4096);
+  return s;
+}
+
+bool Recorder::connect_parent(const char* path) {
+  fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd_ < 0) return false;
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (std::strlen(path) >= sizeof addr.sun_path) return false;
+  std::strcpy(addr.sun_path, path);
+  if (connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd_);
+    fd_ = -1;
+    return false;
+  }
+  return true;
+}
+
+void Recorder::send_now(const std::string& bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size() && !parent_gone_) {
+    ssize_t n = send(fd_, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      parent_gone_ = true;
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void Recorder::notice(wire::NoticeCode code, const std::string& text) {
+  std::string frame;
+  wire::append_frame(frame, wire::Type::kNotice, wire::Notice{static_cast<std::uint32_t>(code), 0}, text);
+  std::lock_guard lock(mutex_);
+  pending_ += frame;
+}
+
+bool Recorder::give_up(wire::NoticeCode code, const std::string& text) {
+  std::string frames;
+  {
+    std::lock_guard lock(mutex_);
+    frames.swap(pending_);
+  }
+  wire::append_frame(frames, wire::Type::kNotice, wire::Notice{static_cast<std::uint32_t>(code), 0}, text);
+  wire::append_frame(frames, wire::Type::kGoodbye, wire::Goodbye{realtime_ns(), 0});
+  send_now(frames);
+  close(fd_);
+  fd_ = -1;
+  return false;
+}
+
+void Recorder::send_clock_sync(std::string& out) {
+  std::uint64_t cupti = 0;
+  std::int64_t before = realtime_ns();
+  api_.get_timestamp(&cupti);
+  std::int64_t after = realtime_ns();
+  wire::append_frame(out, wire::Type::kClockSync,
+                     wire::ClockSync{before + (after - before) / 2, static_cast<std::int64_t>(cupti)});
+}
+
+struct KindName {
+  CUpti_ActivityKind kind;
+  const char* name;
+};
+const KindName kBaseKinds[] = {{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "kernel"},
+                               {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy"},
+                               {CUPTI_ACTIVITY_KIND_MEMSET, "memset"},
+                               {CUPTI_ACTIVITY_KIND_MARKER, "nvtx"}};
+
+// Whether `name` is in the comma-separated CUPROBE_RECORD_KINDS (all when unset).
+bool kind_wanted(const char* name) {
+  const char* env = std::getenv(wire::kKindsEnv);
+  if (!env || !*env) return true;
+  std::string list = std::string(",") + env + ",";
+  return list.find(std::string(",") + name + ",") != std::string::npos;
+}
+
+void Recorder::set_collecting(bool on, std::uint32_t reason) {
+  if (collecting_.exchange(on) == on) return;
+  for (const auto& [kind, name] : kBaseKinds) {
+    if (!kind_wanted(name)) continue;
+    CUptiResult r = on ? api_.enable(kind) : api_.disable(kind);
+    if (r != CUPTI_SUCCESS && on) {
+      notice(wire::NoticeCode::kCuptiError, std::string("cuptiActivityEnable(") + std::to_string(kind) +
+                                                "): " + api_.result_string(r));
+    }
+  }
+  if (api_calls_) on ? api_.enable(CUPTI_ACTIVITY_KIND_RUNTIME) : api_.disable(CUPTI_ACTIVITY_KIND_RUNTIME);
+  std::uint64_t cupti_now = 0;
+  if (whole_graphs_) api_.get_timestamp(&cupti_now);
+  std::string frame;
+  wire::append_frame(frame, wire::Type::kCapture, wire::Capture{realtime_ns(), on ? 1u : 0u, reason});
+  std::lock_guard lock(mutex_);
+  pending_ += frame;
+  if (whole_graphs_) {
+    on ? graph_window_.open(static_cast<std::int64_t>(cupti_now))
+       : graph_window_.close(static_cast<std::int64_t>(cupti_now));
+  }
+  wake_.notify_one();
+}
+
+void CUPTIAPI on_buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+  *buffer = nullptr;
+  *size = 0;
+  *max_records = 0;
+  if (!g_recorder) return;
+  try {
+    g_recorder->buffer_requested(buffer, size, max_records);
+  } catch (...) {
+    *buffer = nullptr;
+    *size = 0;
+  }
+}
+
+void CUPTIAPI on_buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer, std::size_t,
+                                  std::size_t valid) {
+  if (!g_recorder) {
+    std::free(buffer);
+    return;
+  }
+  try {
+    g_recorder->buffer_completed(ctx, stream, buffer, valid);
+  } catch (...) {
+    std::free(buffer);
+  }
+}
+
+void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+  try {
+    if (!g_recorder) return;
+    if (domain == CUPTI_CB_DOMAIN_STATE) {
+      // CUPTI's own warnings and errors (e.g. another tool asking for CUPTI): pass them on.
+      const auto* state = static_cast<const CUpti_StateData*>(data);
+      const char* message = state && state->notification.message ? state->notification.message : "";
+      g_recorder->on_cupti_state(id, state ? state->notification.result : CUPTI_SUCCESS, message);
+      return;
+    }
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
+    const auto* info = static_cast<const CUpti_CallbackData*>(data);
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && info->callbackSite == CUPTI_API_EXIT) {
+      g_recorder->on_profiler_api(true);
+    } else if (id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop && info->callbackSite == CUPTI_API_ENTER) {
+      g_recorder->on_profiler_api(false);
+    }
+  } catch (...) {
+  }
+}
+
+void Recorder::on_profiler_api(bool start) {
+  // Without --capture cuda-profiler the target's cudaProfilerStart/Stop (vLLM and SGLang
+  // emit them around their own profiling) must not switch cuprobe's recording.
+  if (profiler_api_controls_) set_collecting(start, 1);
+}
+
+void Recorder::on_cupti_state(CUpti_CallbackId id, CUptiResult result, const char* message) {
+  const char* level = id == CUPTI_CBID_STATE_FATAL_ERROR ? "fatal error"
+                      : id == CUPTI_CBID_STATE_ERROR     ? "error"
+                                                         : "warning";
+  notice(id == CUPTI_CBID_STATE_WARNING ? wire::NoticeCode::kInfo : wire::NoticeCode::kCuptiError,
+         std::string("CUPTI ") + level + " (" + api_.result_string(result) + "): " + message);
+}
+
+void Recorder::buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *max_records = 0;
+}
+
+void Recorder::buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer, std::size_t valid) {
+  std::size_t dropped = 0;
+  if (api_.dropped_records(ctx, stream, &dropped) == CUPTI_SUCCESS && dropped > 0) {
+    std::lock_guard lock(mutex_);
+    cupti_drops_ += dropped;
+  }
+  if (!buffer) return;
+  std::unique_lock lock(mutex_);
+  if (valid == 0 || parent_gone_) {
+    lock.unlock();
+    std::free(buffer);
+    return;
+  }
+  if (queue_.size() >= kMaxQueuedBuffers) {
+    ++queue_drops_;  // counted in buffers; the worker reports it
+    lock.unlock();
+    std::free(buffer);
+    return;
+  }
+  queue_.push_back({buffer, valid});
+  lock.unlock();
+  wake_.notify_one();
+}
+
+void Recorder::read_controls() {
+  pollfd p{fd_, POLLIN, 0};
+  while (!parent_gone_ && poll(&p, 1, 0) > 0 && (p.revents & POLLIN)) {
+    char buf[256];
+    ssize_t n = recv(fd_, buf, sizeof buf, MSG_DONTWAIT);
+    if (n <= 0) {
+      if (n == 0) parent_gone_ = true;
+      break;
+    }
+    control_in_.append(buf, static_cast<std::size_t>(n));
+  }
+  constexpr std::size_t kFrame = sizeof(wire::FrameHeader) + sizeof(wire::Control);
+  while (control_in_.size() >= kFrame) {
+    auto header = wire::read_fixed<wire::FrameHeader>(control_in_.data());
+    if (header.type == static_cast<std::uint16_t>(wire::Type::kControl) && header.length == sizeof(wire::Control)) {
+      auto c = wire::read_fixed<wire::Control>(control_in_.data() + sizeof header);
+      auto cmd = static_cast<wire::ControlCommand>(c.command);
+      if (cmd == wire::ControlCommand::kEnable) set_collecting(true, 0);
+      else if (cmd == wire::ControlCommand::kDisable) set_collecting(false, 0);
+      else if (cmd == wire::ControlCommand::kFlush) api_.flush_all(0);
+    }
+    control_in_.erase(0, kFrame);
+  }
+}
+
+void Recorder::worker_loop() {
+  auto last_flush = std::chrono::steady_clock::now();
+  std::string out;
+  while (true) {
+    std::deque<Completed> batch;
+    bool stopping = false;
+    std::uint64_t queue_drops = 0, cupti_drops = 0;
+    CaptureWindow graph_window{false};
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait_for(lock, std::chrono::milliseconds(20), [&] { return !queue_.empty() || stopping_ || !pending_.empty(); });
+      batch.swap(queue_);
+      out.swap(pending_);
+      stopping = stopping_;
+      std::swap(queue_drops, queue_drops_);
+      std::swap(cupti_drops, cupti_drops_);
+      if (whole_graphs_ && !batch.empty()) graph_window = graph_window_;
+    }
+    if (queue_drops) {
+      wire::append_frame(out, wire::Type::kLoss,
+                         wire::Loss{queue_drops, static_cast<std::uint32_t>(wire::LossReason::kQueueFull), 0});
+    }
+    if (cupti_drops) {
+      wire::append_frame(out, wire::Type::kLoss,
+                         wire::Loss{cupti_drops, static_cast<std::uint32_t>(wire::LossReason::kCuptiDropped), 0});
+    }
+    if (!batch.empty()) send_clock_sync(out);
+    for (const auto& c : batch) {
+      std::uint64_t bad_before = encoder_->unreadable();
+      encoder_->encode_buffer(c.buffer, c.valid, out, graph_window);
+      std::free(c.buffer);
+      if (encoder_->unreadable() != bad_before) {
+        wire::append_frame(out, wire::Type::kLoss,
+                           wire::Loss{1, static_cast<std::uint32_t>(wire::LossReason::kBadRecord), 0});
+      }
+      if (out.size() > (1u << 20)) {
+        send_now(out);
+        out.clear();
+      }
+    }
+    if (!out.empty()) send_now(out);
+    out.clear();
+    if (parent_gone_ && collecting_) set_collecting(false, 0);
+    if (stopping) return;
+    read_controls();
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_flush >= std::chrono::milliseconds(flush_ms_)) {
+      api_.flush_all(0);
+      last_flush = now;
+    }
+  }
+}
+
+bool Recorder::start() {
+  pid_ = getpid();
+  const char* socket_path = std::getenv(wire::kSocketEnv);
+  if (!socket_path || !*socket_path) return false;  // not under cuprobe record: stay silent
+  if (!connect_parent(socket_path)) return false;
+  std::string load_error = api_.load();
+  std::uint32_t version = 0;
+  if (load_error.empty()) api_.get_version(&version);
+  std::int64_t now = realtime_ns();
+  std::uint64_t cupti_now = 0;
+  if (load_error.empty()) api_.get_timestamp(&cupti_now);
+  std::string hello;
+  wire::append_frame(hello, wire::Type::kHello,
+                     wire::Hello{wire::kMagic, wire::kVersion, 0, version, 0, pid_, getppid(), now,
+                                 static_cast<std::int64_t>(cupti_now)},
+                     command_line());
+  send_now(hello);
+  if (!load_error.empty()) return give_up(wire::NoticeCode::kCuptiError, "kernel tracing unavailable: " + load_error);
+  // NVTX reaches CUPTI through NVTX_INJECTION64_PATH: point it at the copy in use.
+  if (!api_.path.empty()) setenv("NVTX_INJECTION64_PATH", api_.path.c_str(), 1);
+  if (const char* ms = std::getenv(wire::kFlushMsEnv)) {
+    int v = std::atoi(ms);
+    if (v >= 10 && v <= 60000) flush_ms_ = v;
+  }
+  const char* api_env = std::getenv(wire::kApiEnv);
+  api_calls_ = api_env && std::strcmp(api_env, "1") == 0;
+  const char* graphs_env = std::getenv(wire::kGraphsEnv);
+  whole_graphs_ = graphs_env && std::strcmp(graphs_env, "whole") == 0;
+  const char* start_env = std::getenv(wire::kStartEnv);
+  std::string start_mode = start_env ? start_env : "on";
+  profiler_api_controls_ = start_mode == "cuda-profiler";
+
+  CUpti_SubscriberHandle subscriber = nullptr;
+  // The callback subscription serves --capture cuda-profiler and tells us when
+  // another tool already holds CUPTI; CUPROBE_RECORD_SUBSCRIBE=0 skips it.
+  const char* sub_env = std::getenv("CUPROBE_RECORD_SUBSCRIBE");
+  bool want_subscribe = start_mode == "cuda-profiler" || !sub_env || std::strcmp(sub_env, "0") != 0;
+  CUptiResult r = want_subscribe
+                      ? api_.subscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), nullptr)
+                      : CUPTI_ERROR_NOT_INITIALIZED;
+  if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    return give_up(wire::NoticeCode::kCuptiBusy,
+                   "another tool already holds CUPTI in this process (e.g. torch.profiler or Nsight): "
+                   "kernels are not recorded here");
+  }
+  if (r == CUPTI_SUCCESS) {
+    api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+    api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+    if (api_.enable_domain) api_.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_STATE);
+  } else if (want_subscribe) {
+    notice(wire::NoticeCode::kCuptiError, std::string("cuptiSubscribe: ") + api_.result_string(r) +
+                                              " (--capture cuda-profiler will not see cudaProfilerStart)");
+  }
+  r = api_.register_callbacks(&on_buffer_requested, &on_buffer_completed);
+  if (r != CUPTI_SUCCESS) {
+    return give_up(wire::NoticeCode::kCuptiBusy,
+                   std::string("cuptiActivityRegisterCallbacks: ") + api_.result_string(r));
+  }
+  api_.enable(CUPTI_ACTIVITY_KIND_DEVICE);
+  if (whole_graphs_) {
+    r = api_.enable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
+    if (r != CUPTI_SUCCESS) {
+      notice(wire::NoticeCode::kCuptiError,
+             std::string("--graphs whole: cuptiActivityEnable(GRAPH_TRACE): ") + api_.result_string(r));
+    }
+  }
+  encoder_ = std::make_unique<ActivityEncoder>(api_);
+  if (start_mode == "on") set_collecting(true, 0);
+  worker_ = std::thread([this] {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);  // the host's signals go to the host's threads
+    try {
+      worker_loop();
+    } catch (...) {
+      parent_gone_ = true;
+    }
+  });
+  return true;
+}
+
+void Recorder::stop_at_exit() {
+  if (getpid() != pid_) return;  // a forked child: its copy of us has no worker
+  api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (worker_.joinable()) worker_.join();
+  std::string bye;
+  wire::append_frame(bye, wire::Type::kGoodbye, wire::Goodbye{realtime_ns(), encoder_ ? encoder_->records() : 0});
+  send_now(bye);
+  close(fd_);
+  fd_ = -1;
+}
+
+void at_exit() {
+  try {
+    if (g_recorder) g_recorder->stop_at_exit();
+  } catch (...) {
+  }
+}
+
+}  // namespace
+}  // namespace cuprobe::inject
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  using cuprobe::inject::g_recorder;
+  try {
+    if (g_recorder) return 1;
+    auto* recorder = new cuprobe::inject::Recorder();
+    if (!recorder->start()) return 1;  // not recording in this process; the program runs on unchanged
+    g_recorder = recorder;
+    std::atexit(&cuprobe::inject::at_exit);
+  } catch (...) {
+  }
+  return 1;
+}

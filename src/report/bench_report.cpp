@@ -1,0 +1,236 @@
+#include "report/bench_report.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace cuprobe {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson number_or_null(double v, std::size_t count) { return count == 0 || !std::isfinite(v) ? ojson() : ojson(v); }
+
+ojson distribution_json(const Distribution& d) {
+  return ojson{{"count", d.count},
+               {"mean", number_or_null(d.mean, d.count)},
+               {"p50", number_or_null(d.p50, d.count)},
+               {"p90", number_or_null(d.p90, d.count)},
+               {"p99", number_or_null(d.p99, d.count)},
+               {"max", number_or_null(d.max, d.count)}};
+}
+
+ojson window_json(const WindowMetrics& m, std::int64_t offset, bool open_loop) {
+  ojson j;
+  j["start_ns"] = m.start_ns ? m.start_ns + offset : 0;
+  j["end_ns"] = m.end_ns ? m.end_ns + offset : 0;
+  j["duration_s"] = m.duration_s;
+  j["completed"] = m.completed;
+  j["failed"] = m.failed;
+  j["errors"] = m.errors;
+  j["request_per_s"] = m.request_per_s;
+  j["input_tokens_per_s"] = m.input_tokens_per_s;
+  j["output_tokens_per_s"] = m.output_tokens_per_s;
+  j["total_tokens_per_s"] = m.total_tokens_per_s;
+  j["chunks_per_s"] = m.chunks_per_s;
+  j["input_tokens"] = m.input_tokens;
+  j["output_tokens"] = m.output_tokens;
+  j["usage_missing"] = m.usage_missing;
+  j["ttft_ms"] = distribution_json(m.ttft_ms);
+  j["itl_ms"] = distribution_json(m.itl_ms);
+  j["tpot_ms"] = distribution_json(m.tpot_ms);
+  j["e2e_ms"] = distribution_json(m.e2e_ms);
+  j["tokens_per_chunk"] = distribution_json(m.tokens_per_chunk);
+  if (open_loop) j["queue_ms"] = distribution_json(m.queue_ms);
+  return j;
+}
+
+ojson call_json(const ProfileCallResult& c) {
+  if (!c.attempted) return ojson();
+  return ojson{{"ok", c.ok}, {"status", c.status}, {"sent_ns", c.sent_realtime_ns},
+               {"answered_ns", c.answered_realtime_ns}, {"response", c.response}};
+}
+
+bool open_loop(const BenchReport& r) { return r.settings.value("rate", 0.0) > 0; }
+
+std::string fmt_ms(const Distribution& d, double Distribution::*field) {
+  if (d.count == 0) return "-";
+  return fmt::format("{:.2f}", d.*field);
+}
+
+}  // namespace
+
+double error_rate(const WindowMetrics& all) {
+  std::uint64_t total = all.completed + all.failed;
+  return total == 0 ? 1.0 : static_cast<double>(all.failed) / static_cast<double>(total);
+}
+
+bool error_rate_passed(const BenchReport& report) { return error_rate(report.all) <= report.max_error_rate; }
+
+ojson bench_report_json(const BenchReport& r) {
+  const LoadResult& load = *r.load;
+  std::int64_t off = load.realtime_offset_ns;
+  ojson j;
+  j["schema"] = "cuprobe.bench/1";
+  j["clock"] = "CLOCK_REALTIME ns";
+  j["complete"] = !load.run_timed_out && !load.stopped;
+  j["settings"] = r.settings;
+  std::uint64_t warmup = 0;
+  for (const auto& rec : load.records) warmup += rec.warmup ? 1 : 0;
+  ojson requests;
+  requests["sent"] = load.records.size() - warmup;
+  requests["completed"] = r.all.completed;
+  requests["failed"] = r.all.failed;
+  requests["warmup"] = warmup;
+  requests["errors"] = r.all.errors;
+  requests["error_rate"] = error_rate(r.all);
+  requests["max_error_rate"] = r.max_error_rate;
+  requests["passed"] = error_rate_passed(r);
+  requests["usage_missing"] = r.all.usage_missing;
+  j["requests"] = requests;
+  j["run"] = ojson{{"start_ns", load.start_ns ? load.start_ns + off : 0},
+                   {"end_ns", load.end_ns ? load.end_ns + off : 0},
+                   {"issue_end_ns", load.issue_end_ns ? load.issue_end_ns + off : 0},
+                   {"reads", load.reads},
+                   {"reads_kernel_timestamped", load.reads_kernel_stamped},
+                   {"timed_out", load.run_timed_out},
+                   {"interrupted", load.stopped}};
+  j["all"] = window_json(r.all, off, open_loop(r));
+  if (r.window.valid) {
+    j["steady"] = window_json(r.steady, off, open_loop(r));
+    j["steady"]["definition"] = "first measured request ended .. first request of the drain ended";
+  } else {
+    j["steady"] = ojson{{"valid", false}, {"note", r.window.note}};
+  }
+  if (!r.sample.is_null()) j["sample"] = r.sample;
+  else if (!r.sample_note.empty()) j["sample"] = ojson{{"note", r.sample_note}};
+  if (r.profile) {
+    const ProfileOutcome& p = *r.profile;
+    ojson prof;
+    prof["kind"] = p.settings.kind == ProfilerKind::kSglang ? "sglang" : "vllm";
+    prof["trace_location"] = p.trace_location;
+    if (!p.settings.output_dir.empty()) prof["output_dir"] = p.settings.output_dir;
+    if (p.settings.num_steps > 0) prof["num_steps"] = p.settings.num_steps;
+    prof["auto_stop"] = p.auto_stop;
+    if (!p.note.empty()) prof["note"] = p.note;
+    prof["start"] = call_json(p.start);
+    prof["stop"] = call_json(p.stop);
+    bool inside = r.window.valid && p.start.ok && p.start.sent_realtime_ns >= r.window.start_ns + off &&
+                  (p.auto_stop || (p.stop.ok && p.stop.sent_realtime_ns <= r.window.end_ns + off));
+    prof["inside_steady_window"] = inside;
+    j["profile"] = prof;
+  }
+  return j;
+}
+
+std::string bench_report_text(const BenchReport& r) {
+  const ojson& s = r.settings;
+  std::string out;
+  auto line = [&](const std::string& text) { out += text + "\n"; };
+  std::string load_desc =
+      open_loop(r) ? fmt::format("open loop {} req/s ({})", s.value("rate", 0.0), s.value("arrival", std::string()))
+                   : fmt::format("closed loop, concurrency {}", s.value("concurrency", 0));
+  line(fmt::format("cuprobe bench {}{}  model {}", s.value("url", std::string()), s.value("endpoint", std::string()),
+                   s.value("model", std::string()).empty() ? "-" : s.value("model", std::string())));
+  line(fmt::format("load: {}; prompts: {}", load_desc, s.value("prompts", std::string())));
+  std::uint64_t warmup = 0;
+  for (const auto& rec : r.load->records) warmup += rec.warmup ? 1 : 0;
+  std::string errors;
+  for (const auto& [reason, n] : r.all.errors) errors += fmt::format("{}{} {}", errors.empty() ? "" : ", ", n, reason);
+  line(fmt::format("requests: {} completed, {} failed{}{} (+{} warm-up); error rate {:.1f}% (max {:.1f}%): {}",
+                   r.all.completed, r.all.failed, errors.empty() ? "" : ": ", errors, warmup,
+                   100 * error_rate(r.all), 100 * r.max_error_rate, error_rate_passed(r) ? "ok" : "FAILED"));
+  if (r.load->run_timed_out) line("run: stopped by --timeout; in-flight requests were cancelled");
+  if (r.all.usage_missing > 0) {
+    line(fmt::format("token counts: {} requests had no usage from the server; their output tokens are counted "
+                     "as content events", r.all.usage_missing));
+  }
+  line("");
+  const WindowMetrics* cols[2] = {&r.all, r.window.valid ? &r.steady : nullptr};
+  line(fmt::format("{:<22}{:>14}{:>14}", "", "all", "steady"));
+  auto dur = [](const WindowMetrics* m) { return m ? fmt::format("{:.2f}", m->duration_s) : std::string("-"); };
+  auto rate = [](const WindowMetrics* m, double WindowMetrics::*f) {
+    return m ? fmt::format("{:.2f}", m->*f) : std::string("-");
+  };
+  line(fmt::format("{:<22}{:>14}{:>14}", "duration (s)", dur(cols[0]), dur(cols[1])));
+  line(fmt::format("{:<22}{:>14}{:>14}", "completed requests", r.all.completed,
+                   cols[1] ? std::to_string(cols[1]->completed) : "-"));
+  line(fmt::format("{:<22}{:>14}{:>14}", "request/s", rate(cols[0], &WindowMetrics::request_per_s),
+                   rate(cols[1], &WindowMetrics::request_per_s)));
+  line(fmt::format("{:<22}{:>14}{:>14}", "input tok/s", rate(cols[0], &WindowMetrics::input_tokens_per_s),
+                   rate(cols[1], &WindowMetrics::input_tokens_per_s)));
+  line(fmt::format("{:<22}{:>14}{:>14}", "output tok/s", rate(cols[0], &WindowMetrics::output_tokens_per_s),
+                   rate(cols[1], &WindowMetrics::output_tokens_per_s)));
+  line(fmt::format("{:<22}{:>14}{:>14}", "total tok/s", rate(cols[0], &WindowMetrics::total_tokens_per_s),
+                   rate(cols[1], &WindowMetrics::total_tokens_per_s)));
+  line(fmt::format("{:<22}{:>14}{:>14}", "chunks/s", rate(cols[0], &WindowMetrics::chunks_per_s),
+                   rate(cols[1], &WindowMetrics::chunks_per_s)));
+  line("");
+  line(fmt::format("{:<22}{:<8}{:>10}{:>10}{:>10}{:>10}{:>10}", "latency (ms)", "window", "mean", "p50", "p90", "p99",
+                   "max"));
+  struct Row {
+    const char* name;
+    Distribution WindowMetrics::*field;
+  };
+  std::vector<Row> rows = {{"TTFT", &WindowMetrics::ttft_ms},
+                           {"ITL", &WindowMetrics::itl_ms},
+                           {"TPOT", &WindowMetrics::tpot_ms},
+                           {"E2E", &WindowMetrics::e2e_ms},
+                           {"tokens/chunk", &WindowMetrics::tokens_per_chunk}};
+  if (open_loop(r)) rows.push_back({"client queueing", &WindowMetrics::queue_ms});
+  for (const Row& row : rows) {
+    for (int w = 0; w < 2; ++w) {
+      if (!cols[w]) continue;
+      const Distribution& d = cols[w]->*row.field;
+      line(fmt::format("{:<22}{:<8}{:>10}{:>10}{:>10}{:>10}{:>10}", w == 0 ? row.name : "", w == 0 ? "all" : "steady",
+                       fmt_ms(d, &Distribution::mean), fmt_ms(d, &Distribution::p50), fmt_ms(d, &Distribution::p90),
+                       fmt_ms(d, &Distribution::p99), fmt_ms(d, &Distribution::max)));
+    }
+  }
+  if (!r.window.valid) line("steady: " + r.window.note);
+  if (r.profile) {
+    const ProfileOutcome& p = *r.profile;
+    line("");
+    std::string start = p.start.attempted ? (p.start.ok ? "started" : "start failed: " + p.start.response)
+                        : p.note.empty()  ? "not started"
+                                          : "not started (" + p.note + ")";
+    std::string stop = p.auto_stop ? fmt::format("stops itself after {} steps", p.settings.num_steps)
+                       : p.stop.attempted ? (p.stop.ok ? "stopped" : "stop failed: " + p.stop.response)
+                                          : "not stopped";
+    line(fmt::format("profile ({}): {}, {}; traces: {}", p.settings.kind == ProfilerKind::kSglang ? "sglang" : "vllm",
+                     start, stop, p.trace_location));
+  }
+  if (!r.sample_text.empty()) {
+    line("");
+    line("counters over the steady window:");
+    out += r.sample_text;
+  } else if (!r.sample_note.empty()) {
+    line("");
+    line("counters: " + r.sample_note);
+  }
+  return out;
+}
+
+nlohmann::ordered_json request_record_json(const RequestRecord& rec, std::int64_t off) {
+  ojson j;
+  j["index"] = rec.index;
+  j["warmup"] = rec.warmup;
+  j["ok"] = rec.ok();
+  if (!rec.ok()) {
+    j["error"] = rec.error;
+    j["error_detail"] = rec.error_detail;
+  }
+  j["http_status"] = rec.http_status;
+  j["response_id"] = rec.response_id;
+  j["scheduled_ns"] = rec.scheduled_ns + off;
+  j["send_ns"] = rec.send_ns + off;
+  j["end_ns"] = rec.end_ns + off;
+  j["prompt_tokens"] = rec.prompt_tokens >= 0 ? ojson(rec.prompt_tokens) : ojson();
+  j["completion_tokens"] = rec.completion_tokens >= 0 ? ojson(rec.completion_tokens) : ojson();
+  ojson chunks = ojson::array();
+  for (std::int64_t t : rec.content_ns) chunks.push_back(t + off);
+  j["content_ns"] = std::move(chunks);
+  return j;
+}
+
+}  // namespace cuprobe

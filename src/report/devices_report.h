@@ -1,0 +1,15 @@
+// `cuprobe devices` for people (a table) and for programs (schema "cuprobe.devices/1").
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "collect/device/device_inventory.h"
+
+namespace cuprobe {
+
+nlohmann::json devices_json(const DevicesReport& report);
+std::string format_devices(const DevicesReport& report);
+
+}  // namespace cuprobe
