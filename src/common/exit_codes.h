@@ -1,4 +1,4 @@
-// Exit codes shared by every verb (DESIGN.md, Conventions).
+// Exit codes shared by every verb (docs/architecture.md, Conventions).
 #pragma once
 
 namespace cuprobe {

@@ -5,7 +5,7 @@
 // (activity_encoder.h) and streams them to the parent over the socket named in
 // CUPROBE_RECORD_SOCKET.
 //
-// Rules (DESIGN.md): never throw across a CUPTI callback, never exit or abort
+// Rules (docs/architecture.md, Conventions): never throw across a CUPTI callback, never exit or abort
 // the host process, never block a CUDA thread on the parent. When anything
 // fails, recording stops and the program goes on.
 #include <poll.h>
