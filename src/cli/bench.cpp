@@ -27,6 +27,7 @@
 #include "collect/counters/metric_presets.h"
 #include "common/error.h"
 #include "common/units.h"
+#include "common/utf8.h"
 #include "load/bench_metrics.h"
 #include "report/bench_report.h"
 #include "common/clock.h"
@@ -226,6 +227,7 @@ int run_bench(int argc, char** argv) {
   opt.request_timeout_ns = ns_of(request_timeout_text);
   opt.run_timeout_ns = ns_of(timeout_text);
   if (opt.request_timeout_ns <= 0 || opt.run_timeout_ns <= 0) throw Error("timeouts must be positive", kExitUsage);
+  const std::int64_t run_deadline = mono_ns() + opt.run_timeout_ns;
   nlohmann::json extra_body;
   if (!extra_body_text.empty()) {
     extra_body = nlohmann::json::parse(extra_body_text, nullptr, false);
@@ -270,11 +272,18 @@ int run_bench(int argc, char** argv) {
 
   // --- readiness, model name
   if (!no_wait) {
-    ReadinessResult ready = wait_until_ready(server, parse_duration(wait_timeout_text), std::chrono::seconds(1),
+    // --timeout bounds everything, the readiness wait included.
+    std::int64_t wait_ns = std::min<std::int64_t>(ns_of(wait_timeout_text), run_deadline - mono_ns());
+    bool bounded_by_run = wait_ns < ns_of(wait_timeout_text);
+    ReadinessResult ready = wait_until_ready(server, std::chrono::nanoseconds(std::max<std::int64_t>(wait_ns, 1)),
+                                             std::chrono::seconds(1),
                                              [&](double t, const std::string& state) {
                                                if (!quiet) std::fprintf(stderr, "bench: [%6.1fs] %s\n", t, state.c_str());
                                              });
-    if (!ready.ready) throw Error("server not ready after " + wait_timeout_text + "; last seen: " + ready.last.state);
+    if (!ready.ready) {
+      throw Error("server not ready after " + (bounded_by_run ? timeout_text + " (--timeout)" : wait_timeout_text) +
+                  "; last seen: " + ready.last.state);
+    }
     if (model.empty() && api != ApiKind::kGenerate && !ready.last.models.empty()) model = ready.last.models.front();
   }
 
@@ -287,12 +296,15 @@ int run_bench(int argc, char** argv) {
   tpl.temperature = temperature;
   tpl.extra_body = extra_body;
   tpl.extra_headers = extra_headers;
-  RequestFactory factory = [&](std::uint64_t index) { return build_http_request(tpl, prompts->prompt(index)); };
+  RequestFactory factory = [&](std::uint64_t index) {
+    Prompt p = prompts->prompt(index);
+    return OutgoingRequest(build_http_request(tpl, p), p.max_tokens, p.expected_prompt_tokens);
+  };
 
   nlohmann::ordered_json settings;
   settings["url"] = server.base() + server.path;
   settings["endpoint"] = endpoint;
-  settings["model"] = model;
+  settings["model"] = repair_utf8(model);
   settings["mode"] = rate > 0 ? "open_loop" : "closed_loop";
   settings["concurrency"] = opt.concurrency;
   settings["rate"] = rate;
@@ -301,7 +313,7 @@ int run_bench(int argc, char** argv) {
   settings["duration_s"] = opt.duration_ns / 1e9;
   settings["warmup_requests"] = opt.warmup_requests;
   settings["warmup_s"] = opt.warmup_ns / 1e9;
-  settings["prompts"] = prompts->describe();
+  settings["prompts"] = repair_utf8(prompts->describe());
   settings["input_len"] = dataset.empty() ? nlohmann::ordered_json(input_len) : nlohmann::ordered_json();
   settings["output_len"] = output_len;
   settings["ignore_eos"] = tpl.ignore_eos;
@@ -327,6 +339,7 @@ int run_bench(int argc, char** argv) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
+  opt.run_timeout_ns = std::max<std::int64_t>(1'000'000, run_deadline - mono_ns());
   LoadResult load = run_load(opt, factory, observer, &g_stop);
   offset = load.realtime_offset_ns;
 
@@ -356,12 +369,12 @@ int run_bench(int argc, char** argv) {
   } else {
     report.sample_note = sample_note;
   }
+  std::string out = json ? bench_report_json(report).dump(2) + "\n" : bench_report_text(report);
   if (!save_requests.empty()) {
     std::string lines;
     for (const auto& rec : load.records) lines += request_record_json(rec, offset).dump() + "\n";
     write_file_atomically(save_requests, lines);
   }
-  std::string out = json ? bench_report_json(report).dump(2) + "\n" : bench_report_text(report);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
   if (load.run_timed_out) {

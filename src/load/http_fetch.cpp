@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "common/clock.h"
+#include "common/utf8.h"
 #include "load/http_response_parser.h"
 #include "load/request_builder.h"
 #include "load/socket_address.h"
@@ -53,7 +54,7 @@ HttpFetchResult http_fetch(const HttpUrl& server, const char* method, const std:
   std::int64_t deadline = mono_ns() + timeout.count();
   auto failed = [&](const char* why, std::string what) {
     result.error = why;
-    result.detail = std::move(what);
+    result.detail = repair_utf8(what);
     return result;
   };
   SocketAddress address;

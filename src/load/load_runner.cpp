@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "common/clock.h"
+#include "common/utf8.h"
 #include "load/http_response_parser.h"
 #include "load/socket_address.h"
 #include "load/sse_parser.h"
@@ -45,6 +46,7 @@ struct Connection final : HttpBodySink, SseSink {
   SseParser sse;
   StreamDecoder decoder;
   std::size_t max_error_body;
+  std::size_t max_stamps = 0;
   bool headers_checked = false;
   bool error_body = false;
   std::string body_excerpt;
@@ -101,7 +103,10 @@ struct Connection final : HttpBodySink, SseSink {
       case StreamChunk::Kind::kData:
         break;
     }
-    if (chunk.has_content) rec.content_ns.push_back(now);
+    if (chunk.has_content) {
+      ++rec.content_events;
+      if (rec.content_ns.size() < max_stamps) rec.content_ns.push_back(now);
+    }
     if (chunk.prompt_tokens >= 0) rec.prompt_tokens = chunk.prompt_tokens;
     if (chunk.completion_tokens >= 0) rec.completion_tokens = chunk.completion_tokens;
     if (chunk.finished) saw_finish = true;
@@ -124,7 +129,7 @@ struct Connection final : HttpBodySink, SseSink {
       }
     } else if (!saw_done && !saw_finish) {
       fail("truncated_stream", "the stream ended without [DONE] or a finish_reason");
-    } else if (rec.content_ns.empty()) {
+    } else if (rec.content_events == 0) {
       fail("no_tokens", "the stream ended without any generated text");
     } else {
       finished = true;
@@ -267,9 +272,12 @@ void Loop::issue(std::int64_t scheduled) {
   rec.index = progress_.issued++;
   rec.scheduled_ns = scheduled;
   rec.warmup = rec.index < opt_.warmup_requests || (opt_.warmup_ns > 0 && scheduled - run_start_ < opt_.warmup_ns);
-  rec.content_ns.reserve(64);
   auto* c = new Connection(rec, opt_.api, opt_);
-  c->out = make_(rec.index);
+  OutgoingRequest request = make_(rec.index);
+  c->out = std::move(request.bytes);
+  rec.expected_prompt_tokens = request.expected_prompt_tokens;
+  c->max_stamps = request.max_tokens > 0 ? static_cast<std::size_t>(request.max_tokens) + 16 : opt_.max_token_stamps;
+  rec.content_ns.reserve(std::min<std::size_t>(c->max_stamps, 64));
   c->slot = active_.size();
   active_.push_back(c);
   ++progress_.in_flight;
@@ -403,7 +411,9 @@ void Loop::finish(Connection* c, std::int64_t now) {
   rec.end_ns = now;
   if (!c->finished) c->fail("internal", "request ended without an outcome");
   rec.error = c->reason;
-  rec.error_detail = c->detail;
+  // What a server sent may be any bytes: the report and --save-requests are JSON.
+  rec.error_detail = repair_utf8(c->detail);
+  rec.response_id = repair_utf8(rec.response_id);
   if (c->fd >= 0) close(c->fd);
   Connection* last = active_.back();
   active_[c->slot] = last;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/clock.h"
+#include "common/utf8.h"
 #include "load/http_fetch.h"
 
 namespace cuprobe {
@@ -46,7 +47,7 @@ void ProfilerControl::run_call(const char* path, const std::string& body, Profil
   out.answered_realtime_ns = mono_ns() + offset_;
   out.status = r.status;
   out.ok = r.responded && r.status >= 200 && r.status < 300;
-  out.response = r.responded ? r.body.substr(0, 500) : r.error + ": " + r.detail;
+  out.response = repair_utf8(r.responded ? r.body.substr(0, 500) : r.error + ": " + r.detail);
   while (!out.response.empty() && (out.response.back() == '\n' || out.response.back() == ' ')) out.response.pop_back();
 }
 

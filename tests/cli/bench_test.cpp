@@ -1,11 +1,15 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "common/clock.h"
+#include "common/utf8.h"
 #include "support/run_cuprobe.h"
+#include "support/scripted_server.h"
 #include "support/stream_server.h"
 
 namespace cuprobe::test {
@@ -24,6 +28,68 @@ json parse_report(const CommandResult& r) {
   json j = json::parse(r.out, nullptr, false);
   EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
   return j;
+}
+
+// Answers /health and /v1/models like a ready server; completions go to `completion`.
+ScriptedHandler ready_server(std::function<std::string(int index, const ScriptedRequest&)> completion) {
+  auto count = std::make_shared<std::atomic<int>>(0);
+  return [completion, count](const ScriptedRequest& req) {
+    if (req.path == "/health") return http_response(200, "", "text/plain");
+    if (req.path == "/v1/models") return http_response(200, "{\"data\":[{\"id\":\"m\"}]}");
+    return completion((*count)++, req);
+  };
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// B6: a server answering with invalid UTF-8 (error body, event data, header)
+// must not cost the report or the --save-requests file.
+TEST(Bench, InvalidUtf8FromTheServerKeepsReportAndRequests) {
+  ScriptedServer s(ready_server([](int i, const ScriptedRequest&) -> std::string {
+    switch (i % 4) {
+      case 0: return http_response(500, "bad \xff\xfe bytes \xe2\x82", "text/plain");
+      case 1: return sse_response({"{\"id\":\"\xff\xfe\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}"});
+      case 2: return http_response(200, "<html>\xc3</html>", "text/html\xff");
+      default: return sse_response({"{\"id\":\"ok\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}",
+                                    "[DONE]"});
+    }
+  }));
+  std::string dir = temp_dir();
+  auto r = run_cuprobe({"bench", s.url(), "-c", "1", "-n", "8", "--output-len", "1", "--json", "-q",
+                        "--save-requests", dir + "/requests.jsonl"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  json j = parse_report(r);
+  EXPECT_EQ(j["requests"]["completed"], 2);
+  EXPECT_EQ(j["requests"]["failed"], 6);
+  std::string lines = slurp(dir + "/requests.jsonl");
+  EXPECT_TRUE(is_valid_utf8(lines));
+  std::istringstream in(lines);
+  std::string line;
+  int n = 0, repaired = 0;
+  while (std::getline(in, line)) {
+    json rec = json::parse(line, nullptr, false);
+    ASSERT_FALSE(rec.is_discarded()) << line;
+    ++n;
+    if (rec.value("error_detail", "").find("\xEF\xBF\xBD") != std::string::npos) ++repaired;
+  }
+  EXPECT_EQ(n, 8);
+  EXPECT_EQ(repaired, 6);
+}
+
+// B7: --timeout bounds the readiness wait too (here: a server that never answers).
+TEST(Bench, TimeoutBoundsTheReadinessWait) {
+  ScriptedServer s([](const ScriptedRequest&) { return std::string(); });
+  std::int64_t start = mono_ns();
+  auto r = run_cuprobe({"bench", s.url(), "-n", "2", "--timeout", "1500ms", "-q"});
+  double took_s = (mono_ns() - start) / 1e9;
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("server not ready after 1500ms (--timeout)"), std::string::npos) << r.err;
+  EXPECT_LT(took_s, 5.0);
 }
 
 TEST(Bench, JsonReportHasTheContractFields) {

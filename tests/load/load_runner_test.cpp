@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "load/request_builder.h"
+#include "support/scripted_server.h"
 #include "support/stream_server.h"
 
 namespace cuprobe {
@@ -359,6 +360,37 @@ TEST(LoadRunner, TimingMatchesServerTruthAtHighConcurrency) {
   EXPECT_LT(e.ttft99, 0.2);
   EXPECT_LT(e.itl50, 0.2);
   EXPECT_LT(e.itl99, 0.2);
+}
+
+}  // namespace
+}  // namespace cuprobe
+
+namespace cuprobe {
+namespace {
+
+// A server that streams far more events than max_tokens asked for: the record
+// keeps the timestamps max_tokens can explain and counts the rest.
+TEST(LoadRunner, MemoryPerRequestIsBoundedByMaxTokens) {
+  std::string response = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
+  constexpr int kEvents = 200000;
+  for (int i = 0; i < kEvents; ++i) response += "data: {\"choices\":[{\"text\":\"x\"}]}\n\n";
+  response += "data: {\"choices\":[{\"text\":\"x\",\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n";
+  test::ScriptedServer s([&](const test::ScriptedRequest&) { return response; });
+  LoadOptions o;
+  o.port = s.port();
+  o.requests = 1;
+  RequestFactory f = [&](std::uint64_t) {
+    return OutgoingRequest("POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}", 4);
+  };
+  Recorder obs;
+  LoadResult r = run_load(o, f, obs);
+  ASSERT_EQ(r.records.size(), 1u);
+  const RequestRecord& rec = r.records[0];
+  EXPECT_TRUE(rec.ok()) << rec.error << ": " << rec.error_detail;
+  EXPECT_EQ(rec.content_events, kEvents + 1);
+  EXPECT_EQ(rec.content_ns.size(), 4u + 16u);
+  EXPECT_LE(rec.content_ns.capacity(), 64u);
+  EXPECT_EQ(rec.output_tokens(), kEvents + 1);
 }
 
 }  // namespace
