@@ -24,6 +24,7 @@
 #include "report/counter_summary_report.h"
 #include "collect/counters/device_sampler.h"
 #include "cli/gpu_list.h"
+#include "cli/http_client_flags.h"
 #include "collect/counters/metric_presets.h"
 #include "common/error.h"
 #include "common/units.h"
@@ -142,7 +143,7 @@ int run_bench(int argc, char** argv) {
   std::string dataset, extra_body_text, request_timeout_text = "10m", timeout_text = "1h", wait_timeout_text = "10m";
   std::string profile_kind, profile_dir, sample_interval_text = "100ms", sample_preset = "triage", gpu_text = "all";
   std::string save_requests;
-  std::vector<std::string> headers;
+  HttpClientFlags client_flags;
   int concurrency = -1;
   double rate = 0, max_error_rate = 0, temperature = 0;
   std::uint64_t requests = 0, seed = 1;
@@ -166,7 +167,7 @@ int run_bench(int argc, char** argv) {
   app.add_flag("--no-ignore-eos", no_ignore_eos, "do not ask the server to ignore EOS (outputs may be shorter)");
   app.add_option("--temperature", temperature, "sampling temperature")->capture_default_str();
   app.add_option("--extra-body", extra_body_text, "JSON object merged into every request body");
-  app.add_option("-H,--header", headers, "extra request header 'Name: value' (e.g. 'Authorization: Bearer KEY'); repeatable");
+  add_http_client_flags(app, client_flags);
   app.add_option("--seed", seed, "seed for prompts and arrivals")->capture_default_str();
   app.add_option("--request-timeout", request_timeout_text, "a request still running after this fails with 'timeout'")
       ->capture_default_str();
@@ -233,8 +234,7 @@ int run_bench(int argc, char** argv) {
     extra_body = nlohmann::json::parse(extra_body_text, nullptr, false);
     if (!extra_body.is_object()) throw Error("--extra-body must be a JSON object", kExitUsage);
   }
-  std::string extra_headers;
-  for (const auto& h : headers) extra_headers += header_line(h);
+  const HttpClientConfig client = http_client_config(client_flags, server);
   std::unique_ptr<PromptSource> prompts =
       dataset.empty() ? synthetic_prompts(input_len, output_len, seed) : dataset_prompts(dataset, output_len);
   std::optional<ProfileSettings> profile;
@@ -275,7 +275,7 @@ int run_bench(int argc, char** argv) {
     // --timeout bounds everything, the readiness wait included.
     std::int64_t wait_ns = std::min<std::int64_t>(ns_of(wait_timeout_text), run_deadline - mono_ns());
     bool bounded_by_run = wait_ns < ns_of(wait_timeout_text);
-    ReadinessResult ready = wait_until_ready(server, std::chrono::nanoseconds(std::max<std::int64_t>(wait_ns, 1)),
+    ReadinessResult ready = wait_until_ready(server, client, std::chrono::nanoseconds(std::max<std::int64_t>(wait_ns, 1)),
                                              std::chrono::seconds(1),
                                              [&](double t, const std::string& state) {
                                                if (!quiet) std::fprintf(stderr, "bench: [%6.1fs] %s\n", t, state.c_str());
@@ -295,7 +295,7 @@ int run_bench(int argc, char** argv) {
   tpl.ignore_eos = !no_ignore_eos;
   tpl.temperature = temperature;
   tpl.extra_body = extra_body;
-  tpl.extra_headers = extra_headers;
+  tpl.extra_headers = client.extra_headers;
   RequestFactory factory = [&](std::uint64_t index) {
     Prompt p = prompts->prompt(index);
     return OutgoingRequest(build_http_request(tpl, p), p.max_tokens, p.expected_prompt_tokens);
@@ -325,7 +325,7 @@ int run_bench(int argc, char** argv) {
 
   std::int64_t offset = monotonic_to_realtime_offset();
   std::unique_ptr<ProfilerControl> profiler;
-  if (profile) profiler = std::make_unique<ProfilerControl>(server, *profile, offset);
+  if (profile) profiler = std::make_unique<ProfilerControl>(server, client, *profile, offset);
   BenchObserver observer(profiler.get(), quiet, opt.requests ? opt.requests + opt.warmup_requests : 0);
   if (!quiet) {
     std::fprintf(stderr, "bench: %s%s, %s, %s\n", server.base().c_str(), tpl.path.c_str(),

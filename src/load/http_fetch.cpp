@@ -48,8 +48,8 @@ bool wait_for(int fd, short events, std::int64_t deadline) {
 
 }  // namespace
 
-HttpFetchResult http_fetch(const HttpUrl& server, const char* method, const std::string& path,
-                           const std::string& json_body, std::chrono::nanoseconds timeout) {
+HttpFetchResult http_fetch(const HttpUrl& server, const HttpClientConfig& client, const char* method,
+                           const std::string& path, const std::string& json_body, std::chrono::nanoseconds timeout) {
   HttpFetchResult result;
   std::int64_t deadline = mono_ns() + timeout.count();
   auto failed = [&](const char* why, std::string what) {
@@ -74,7 +74,7 @@ HttpFetchResult http_fetch(const HttpUrl& server, const char* method, const std:
   getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len);
   if (err) return failed(err == ECONNREFUSED ? "connect_refused" : "connect_failed", std::strerror(err));
 
-  std::string request = build_simple_request(method, path, server.authority(), json_body);
+  std::string request = build_simple_request(method, path, server.authority(), json_body, client.extra_headers);
   std::size_t sent = 0;
   while (sent < request.size()) {
     ssize_t n = send(s.fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);

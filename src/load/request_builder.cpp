@@ -59,8 +59,8 @@ std::string header_line(const std::string& header) {
 }
 
 std::string build_simple_request(const char* method, const std::string& path, const std::string& authority,
-                                 const std::string& json_body) {
-  return http_request(method, path, authority, "*/*", json_body);
+                                 const std::string& json_body, const std::string& extra_headers) {
+  return http_request(method, path, authority, "*/*", json_body, extra_headers);
 }
 
 std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt) {

@@ -33,6 +33,6 @@ nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prom
 std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt);
 // A small request (GET/POST) with Connection: close, for readiness and profiler calls.
 std::string build_simple_request(const char* method, const std::string& path, const std::string& authority,
-                                 const std::string& json_body = "");
+                                 const std::string& json_body = "", const std::string& extra_headers = "");
 
 }  // namespace cuprobe

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <set>
 #include <fstream>
 #include <sstream>
 
@@ -90,6 +92,51 @@ TEST(Bench, TimeoutBoundsTheReadinessWait) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("server not ready after 1500ms (--timeout)"), std::string::npos) << r.err;
   EXPECT_LT(took_s, 5.0);
+}
+
+// A gateway that wants the key on every route: readiness, models, profiler, load.
+ScriptedHandler key_checking_server(const std::string& key) {
+  return [key](const ScriptedRequest& req) {
+    if (req.header("Authorization") != "Bearer " + key) return http_response(401, "{\"error\":\"no key\"}");
+    if (req.path == "/health") return http_response(200, "", "text/plain");
+    if (req.path == "/v1/models") return http_response(200, "{\"data\":[{\"id\":\"m\"}]}");
+    if (req.path == "/start_profile" || req.path == "/stop_profile") return http_response(200, "ok", "text/plain");
+    return sse_response({"{\"id\":\"a\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}", "[DONE]"});
+  };
+}
+
+TEST(Bench, HeadersAnywhereReachEveryRoute) {
+  ScriptedServer s(key_checking_server("KEY"));
+  auto r = run_cuprobe({"bench", "-H", "Authorization: Bearer KEY", s.url(), "-H", "X-Team: a", "-c", "1", "-n",
+                        "3", "--output-len", "1", "--profile", "vllm", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_report(r);
+  EXPECT_EQ(j["requests"]["completed"], 3);
+  EXPECT_TRUE(j["profile"]["start"]["ok"].get<bool>()) << j["profile"];
+  std::set<std::string> paths;
+  for (const auto& req : s.requests()) {
+    paths.insert(req.path);
+    EXPECT_EQ(req.header("Authorization"), "Bearer KEY") << req.path;
+    EXPECT_EQ(req.header("X-Team"), "a") << req.path;
+  }
+  EXPECT_EQ(paths, (std::set<std::string>{"/health", "/v1/models", "/v1/completions", "/start_profile",
+                                          "/stop_profile"}));
+}
+
+TEST(Bench, ApiKeyOptionAndEnvironment) {
+  ScriptedServer s(key_checking_server("K2"));
+  auto r = run_cuprobe({"bench", s.url(), "--api-key", "K2", "-n", "2", "--output-len", "1", "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  setenv("OPENAI_API_KEY", "K2", 1);
+  r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_cuprobe({"wait", s.url(), "--timeout", "5s"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // An explicit Authorization header wins over the environment.
+  r = run_cuprobe({"wait", s.url(), "-H", "Authorization: Bearer wrong", "--timeout", "300ms", "-q"});
+  unsetenv("OPENAI_API_KEY");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("401"), std::string::npos) << r.err;
 }
 
 TEST(Bench, JsonReportHasTheContractFields) {

@@ -1,0 +1,14 @@
+// What every request of one run carries besides its own path and body: the
+// extra headers (keys, gateway headers) and, for https, the TLS settings.
+// Readiness probes, /v1/models, profiler calls and the load all use the same.
+#pragma once
+
+#include <string>
+
+namespace cuprobe {
+
+struct HttpClientConfig {
+  std::string extra_headers;  // "Name: value\r\n" lines, see header_line()
+};
+
+}  // namespace cuprobe
