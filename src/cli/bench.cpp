@@ -134,6 +134,18 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   if (std::rename(temp.c_str(), path.c_str()) != 0) throw Error("cannot rename " + temp + " to " + path);
 }
 
+// A failed request of a run where no measured request ever got a connection
+// (the server is unreachable: exit 1, not a threshold); nullptr otherwise.
+const RequestRecord* never_connected(const std::vector<RequestRecord>& records) {
+  const RequestRecord* first = nullptr;
+  for (const RequestRecord& r : records) {
+    if (r.warmup) continue;
+    if (!r.error.starts_with("connect_")) return nullptr;
+    if (!first) first = &r;
+  }
+  return first;
+}
+
 int run_bench(int argc, char** argv) {
   CLI::App app{"Streaming load against an LLM server: throughput, TTFT/ITL/TPOT/E2E over the whole run and the "
                "steady state, with the server's profiler (--profile) and device counters (--sample) captured "
@@ -383,6 +395,10 @@ int run_bench(int argc, char** argv) {
     return kExitFailed;
   }
   if (load.stopped) return kExitFailed;
+  if (const RequestRecord* refused = never_connected(load.records)) {
+    std::fprintf(stderr, "cuprobe bench: cannot reach %s: %s\n", server.base().c_str(), refused->error_detail.c_str());
+    return kExitFailed;
+  }
   if (!error_rate_passed(report)) {
     std::fprintf(stderr, "cuprobe bench: error rate %.1f%% is above --max-error-rate %.1f%%\n",
                  100 * error_rate(report.all), 100 * max_error_rate);

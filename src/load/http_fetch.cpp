@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include "common/clock.h"
 #include "common/utf8.h"
@@ -57,21 +58,22 @@ HttpFetchResult http_fetch(const HttpUrl& server, const HttpClientConfig& client
     result.detail = repair_utf8(what);
     return result;
   };
-  SocketAddress address;
   std::string why;
-  if (!resolve_address(server.host, server.port, address, why)) return failed("resolve_failed", why);
+  std::vector<SocketAddress> addresses = resolve_addresses(server.host, server.port, why);
+  if (addresses.empty()) return failed("resolve_failed", why);
   Socket s;
-  s.fd = socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  int crc = s.fd < 0 ? -1 : connect(s.fd, address.get(), address.length);
-  int cerr = errno;
-  if (s.fd < 0) return failed("connect_failed", std::string("socket(): ") + std::strerror(cerr));
-  if (crc < 0 && cerr != EINPROGRESS) {
-    return failed(cerr == ECONNREFUSED ? "connect_refused" : "connect_failed", std::strerror(cerr));
-  }
-  if (!wait_for(s.fd, POLLOUT, deadline)) return failed("timeout", "connect timed out");
   int err = 0;
-  socklen_t len = sizeof err;
-  getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len);
+  for (const SocketAddress& address : addresses) {  // the first that accepts
+    if (s.fd >= 0) close(s.fd);
+    s.fd = socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (s.fd < 0) return failed("connect_failed", std::string("socket(): ") + std::strerror(errno));
+    err = connect(s.fd, address.get(), address.length) < 0 && errno != EINPROGRESS ? errno : 0;
+    if (err) continue;
+    if (!wait_for(s.fd, POLLOUT, deadline)) return failed("timeout", "connect timed out");
+    socklen_t len = sizeof err;
+    getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (!err) break;
+  }
   if (err) return failed(err == ECONNREFUSED ? "connect_refused" : "connect_failed", std::strerror(err));
 
   std::string request = build_simple_request(method, path, server.authority(), json_body, client.extra_headers);

@@ -18,6 +18,7 @@
 #include "common/error.h"
 #include "common/clock.h"
 #include "common/utf8.h"
+#include "load/descriptor_limit.h"
 #include "load/http_response_parser.h"
 #include "load/socket_address.h"
 #include "load/sse_parser.h"
@@ -36,6 +37,7 @@ struct Connection final : HttpBodySink, SseSink {
   RequestRecord& rec;
   int fd = -1;
   std::size_t slot = 0;  // position in the active list
+  std::size_t address = 0, attempts = 0;  // which resolved address, how many tried
   std::string out;
   std::size_t out_off = 0;
   bool connected = false;
@@ -163,6 +165,7 @@ class Loop {
   void fill_slots(std::int64_t now);
   bool plan_finished(std::int64_t now) const;
   void issue(std::int64_t scheduled);
+  bool connect_next(Connection* c, int& err);
   void on_ready(Connection* c, std::uint32_t events);
   void on_readable(Connection* c);
   std::int64_t arrival_time(msghdr& msg, std::int64_t now);
@@ -175,7 +178,8 @@ class Loop {
   LoadObserver& obs_;
   const volatile int* stop_flag_;
   std::mt19937_64 rng_;
-  SocketAddress addr_;
+  std::vector<SocketAddress> addrs_;
+  std::size_t preferred_ = 0;  // the address the last successful connection used
   int ep_ = -1;
   int timer_fd_ = -1;
   std::deque<RequestRecord> records_;
@@ -191,7 +195,45 @@ class Loop {
 
 void Loop::resolve() {
   std::string why;
-  if (!resolve_address(opt_.host, opt_.port, addr_, why)) throw Error(why);
+  addrs_ = opt_.addresses.empty() ? resolve_addresses(opt_.host, opt_.port, why) : opt_.addresses;
+  if (addrs_.empty()) throw Error(why);
+  std::uint64_t needed = cap() > 0 ? static_cast<std::uint64_t>(cap()) + kDescriptorHeadroom : 0;
+  std::string limit = raise_descriptor_limit(needed);
+  if (!limit.empty() && needed > 0) {
+    throw Error("concurrency " + std::to_string(cap()) + " cannot run: " + limit +
+                " (raise it with 'ulimit -n', or lower -c)");
+  }
+}
+
+// Starts a connection on the next address not tried yet; false with errno's
+// value in err when every address failed at once.
+bool Loop::connect_next(Connection* c, int& err) {
+  while (c->attempts < addrs_.size()) {
+    c->address = (preferred_ + c->attempts++) % addrs_.size();
+    const SocketAddress& a = addrs_[c->address];
+    if (c->fd >= 0) close(c->fd);
+    c->fd = socket(a.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (c->fd < 0) {
+      err = errno;
+      return false;  // out of descriptors or memory: another address will not help
+    }
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
+    if (connect(c->fd, a.get(), a.length) < 0 && errno != EINPROGRESS) {
+      err = errno;
+      continue;
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP;
+    ev.data.ptr = c;
+    if (epoll_ctl(ep_, EPOLL_CTL_ADD, c->fd, &ev) < 0) {
+      err = errno;
+      return false;
+    }
+    return true;
+  }
+  return false;
 }
 
 void Loop::arm_timer(std::int64_t at) {
@@ -284,27 +326,9 @@ void Loop::issue(std::int64_t scheduled) {
   rec.send_ns = mono_ns();
   if (result_.start_ns == 0) result_.start_ns = rec.send_ns;
   c->deadline = rec.send_ns + opt_.request_timeout_ns;
-  c->fd = socket(addr_.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (c->fd < 0) {
-    c->fail("connect_failed", "socket(): " + error_text(errno));
-    finish(c, mono_ns());
-    return;
-  }
-  int one = 1;
-  setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
-  int rc = connect(c->fd, addr_.get(), addr_.length);
-  if (rc < 0 && errno != EINPROGRESS) {
-    int err = errno;
+  int err = 0;
+  if (!connect_next(c, err)) {
     c->fail(err == ECONNREFUSED ? "connect_refused" : "connect_failed", "connect(): " + error_text(err));
-    finish(c, mono_ns());
-    return;
-  }
-  epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP;
-  ev.data.ptr = c;
-  if (epoll_ctl(ep_, EPOLL_CTL_ADD, c->fd, &ev) < 0) {
-    c->fail("connect_failed", "epoll_ctl(): " + error_text(errno));
     finish(c, mono_ns());
   }
 }
@@ -370,11 +394,13 @@ void Loop::on_ready(Connection* c, std::uint32_t events) {
       socklen_t len = sizeof err;
       getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
       if (err != 0) {
+        if (connect_next(c, err)) return;  // the next address is being tried
         c->fail(err == ECONNREFUSED ? "connect_refused" : "connect_failed", "connect(): " + error_text(err));
         finish(c, mono_ns());
         return;
       }
       c->connected = true;
+      preferred_ = c->address;
     } else {
       return;
     }

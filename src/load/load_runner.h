@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "load/request_record.h"
+#include "load/socket_address.h"
 #include "load/stream_decoder.h"
 
 namespace cuprobe {
@@ -37,6 +38,8 @@ struct LoadOptions {
   // Content timestamps kept per request when its max_tokens is unknown; with a
   // known max_tokens, that many (plus a little) are kept. Later events are counted.
   std::size_t max_token_stamps = 65536;
+  // Where to connect, tried in order; empty = resolve host:port (the usual case).
+  std::vector<SocketAddress> addresses;
 };
 
 struct LoadProgress {
@@ -78,7 +81,8 @@ struct OutgoingRequest {
 // Builds request number `index`.
 using RequestFactory = std::function<OutgoingRequest(std::uint64_t index)>;
 
-// Throws cuprobe::Error when the host cannot be resolved or the plan is empty.
+// Throws cuprobe::Error when the host cannot be resolved, the plan is empty, or
+// the descriptor limit cannot be raised to what `concurrency` needs.
 // stop_flag (optional) is polled: when it becomes non-zero nothing new is sent
 // and in-flight requests are cancelled with reason "interrupted".
 LoadResult run_load(const LoadOptions& options, const RequestFactory& make_request, LoadObserver& observer,

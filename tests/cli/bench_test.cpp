@@ -1,4 +1,8 @@
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -137,6 +141,46 @@ TEST(Bench, ApiKeyOptionAndEnvironment) {
   unsetenv("OPENAI_API_KEY");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("401"), std::string::npos) << r.err;
+}
+
+// Runs cuprobe with RLIMIT_NOFILE soft/hard (as `ulimit -n` would); stderr into err.
+int run_cuprobe_with_nofile(rlim_t soft, rlim_t hard, const std::vector<std::string>& args, std::string& err) {
+  std::string err_file = temp_dir() + "/stderr";
+  pid_t pid = fork();
+  if (pid == 0) {
+    rlimit lim{soft, hard};
+    int out = open("/dev/null", O_WRONLY);
+    int errfd = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (setrlimit(RLIMIT_NOFILE, &lim) != 0 || out < 0 || errfd < 0) _exit(90);
+    dup2(out, 1);
+    dup2(errfd, 2);
+    std::vector<std::string> copy = args;
+    std::string binary = CUPROBE_BINARY;
+    std::vector<char*> argv = {binary.data()};
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  err = slurp(err_file);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+// `ulimit -n 64` used to lose most of -c 100: the soft limit is raised first.
+TEST(Bench, DescriptorLimitIsRaisedForTheConcurrency) {
+  StreamServer s(fast());
+  std::string err;
+  EXPECT_EQ(run_cuprobe_with_nofile(64, 8192, {"bench", s.url(), "-c", "100", "-n", "200", "--output-len", "2", "-q"},
+                                    err),
+            0)
+      << err;
+  EXPECT_EQ(run_cuprobe_with_nofile(64, 64, {"bench", s.url(), "-c", "100", "-n", "200", "--output-len", "2", "-q"},
+                                    err),
+            1);
+  EXPECT_NE(err.find("concurrency 100 cannot run: need 164 open files, the hard limit is 64"), std::string::npos)
+      << err;
 }
 
 TEST(Bench, JsonReportHasTheContractFields) {
@@ -316,7 +360,8 @@ TEST(Bench, ConnectionRefusedReportsAndExits) {
     url = s.url();
   }
   auto r = run_cuprobe({"bench", url, "--no-wait", "-c", "2", "-n", "6", "--json", "-q"});
-  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // unreachable is a failure, not a threshold (4)
+  EXPECT_NE(r.err.find("cannot reach " + url), std::string::npos) << r.err;
   EXPECT_EQ(parse_report(r)["requests"]["errors"]["connect_refused"], 6);
   r = run_cuprobe({"bench", url, "--wait-timeout", "300ms", "-n", "2", "-q"});
   EXPECT_EQ(r.exit_code, 1);

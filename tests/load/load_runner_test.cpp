@@ -395,3 +395,33 @@ TEST(LoadRunner, MemoryPerRequestIsBoundedByMaxTokens) {
 
 }  // namespace
 }  // namespace cuprobe
+
+namespace cuprobe {
+namespace {
+
+SocketAddress loopback(const char* host, std::uint16_t port) {
+  std::string why;
+  std::vector<SocketAddress> a = resolve_addresses(host, port, why);
+  EXPECT_FALSE(a.empty()) << why;
+  return a.empty() ? SocketAddress{} : a.front();
+}
+
+// An IPv6-first name must still reach a server on IPv4: every address is tried.
+TEST(LoadRunner, TriesEveryResolvedAddress) {
+  std::uint16_t closed;
+  {
+    StreamServer gone;
+    closed = gone.port();
+  }
+  StreamServer s;
+  LoadOptions o = options_for(s);
+  o.addresses = {loopback("::1", s.port()), loopback("127.0.0.1", closed), loopback("127.0.0.1", s.port())};
+  o.concurrency = 2;
+  o.requests = 6;
+  LoadResult r = run(o, 2, plain);
+  ASSERT_EQ(r.records.size(), 6u);
+  for (const auto& x : r.records) EXPECT_TRUE(x.ok()) << x.error << ": " << x.error_detail;
+}
+
+}  // namespace
+}  // namespace cuprobe
