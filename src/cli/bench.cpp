@@ -146,6 +146,16 @@ const RequestRecord* never_connected(const std::vector<RequestRecord>& records) 
   return first;
 }
 
+// A 400/422 whose body names stream_options: a server that rejects unknown fields.
+bool rejected_stream_options(const std::vector<RequestRecord>& records) {
+  for (const RequestRecord& r : records) {
+    if ((r.error == "http_400" || r.error == "http_422") && r.error_detail.find("stream_options") != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int run_bench(int argc, char** argv) {
   CLI::App app{"Streaming load against an LLM server: throughput, TTFT/ITL/TPOT/E2E over the whole run and the "
                "steady state, with the server's profiler (--profile) and device counters (--sample) captured "
@@ -160,7 +170,7 @@ int run_bench(int argc, char** argv) {
   double rate = 0, max_error_rate = 0, temperature = 0;
   std::uint64_t requests = 0, seed = 1;
   std::int64_t input_len = 256, output_len = 128, profile_steps = 0;
-  bool no_ignore_eos = false, no_wait = false, json = false, quiet = false, sample = false, sample_optional = false;
+  bool no_ignore_eos = false, no_stream_options = false, no_wait = false, json = false, quiet = false, sample = false, sample_optional = false;
   app.add_option("URL", url_text, "server, e.g. http://127.0.0.1:30000 or http://host:8000/v1/chat/completions")
       ->required();
   app.add_option("--endpoint", endpoint, "/v1/completions (default), /v1/chat/completions or /generate");
@@ -177,6 +187,9 @@ int run_bench(int argc, char** argv) {
   app.add_option("--output-len", output_len, "max_tokens of every request")->capture_default_str();
   app.add_option("--dataset", dataset, "JSONL prompts: {\"prompt\": ...} or {\"messages\": [...]}, optional max_tokens");
   app.add_flag("--no-ignore-eos", no_ignore_eos, "do not ask the server to ignore EOS (outputs may be shorter)");
+  app.add_flag("--no-stream-options", no_stream_options,
+               "leave stream_options out of OpenAI request bodies (servers that reject unknown fields with 400/422); "
+               "output tokens are then counted from the stream");
   app.add_option("--temperature", temperature, "sampling temperature")->capture_default_str();
   app.add_option("--extra-body", extra_body_text, "JSON object merged into every request body");
   add_http_client_flags(app, client_flags);
@@ -305,6 +318,7 @@ int run_bench(int argc, char** argv) {
   tpl.authority = server.authority();
   tpl.model = model;
   tpl.ignore_eos = !no_ignore_eos;
+  tpl.stream_options = !no_stream_options;
   tpl.temperature = temperature;
   tpl.extra_body = extra_body;
   tpl.extra_headers = client.extra_headers;
@@ -329,6 +343,7 @@ int run_bench(int argc, char** argv) {
   settings["input_len"] = dataset.empty() ? nlohmann::ordered_json(input_len) : nlohmann::ordered_json();
   settings["output_len"] = output_len;
   settings["ignore_eos"] = tpl.ignore_eos;
+  settings["stream_options"] = tpl.stream_options && api != ApiKind::kGenerate;
   settings["temperature"] = temperature;
   settings["seed"] = seed;
   settings["request_timeout_s"] = opt.request_timeout_ns / 1e9;
@@ -398,6 +413,9 @@ int run_bench(int argc, char** argv) {
   if (const RequestRecord* refused = never_connected(load.records)) {
     std::fprintf(stderr, "cuprobe bench: cannot reach %s: %s\n", server.base().c_str(), refused->error_detail.c_str());
     return kExitFailed;
+  }
+  if (rejected_stream_options(load.records)) {
+    std::fprintf(stderr, "cuprobe bench: the server rejected stream_options; try --no-stream-options\n");
   }
   if (!error_rate_passed(report)) {
     std::fprintf(stderr, "cuprobe bench: error rate %.1f%% is above --max-error-rate %.1f%%\n",

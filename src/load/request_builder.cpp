@@ -24,7 +24,7 @@ nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prom
     body["max_tokens"] = prompt.max_tokens;
     body["temperature"] = tpl.temperature;
     body["stream"] = true;
-    body["stream_options"] = {{"include_usage", true}};
+    if (tpl.stream_options) body["stream_options"] = {{"include_usage", true}};
     if (tpl.ignore_eos) body["ignore_eos"] = true;  // vLLM and SGLang extension
   }
   if (tpl.extra_body.is_object()) {

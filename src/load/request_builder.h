@@ -20,6 +20,7 @@ struct RequestTemplate {
   std::string authority;    // Host header
   std::string model;        // OpenAI "model"; empty = omitted
   bool ignore_eos = true;
+  bool stream_options = true;  // ask for usage with stream_options.include_usage (OpenAI APIs)
   double temperature = 0.0;
   nlohmann::json extra_body;  // merged into the top-level body (object or null)
   std::string extra_headers;  // "Name: value\r\n" lines (e.g. Authorization), see header_line()

@@ -183,6 +183,25 @@ TEST(Bench, DescriptorLimitIsRaisedForTheConcurrency) {
       << err;
 }
 
+// Servers that reject unknown fields: --no-stream-options leaves the field out.
+TEST(Bench, NoStreamOptionsForStrictServers) {
+  ScriptedServer s(ready_server([](int, const ScriptedRequest& req) {
+    if (req.body.find("stream_options") != std::string::npos) {
+      return http_response(422, "{\"detail\":[{\"loc\":[\"body\",\"stream_options\"],\"msg\":\"extra fields not permitted\"}]}");
+    }
+    return sse_response({"{\"id\":\"a\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}", "[DONE]"});
+  }));
+  auto r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "-q"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("try --no-stream-options"), std::string::npos) << r.err;
+  r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "--no-stream-options", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_report(r);
+  EXPECT_FALSE(j["settings"]["stream_options"].get<bool>());
+  EXPECT_EQ(j["requests"]["usage_missing"], 2);
+  EXPECT_DOUBLE_EQ(j["all"]["output_tokens"].get<double>(), 2);
+}
+
 TEST(Bench, JsonReportHasTheContractFields) {
   StreamServer s(fast());
   auto r = run_cuprobe({"bench", s.url(), "-c", "4", "-n", "24", "--output-len", "10", "--input-len", "20",
