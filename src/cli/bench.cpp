@@ -159,7 +159,7 @@ bool rejected_stream_options(const std::vector<RequestRecord>& records) {
 int run_bench(int argc, char** argv) {
   CLI::App app{"Streaming load against an LLM server: throughput, TTFT/ITL/TPOT/E2E over the whole run and the "
                "steady state, with the server's profiler (--profile) and device counters (--sample) captured "
-               "inside the steady window. Plain http:// only (no https)."};
+               "inside the steady window. http:// or https:// (--cacert, --insecure)."};
   app.name(argv[0]);
   std::string url_text, endpoint, model, arrival_text = "poisson", duration_text, warmup_text = "0";
   std::string dataset, extra_body_text, request_timeout_text = "10m", timeout_text = "1h", wait_timeout_text = "10m";
@@ -171,7 +171,8 @@ int run_bench(int argc, char** argv) {
   std::uint64_t requests = 0, seed = 1;
   std::int64_t input_len = 256, output_len = 128, profile_steps = 0;
   bool no_ignore_eos = false, no_stream_options = false, no_wait = false, json = false, quiet = false, sample = false, sample_optional = false;
-  app.add_option("URL", url_text, "server, e.g. http://127.0.0.1:30000 or http://host:8000/v1/chat/completions")
+  app.add_option("URL", url_text,
+                 "server, e.g. http://127.0.0.1:30000, http://host:8000/v1/chat/completions or https://gateway/v1")
       ->required();
   app.add_option("--endpoint", endpoint, "/v1/completions (default), /v1/chat/completions or /generate");
   app.add_option("--model", model, "model name for OpenAI endpoints (default: the first of /v1/models)");
@@ -322,6 +323,7 @@ int run_bench(int argc, char** argv) {
   tpl.temperature = temperature;
   tpl.extra_body = extra_body;
   tpl.extra_headers = client.extra_headers;
+  opt.tls = client.tls;
   RequestFactory factory = [&](std::uint64_t index) {
     Prompt p = prompts->prompt(index);
     return OutgoingRequest(build_http_request(tpl, p), p.max_tokens, p.expected_prompt_tokens);

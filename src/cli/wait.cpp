@@ -21,7 +21,7 @@ int run_wait(int argc, char** argv) {
   std::string url_text, timeout_text = "10m", interval_text = "1s";
   bool quiet = false;
   HttpClientFlags client_flags;
-  app.add_option("URL", url_text, "server, e.g. http://127.0.0.1:30000 (an endpoint path is ignored)")->required();
+  app.add_option("URL", url_text, "server, e.g. http://127.0.0.1:30000 or https://host (an endpoint path is ignored)")->required();
   app.add_option("--timeout", timeout_text, "give up after this long (exit 1)")->capture_default_str();
   app.add_option("--interval", interval_text, "time between probes")->capture_default_str();
   app.add_flag("-q,--quiet", quiet, "no progress lines on stderr");

@@ -22,6 +22,7 @@
 #include "load/http_response_parser.h"
 #include "load/socket_address.h"
 #include "load/sse_parser.h"
+#include "load/tls_session.h"
 
 namespace cuprobe {
 namespace {
@@ -41,7 +42,9 @@ struct Connection final : HttpBodySink, SseSink {
   std::string out;
   std::size_t out_off = 0;
   bool connected = false;
-  bool writing = true;
+  bool writing = true;    // false after a send error
+  bool want_out = true;   // EPOLLOUT is asked for
+  std::unique_ptr<TlsSession> tls;
   std::int64_t deadline = 0;
   std::int64_t now = 0;  // arrival time of the bytes being parsed
   HttpResponseParser http;
@@ -168,6 +171,8 @@ class Loop {
   bool connect_next(Connection* c, int& err);
   void on_ready(Connection* c, std::uint32_t events);
   void on_readable(Connection* c);
+  void end_of_stream(Connection* c, const std::string& why);
+  void flush_out(Connection* c);
   std::int64_t arrival_time(msghdr& msg, std::int64_t now);
   void finish(Connection* c, std::int64_t now);
   void cancel_all(const char* reason, const std::string& detail);
@@ -190,6 +195,7 @@ class Loop {
   bool planning_done_ = false;
   LoadProgress progress_;
   LoadResult result_;
+  std::string plain_;  // decrypted bytes of the last read (https)
   char buf_[64 * 1024];
 };
 
@@ -356,6 +362,15 @@ std::int64_t Loop::arrival_time(msghdr& msg, std::int64_t now) {
   return now;
 }
 
+// The response can end no further: decide with what arrived.
+void Loop::end_of_stream(Connection* c, const std::string& why) {
+  if (c->http.finish_on_eof()) {
+    c->conclude_response();
+  } else {
+    c->fail(c->http.error(), why.empty() ? c->http.error_detail() : "connection error: " + why);
+  }
+}
+
 void Loop::on_readable(Connection* c) {
   iovec iov{buf_, sizeof buf_};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec)) + 64];
@@ -369,22 +384,60 @@ void Loop::on_readable(Connection* c) {
   if (n > 0) now = arrival_time(msg, now);
   c->now = now;
   if (n > 0) {
-    if (!c->http.feed(std::string_view(buf_, static_cast<std::size_t>(n)), *c)) {
+    std::string_view data(buf_, static_cast<std::size_t>(n));
+    if (c->tls) {  // the plaintext arrived when its ciphertext did
+      plain_.clear();
+      if (!c->tls->receive(data, plain_)) {
+        c->fail("tls_failed", c->tls->error());
+        finish(c, now);
+        return;
+      }
+      c->tls->take_outgoing(c->out);
+      flush_out(c);
+      data = plain_;
+    }
+    if (!data.empty() && !c->http.feed(data, *c)) {
       c->fail(c->http.error(), c->http.error_detail());
     } else if (c->saw_done || c->http.done()) {
       c->conclude_response();
+    } else if (c->tls && c->tls->closed()) {
+      end_of_stream(c, "");
     }
     if (c->finished) finish(c, now);
     return;
   }
   if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
-  std::string why = n == 0 ? "" : error_text(errno);
-  if (c->http.finish_on_eof()) {
-    c->conclude_response();
-  } else {
-    c->fail(c->http.error(), why.empty() ? c->http.error_detail() : "connection error: " + why);
-  }
+  end_of_stream(c, n == 0 ? "" : error_text(errno));
   finish(c, now);
+}
+
+// Sends what is queued in c->out; keeps EPOLLOUT asked for exactly while
+// something is left.
+void Loop::flush_out(Connection* c) {
+  while (c->writing && c->out_off < c->out.size()) {
+    ssize_t n = send(c->fd, c->out.data() + c->out_off, c->out.size() - c->out_off, MSG_NOSIGNAL);
+    if (n > 0) {
+      c->out_off += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EAGAIN) {
+      break;
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      c->writing = false;  // the server may already have answered (e.g. 413): read what it said
+    }
+  }
+  bool left = c->writing && c->out_off < c->out.size();
+  if (!left) {
+    std::string().swap(c->out);
+    c->out_off = 0;
+  }
+  if (left != c->want_out) {
+    c->want_out = left;
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLRDHUP | (left ? EPOLLOUT : 0u);
+    ev.data.ptr = c;
+    epoll_ctl(ep_, EPOLL_CTL_MOD, c->fd, &ev);
+  }
 }
 
 void Loop::on_ready(Connection* c, std::uint32_t events) {
@@ -401,34 +454,22 @@ void Loop::on_ready(Connection* c, std::uint32_t events) {
       }
       c->connected = true;
       preferred_ = c->address;
+      if (opt_.tls) {  // the request goes out encrypted, after the handshake
+        c->tls = std::make_unique<TlsSession>(opt_.tls, opt_.host);
+        c->tls->write(c->out);
+        c->out.clear();
+        c->tls->take_outgoing(c->out);
+        if (c->tls->failed()) {
+          c->fail("tls_failed", c->tls->error());
+          finish(c, mono_ns());
+          return;
+        }
+      }
     } else {
       return;
     }
   }
-  if (c->writing && (events & EPOLLOUT)) {
-    while (c->out_off < c->out.size()) {
-      ssize_t n = send(c->fd, c->out.data() + c->out_off, c->out.size() - c->out_off, MSG_NOSIGNAL);
-      if (n > 0) {
-        c->out_off += static_cast<std::size_t>(n);
-      } else if (n < 0 && errno == EAGAIN) {
-        break;
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else {
-        // The server may already have answered (e.g. 413): read what it said.
-        c->writing = false;
-        break;
-      }
-    }
-    if (c->out_off == c->out.size() || !c->writing) {
-      c->writing = false;
-      std::string().swap(c->out);
-      epoll_event ev{};
-      ev.events = EPOLLIN | EPOLLRDHUP;
-      ev.data.ptr = c;
-      epoll_ctl(ep_, EPOLL_CTL_MOD, c->fd, &ev);
-    }
-  }
+  if (events & EPOLLOUT) flush_out(c);
   if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) on_readable(c);
 }
 

@@ -8,12 +8,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "load/request_record.h"
 #include "load/socket_address.h"
 #include "load/stream_decoder.h"
+#include "load/tls_session.h"
 
 namespace cuprobe {
 
@@ -38,6 +40,8 @@ struct LoadOptions {
   // Content timestamps kept per request when its max_tokens is unknown; with a
   // known max_tokens, that many (plus a little) are kept. Later events are counted.
   std::size_t max_token_stamps = 65536;
+  // https: every connection speaks TLS with this context (host is the name checked).
+  std::shared_ptr<const TlsContext> tls;
   // Where to connect, tried in order; empty = resolve host:port (the usual case).
   std::vector<SocketAddress> addresses;
 };

@@ -14,6 +14,8 @@
 
 #include "common/clock.h"
 #include "common/utf8.h"
+#include "load/tls_library.h"
+#include "load/tls_session.h"
 #include "support/run_cuprobe.h"
 #include "support/scripted_server.h"
 #include "support/stream_server.h"
@@ -200,6 +202,44 @@ TEST(Bench, NoStreamOptionsForStrictServers) {
   EXPECT_FALSE(j["settings"]["stream_options"].get<bool>());
   EXPECT_EQ(j["requests"]["usage_missing"], 2);
   EXPECT_DOUBLE_EQ(j["all"]["output_tokens"].get<double>(), 2);
+}
+
+// https against the suite's TLS server (a self-signed certificate made here):
+// verified with --cacert, refused without it, accepted with --insecure.
+TEST(Bench, HttpsVerifiesTheCertificate) {
+  std::string why;
+  if (!tls_library(why)) GTEST_SKIP() << why;
+  std::string dir = temp_dir();
+  if (!make_self_signed_certificate(dir, "IP:127.0.0.1,DNS:localhost")) GTEST_SKIP() << "no openssl command";
+  ScriptedServer s(key_checking_server("KEY"), TlsContext::server(dir + "/cert.pem", dir + "/key.pem"));
+  ASSERT_EQ(s.url().substr(0, 8), "https://");
+  auto r = run_cuprobe({"bench", s.url(), "--cacert", dir + "/cert.pem", "--api-key", "KEY", "-c", "1", "-n", "3",
+                        "--output-len", "1", "--profile", "vllm", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_report(r);
+  EXPECT_EQ(j["requests"]["completed"], 3);
+  EXPECT_EQ(j["settings"]["url"], s.url());
+  EXPECT_TRUE(j["profile"]["start"]["ok"].get<bool>());
+  r = run_cuprobe({"bench", s.url(), "--api-key", "KEY", "-n", "1", "--wait-timeout", "300ms", "-q"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("certificate verify failed"), std::string::npos) << r.err;
+  r = run_cuprobe({"bench", s.url(), "--api-key", "KEY", "-n", "2", "--no-wait", "--json", "-q"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(parse_report(r)["requests"]["errors"]["tls_failed"], 2);
+  r = run_cuprobe({"bench", s.url(), "--insecure", "--api-key", "KEY", "-n", "2", "--output-len", "1", "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_cuprobe({"wait", s.url(), "--cacert", dir + "/cert.pem", "--api-key", "KEY", "--timeout", "5s"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(Bench, HttpsWithoutLibsslIsOneLine) {
+  setenv("CUPROBE_LIBSSL", "/nonexistent/libssl.so", 1);
+  auto r = run_cuprobe({"bench", "https://127.0.0.1:1", "-n", "1"});
+  unsetenv("CUPROBE_LIBSSL");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("https needs OpenSSL's libssl"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_EQ(run_cuprobe({"bench", "http://127.0.0.1:1", "--insecure"}).exit_code, 2);
 }
 
 TEST(Bench, JsonReportHasTheContractFields) {
@@ -401,7 +441,7 @@ TEST(Bench, WholeRunTimeoutNeverHangs) {
 TEST(Bench, UsageErrors) {
   for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
            {"bench"},
-           {"bench", "https://h/v1/completions"},
+           {"bench", "ftp://h/v1/completions"},
            {"bench", "http://127.0.0.1:1", "--endpoint", "/v1/embeddings"},
            {"bench", "http://127.0.0.1:1/generate", "--endpoint", "/v1/completions"},
            {"bench", "http://127.0.0.1:1", "--arrival", "bursty"},

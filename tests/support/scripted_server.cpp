@@ -1,11 +1,13 @@
 #include "support/scripted_server.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <strings.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -44,6 +46,7 @@ std::string sse_response(const std::vector<std::string>& events) {
 
 struct ScriptedServer::Impl {
   ScriptedHandler handler;
+  std::shared_ptr<const TlsContext> tls;
   int listen_fd = -1, wake_fd = -1;
   std::uint16_t port = 0;
   std::thread thread;
@@ -56,16 +59,46 @@ struct ScriptedServer::Impl {
     return poll(p, 2, 5000) > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)) && !(p[1].revents & POLLIN);
   }
 
-  // False when the peer went away before a whole request arrived.
-  bool read_request(int fd, ScriptedRequest& req) {
-    std::string in;
-    char buf[16384];
-    std::size_t need = std::string::npos;
-    while (need == std::string::npos || in.size() < need) {
-      if (!wait_readable(fd)) return false;
+  struct Channel {
+    int fd;
+    std::unique_ptr<TlsSession> tls;
+    void send_raw(const std::string& data) const {
+      for (std::size_t off = 0; off < data.size();) {
+        ssize_t n = send(fd, data.data() + off, data.size() - off, MSG_NOSIGNAL);
+        if (n <= 0) return;
+        off += static_cast<std::size_t>(n);
+      }
+    }
+    void send_all(const std::string& data) const {
+      if (!tls) return send_raw(data);
+      tls->write(data);
+      std::string out;
+      tls->take_outgoing(out);
+      send_raw(out);
+    }
+    // Appends the plaintext of one read; false when the peer went away or TLS failed.
+    bool read_some(std::string& in) const {
+      char buf[16384];
       ssize_t n = read(fd, buf, sizeof buf);
       if (n <= 0) return false;
-      in.append(buf, static_cast<std::size_t>(n));
+      if (!tls) {
+        in.append(buf, static_cast<std::size_t>(n));
+        return true;
+      }
+      bool ok = tls->receive(std::string_view(buf, static_cast<std::size_t>(n)), in);
+      std::string out;
+      tls->take_outgoing(out);  // the handshake's replies
+      send_raw(out);
+      return ok;
+    }
+  };
+
+  // False when the peer went away before a whole request arrived.
+  bool read_request(const Channel& ch, ScriptedRequest& req) {
+    std::string in;
+    std::size_t need = std::string::npos;
+    while (need == std::string::npos || in.size() < need) {
+      if (!wait_readable(ch.fd) || !ch.read_some(in)) return false;
       std::size_t end = in.find("\r\n\r\n");
       if (need == std::string::npos && end != std::string::npos) {
         req.head = in.substr(0, end);
@@ -81,8 +114,9 @@ struct ScriptedServer::Impl {
   }
 
   void serve(int fd) {
+    Channel ch{fd, tls ? std::make_unique<TlsSession>(tls, "") : nullptr};
     ScriptedRequest req;
-    if (!read_request(fd, req)) {
+    if (!read_request(ch, req)) {
       close(fd);
       return;
     }
@@ -95,11 +129,7 @@ struct ScriptedServer::Impl {
       held.push_back(fd);
       return;
     }
-    for (std::size_t off = 0; off < answer.size();) {
-      ssize_t n = send(fd, answer.data() + off, answer.size() - off, MSG_NOSIGNAL);
-      if (n <= 0) break;
-      off += static_cast<std::size_t>(n);
-    }
+    ch.send_all(answer);
     shutdown(fd, SHUT_WR);
     close(fd);
   }
@@ -116,9 +146,11 @@ struct ScriptedServer::Impl {
   }
 };
 
-ScriptedServer::ScriptedServer(ScriptedHandler handler) : impl_(std::make_unique<Impl>()) {
+ScriptedServer::ScriptedServer(ScriptedHandler handler, std::shared_ptr<const TlsContext> tls)
+    : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   s.handler = std::move(handler);
+  s.tls = std::move(tls);
   s.listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   int one = 1;
   setsockopt(s.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -146,7 +178,29 @@ ScriptedServer::~ScriptedServer() {
 }
 
 std::uint16_t ScriptedServer::port() const { return impl_->port; }
-std::string ScriptedServer::url() const { return "http://127.0.0.1:" + std::to_string(impl_->port); }
+std::string ScriptedServer::url() const {
+  return (impl_->tls ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(impl_->port);
+}
+
+bool make_self_signed_certificate(const std::string& dir, const std::string& subject_alt_name) {
+  std::vector<std::string> args = {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                                   "-subj", "/CN=cuprobe test", "-addext", "subjectAltName=" + subject_alt_name,
+                                   "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem"};
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execvp("openssl", argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
 
 std::vector<ScriptedRequest> ScriptedServer::requests() const {
   std::lock_guard<std::mutex> lock(impl_->mu);

@@ -2,7 +2,7 @@
 // Content-Length bodies) goes to a handler that returns the raw response bytes,
 // which are sent as they are before the connection closes. An empty answer
 // holds the connection open and silent until the server stops. Connections are
-// served one at a time, on 127.0.0.1.
+// served one at a time, on 127.0.0.1; over TLS when given a server context.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "load/tls_session.h"
 
 namespace cuprobe::test {
 
@@ -29,15 +31,20 @@ std::string http_response(int code, const std::string& body, const std::string& 
 // each item one "data: ..." event.
 std::string sse_response(const std::vector<std::string>& events);
 
+// Writes DIR/cert.pem and DIR/key.pem, a self-signed certificate for the given
+// subjectAltName (e.g. "IP:127.0.0.1,DNS:localhost"), with the openssl command.
+// False when openssl cannot be run.
+bool make_self_signed_certificate(const std::string& dir, const std::string& subject_alt_name);
+
 class ScriptedServer {
  public:
-  explicit ScriptedServer(ScriptedHandler handler);
+  explicit ScriptedServer(ScriptedHandler handler, std::shared_ptr<const TlsContext> tls = nullptr);
   ~ScriptedServer();
   ScriptedServer(const ScriptedServer&) = delete;
   ScriptedServer& operator=(const ScriptedServer&) = delete;
 
   std::uint16_t port() const;
-  std::string url() const;  // "http://127.0.0.1:PORT"
+  std::string url() const;  // "http://127.0.0.1:PORT" ("https://..." with TLS)
   std::vector<ScriptedRequest> requests() const;
 
  private:
