@@ -68,6 +68,21 @@ TEST_F(TlsSessionTest, UntrustedOrMismatchedCertificateFails) {
   EXPECT_EQ(insecure.server_got, "x");
 }
 
+// A server that answers https with plain HTTP (or noise) fails the session cleanly.
+TEST_F(TlsSessionTest, GarbageFromThePeerFailsWithAReason) {
+  for (std::string garbage : {std::string("HTTP/1.1 400 Bad Request\r\n\r\n"), std::string(3000, '\x16'),
+                              std::string("\x16\x03\x03\xff\xff") + std::string(100, '\0')}) {
+    TlsSession client(TlsContext::client({"", true}), "127.0.0.1");
+    std::string hello, plain;
+    client.take_outgoing(hello);
+    EXPECT_FALSE(hello.empty());
+    EXPECT_FALSE(client.receive(garbage, plain)) << garbage.size();
+    EXPECT_TRUE(plain.empty());
+    EXPECT_NE(client.error().find("TLS handshake failed"), std::string::npos) << client.error();
+    EXPECT_FALSE(client.receive("more", plain));  // a failed session stays failed
+  }
+}
+
 TEST_F(TlsSessionTest, BadCaFileIsOneLine) {
   try {
     TlsContext::client({dir_ + "/missing.pem", false});
