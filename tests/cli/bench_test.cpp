@@ -232,6 +232,35 @@ TEST(Bench, HttpsVerifiesTheCertificate) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+// What TLS adds: the handshake, inside every request's TTFT (one connection
+// per request). Prints both medians (docs/bench.md quotes them).
+TEST(Bench, HttpsAddsTheHandshakeToTtft) {
+  std::string why;
+  if (!tls_library(why)) GTEST_SKIP() << why;
+  std::string dir = temp_dir();
+  if (!make_self_signed_certificate(dir, "IP:127.0.0.1")) GTEST_SKIP() << "no openssl command";
+  auto answer = [](const ScriptedRequest& req) {
+    if (req.path == "/v1/completions") {
+      return sse_response({"{\"id\":\"a\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}", "[DONE]"});
+    }
+    return http_response(200, "{\"data\":[{\"id\":\"m\"}]}");
+  };
+  ScriptedServer plain(answer);
+  ScriptedServer tls(answer, TlsContext::server(dir + "/cert.pem", dir + "/key.pem"));
+  double ttft[2];
+  for (int i = 0; i < 2; ++i) {
+    std::vector<std::string> args = {"bench", i == 0 ? plain.url() : tls.url(), "-n", "50", "--output-len", "1",
+                                     "--json", "-q"};
+    if (i == 1) args.insert(args.end(), {"--cacert", dir + "/cert.pem"});
+    auto r = run_cuprobe(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ttft[i] = parse_report(r)["all"]["ttft_ms"]["p50"].get<double>();
+  }
+  std::printf("TTFT p50 over 50 requests: http %.3f ms, https %.3f ms (handshake +%.3f ms)\n", ttft[0], ttft[1],
+              ttft[1] - ttft[0]);
+  EXPECT_LT(ttft[1], ttft[0] + 100.0);
+}
+
 TEST(Bench, HttpsWithoutLibsslIsOneLine) {
   setenv("CUPROBE_LIBSSL", "/nonexistent/libssl.so", 1);
   auto r = run_cuprobe({"bench", "https://127.0.0.1:1", "-n", "1"});
