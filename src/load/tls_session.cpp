@@ -71,6 +71,8 @@ TlsSession::TlsSession(std::shared_ptr<const TlsContext> context, const std::str
   out_ = lib_.BIO_new(lib_.BIO_s_mem());
   if (!ssl_ || !in_ || !out_) {
     error_ = "TLS: out of memory";
+    if (ssl_) lib_.SSL_free(ssl_);
+    ssl_ = nullptr;  // the destructor frees the BIOs
     return;
   }
   lib_.SSL_set_bio(ssl_, in_, out_);
@@ -163,6 +165,7 @@ bool TlsSession::receive(std::string_view ciphertext, std::string& plaintext) {
 }
 
 void TlsSession::take_outgoing(std::string& out) {
+  if (!ssl_) return;
   char buf[16384];
   while (lib_.BIO_ctrl(out_, TlsLibrary::kBioCtrlPending, 0, nullptr) > 0) {
     int n = lib_.BIO_read(out_, buf, sizeof buf);
