@@ -146,10 +146,10 @@ const RequestRecord* never_connected(const std::vector<RequestRecord>& records) 
   return first;
 }
 
-// A 400/422 whose body names stream_options: a server that rejects unknown fields.
-bool rejected_stream_options(const std::vector<RequestRecord>& records) {
+// A 400/422 whose body names `field`: a server that rejects fields it does not know.
+bool rejected_field(const std::vector<RequestRecord>& records, const char* field) {
   for (const RequestRecord& r : records) {
-    if ((r.error == "http_400" || r.error == "http_422") && r.error_detail.find("stream_options") != std::string::npos) {
+    if ((r.error == "http_400" || r.error == "http_422") && r.error_detail.find(field) != std::string::npos) {
       return true;
     }
   }
@@ -416,8 +416,11 @@ int run_bench(int argc, char** argv) {
     std::fprintf(stderr, "cuprobe bench: cannot reach %s: %s\n", server.base().c_str(), refused->error_detail.c_str());
     return kExitFailed;
   }
-  if (rejected_stream_options(load.records)) {
-    std::fprintf(stderr, "cuprobe bench: the server rejected stream_options; try --no-stream-options\n");
+  for (const auto& [field, option] : {std::pair{"stream_options", "--no-stream-options"},
+                                      std::pair{"ignore_eos", "--no-ignore-eos"}}) {
+    if (rejected_field(load.records, field)) {
+      std::fprintf(stderr, "cuprobe bench: the server rejected %s; try %s\n", field, option);
+    }
   }
   if (!error_rate_passed(report)) {
     std::fprintf(stderr, "cuprobe bench: error rate %.1f%% is above --max-error-rate %.1f%%\n",
