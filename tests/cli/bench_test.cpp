@@ -228,6 +228,11 @@ TEST(Bench, HttpsVerifiesTheCertificate) {
   EXPECT_EQ(parse_report(r)["requests"]["errors"]["tls_failed"], 2);
   r = run_cuprobe({"bench", s.url(), "--insecure", "--api-key", "KEY", "-n", "2", "--output-len", "1", "-q"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  // Several handshakes in flight at once in the load loop.
+  r = run_cuprobe({"bench", s.url(), "--cacert", dir + "/cert.pem", "--api-key", "KEY", "-c", "4", "-n", "12",
+                   "--output-len", "1", "--rate", "200", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(parse_report(r)["requests"]["completed"], 12);
   r = run_cuprobe({"wait", s.url(), "--cacert", dir + "/cert.pem", "--api-key", "KEY", "--timeout", "5s"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
