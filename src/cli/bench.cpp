@@ -24,9 +24,11 @@
 #include "report/counter_summary_report.h"
 #include "collect/counters/device_sampler.h"
 #include "cli/gpu_list.h"
+#include "cli/http_client_flags.h"
 #include "collect/counters/metric_presets.h"
 #include "common/error.h"
 #include "common/units.h"
+#include "common/utf8.h"
 #include "load/bench_metrics.h"
 #include "report/bench_report.h"
 #include "common/clock.h"
@@ -132,22 +134,45 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   if (std::rename(temp.c_str(), path.c_str()) != 0) throw Error("cannot rename " + temp + " to " + path);
 }
 
+// A failed request of a run where no measured request ever got a connection
+// (the server is unreachable: exit 1, not a threshold); nullptr otherwise.
+const RequestRecord* never_connected(const std::vector<RequestRecord>& records) {
+  const RequestRecord* first = nullptr;
+  for (const RequestRecord& r : records) {
+    if (r.warmup) continue;
+    if (!r.error.starts_with("connect_")) return nullptr;
+    if (!first) first = &r;
+  }
+  return first;
+}
+
+// A 400/422 whose body names `field`: a server that rejects fields it does not know.
+bool rejected_field(const std::vector<RequestRecord>& records, const char* field) {
+  for (const RequestRecord& r : records) {
+    if ((r.error == "http_400" || r.error == "http_422") && r.error_detail.find(field) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int run_bench(int argc, char** argv) {
   CLI::App app{"Streaming load against an LLM server: throughput, TTFT/ITL/TPOT/E2E over the whole run and the "
                "steady state, with the server's profiler (--profile) and device counters (--sample) captured "
-               "inside the steady window. Plain http:// only (no https)."};
+               "inside the steady window. http:// or https:// (--cacert, --insecure)."};
   app.name(argv[0]);
   std::string url_text, endpoint, model, arrival_text = "poisson", duration_text, warmup_text = "0";
   std::string dataset, extra_body_text, request_timeout_text = "10m", timeout_text = "1h", wait_timeout_text = "10m";
   std::string profile_kind, profile_dir, sample_interval_text = "100ms", sample_preset = "triage", gpu_text = "all";
   std::string save_requests;
-  std::vector<std::string> headers;
+  HttpClientFlags client_flags;
   int concurrency = -1;
   double rate = 0, max_error_rate = 0, temperature = 0;
   std::uint64_t requests = 0, seed = 1;
   std::int64_t input_len = 256, output_len = 128, profile_steps = 0;
-  bool no_ignore_eos = false, no_wait = false, json = false, quiet = false, sample = false, sample_optional = false;
-  app.add_option("URL", url_text, "server, e.g. http://127.0.0.1:30000 or http://host:8000/v1/chat/completions")
+  bool no_ignore_eos = false, no_stream_options = false, no_wait = false, json = false, quiet = false, sample = false, sample_optional = false;
+  app.add_option("URL", url_text,
+                 "server, e.g. http://127.0.0.1:30000, http://host:8000/v1/chat/completions or https://gateway/v1")
       ->required();
   app.add_option("--endpoint", endpoint, "/v1/completions (default), /v1/chat/completions or /generate");
   app.add_option("--model", model, "model name for OpenAI endpoints (default: the first of /v1/models)");
@@ -163,9 +188,12 @@ int run_bench(int argc, char** argv) {
   app.add_option("--output-len", output_len, "max_tokens of every request")->capture_default_str();
   app.add_option("--dataset", dataset, "JSONL prompts: {\"prompt\": ...} or {\"messages\": [...]}, optional max_tokens");
   app.add_flag("--no-ignore-eos", no_ignore_eos, "do not ask the server to ignore EOS (outputs may be shorter)");
+  app.add_flag("--no-stream-options", no_stream_options,
+               "leave stream_options out of OpenAI request bodies (servers that reject unknown fields with 400/422); "
+               "output tokens are then counted from the stream");
   app.add_option("--temperature", temperature, "sampling temperature")->capture_default_str();
   app.add_option("--extra-body", extra_body_text, "JSON object merged into every request body");
-  app.add_option("-H,--header", headers, "extra request header 'Name: value' (e.g. 'Authorization: Bearer KEY'); repeatable");
+  add_http_client_flags(app, client_flags);
   app.add_option("--seed", seed, "seed for prompts and arrivals")->capture_default_str();
   app.add_option("--request-timeout", request_timeout_text, "a request still running after this fails with 'timeout'")
       ->capture_default_str();
@@ -226,13 +254,13 @@ int run_bench(int argc, char** argv) {
   opt.request_timeout_ns = ns_of(request_timeout_text);
   opt.run_timeout_ns = ns_of(timeout_text);
   if (opt.request_timeout_ns <= 0 || opt.run_timeout_ns <= 0) throw Error("timeouts must be positive", kExitUsage);
+  const std::int64_t run_deadline = mono_ns() + opt.run_timeout_ns;
   nlohmann::json extra_body;
   if (!extra_body_text.empty()) {
     extra_body = nlohmann::json::parse(extra_body_text, nullptr, false);
     if (!extra_body.is_object()) throw Error("--extra-body must be a JSON object", kExitUsage);
   }
-  std::string extra_headers;
-  for (const auto& h : headers) extra_headers += header_line(h);
+  const HttpClientConfig client = http_client_config(client_flags, server);
   std::unique_ptr<PromptSource> prompts =
       dataset.empty() ? synthetic_prompts(input_len, output_len, seed) : dataset_prompts(dataset, output_len);
   std::optional<ProfileSettings> profile;
@@ -270,11 +298,18 @@ int run_bench(int argc, char** argv) {
 
   // --- readiness, model name
   if (!no_wait) {
-    ReadinessResult ready = wait_until_ready(server, parse_duration(wait_timeout_text), std::chrono::seconds(1),
+    // --timeout bounds everything, the readiness wait included.
+    std::int64_t wait_ns = std::min<std::int64_t>(ns_of(wait_timeout_text), run_deadline - mono_ns());
+    bool bounded_by_run = wait_ns < ns_of(wait_timeout_text);
+    ReadinessResult ready = wait_until_ready(server, client, std::chrono::nanoseconds(std::max<std::int64_t>(wait_ns, 1)),
+                                             std::chrono::seconds(1),
                                              [&](double t, const std::string& state) {
                                                if (!quiet) std::fprintf(stderr, "bench: [%6.1fs] %s\n", t, state.c_str());
                                              });
-    if (!ready.ready) throw Error("server not ready after " + wait_timeout_text + "; last seen: " + ready.last.state);
+    if (!ready.ready) {
+      throw Error("server not ready after " + (bounded_by_run ? timeout_text + " (--timeout)" : wait_timeout_text) +
+                  "; last seen: " + ready.last.state);
+    }
     if (model.empty() && api != ApiKind::kGenerate && !ready.last.models.empty()) model = ready.last.models.front();
   }
 
@@ -284,15 +319,20 @@ int run_bench(int argc, char** argv) {
   tpl.authority = server.authority();
   tpl.model = model;
   tpl.ignore_eos = !no_ignore_eos;
+  tpl.stream_options = !no_stream_options;
   tpl.temperature = temperature;
   tpl.extra_body = extra_body;
-  tpl.extra_headers = extra_headers;
-  RequestFactory factory = [&](std::uint64_t index) { return build_http_request(tpl, prompts->prompt(index)); };
+  tpl.extra_headers = client.extra_headers;
+  opt.tls = client.tls;
+  RequestFactory factory = [&](std::uint64_t index) {
+    Prompt p = prompts->prompt(index);
+    return OutgoingRequest(build_http_request(tpl, p), p.max_tokens, p.expected_prompt_tokens);
+  };
 
   nlohmann::ordered_json settings;
   settings["url"] = server.base() + server.path;
   settings["endpoint"] = endpoint;
-  settings["model"] = model;
+  settings["model"] = repair_utf8(model);
   settings["mode"] = rate > 0 ? "open_loop" : "closed_loop";
   settings["concurrency"] = opt.concurrency;
   settings["rate"] = rate;
@@ -301,10 +341,11 @@ int run_bench(int argc, char** argv) {
   settings["duration_s"] = opt.duration_ns / 1e9;
   settings["warmup_requests"] = opt.warmup_requests;
   settings["warmup_s"] = opt.warmup_ns / 1e9;
-  settings["prompts"] = prompts->describe();
+  settings["prompts"] = repair_utf8(prompts->describe());
   settings["input_len"] = dataset.empty() ? nlohmann::ordered_json(input_len) : nlohmann::ordered_json();
   settings["output_len"] = output_len;
   settings["ignore_eos"] = tpl.ignore_eos;
+  settings["stream_options"] = tpl.stream_options && api != ApiKind::kGenerate;
   settings["temperature"] = temperature;
   settings["seed"] = seed;
   settings["request_timeout_s"] = opt.request_timeout_ns / 1e9;
@@ -313,7 +354,7 @@ int run_bench(int argc, char** argv) {
 
   std::int64_t offset = monotonic_to_realtime_offset();
   std::unique_ptr<ProfilerControl> profiler;
-  if (profile) profiler = std::make_unique<ProfilerControl>(server, *profile, offset);
+  if (profile) profiler = std::make_unique<ProfilerControl>(server, client, *profile, offset);
   BenchObserver observer(profiler.get(), quiet, opt.requests ? opt.requests + opt.warmup_requests : 0);
   if (!quiet) {
     std::fprintf(stderr, "bench: %s%s, %s, %s\n", server.base().c_str(), tpl.path.c_str(),
@@ -327,6 +368,7 @@ int run_bench(int argc, char** argv) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
+  opt.run_timeout_ns = std::max<std::int64_t>(1'000'000, run_deadline - mono_ns());
   LoadResult load = run_load(opt, factory, observer, &g_stop);
   offset = load.realtime_offset_ns;
 
@@ -356,12 +398,12 @@ int run_bench(int argc, char** argv) {
   } else {
     report.sample_note = sample_note;
   }
+  std::string out = json ? bench_report_json(report).dump(2) + "\n" : bench_report_text(report);
   if (!save_requests.empty()) {
     std::string lines;
     for (const auto& rec : load.records) lines += request_record_json(rec, offset).dump() + "\n";
     write_file_atomically(save_requests, lines);
   }
-  std::string out = json ? bench_report_json(report).dump(2) + "\n" : bench_report_text(report);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
   if (load.run_timed_out) {
@@ -370,6 +412,16 @@ int run_bench(int argc, char** argv) {
     return kExitFailed;
   }
   if (load.stopped) return kExitFailed;
+  if (const RequestRecord* refused = never_connected(load.records)) {
+    std::fprintf(stderr, "cuprobe bench: cannot reach %s: %s\n", server.base().c_str(), refused->error_detail.c_str());
+    return kExitFailed;
+  }
+  for (const auto& [field, option] : {std::pair{"stream_options", "--no-stream-options"},
+                                      std::pair{"ignore_eos", "--no-ignore-eos"}}) {
+    if (rejected_field(load.records, field)) {
+      std::fprintf(stderr, "cuprobe bench: the server rejected %s; try %s\n", field, option);
+    }
+  }
   if (!error_rate_passed(report)) {
     std::fprintf(stderr, "cuprobe bench: error rate %.1f%% is above --max-error-rate %.1f%%\n",
                  100 * error_rate(report.all), 100 * max_error_rate);

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cli/http_client_flags.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "common/error.h"
@@ -19,10 +20,12 @@ int run_wait(int argc, char** argv) {
   app.name(argv[0]);
   std::string url_text, timeout_text = "10m", interval_text = "1s";
   bool quiet = false;
-  app.add_option("URL", url_text, "server, e.g. http://127.0.0.1:30000 (an endpoint path is ignored)")->required();
+  HttpClientFlags client_flags;
+  app.add_option("URL", url_text, "server, e.g. http://127.0.0.1:30000 or https://host (an endpoint path is ignored)")->required();
   app.add_option("--timeout", timeout_text, "give up after this long (exit 1)")->capture_default_str();
   app.add_option("--interval", interval_text, "time between probes")->capture_default_str();
   app.add_flag("-q,--quiet", quiet, "no progress lines on stderr");
+  add_http_client_flags(app, client_flags);
   if (auto code = parse_args(app, argc, argv)) return *code;
 
   HttpUrl server = parse_http_url(url_text);
@@ -30,7 +33,8 @@ int run_wait(int argc, char** argv) {
   auto timeout = parse_duration(timeout_text);
   auto interval = parse_duration(interval_text);
   if (interval.count() <= 0) throw Error("--interval must be positive", kExitUsage);
-  ReadinessResult r = wait_until_ready(server, timeout, interval, [&](double t, const std::string& state) {
+  const HttpClientConfig client = http_client_config(client_flags, server);
+  ReadinessResult r = wait_until_ready(server, client, timeout, interval, [&](double t, const std::string& state) {
     if (!quiet) std::fprintf(stderr, "[%7.1fs] %s: %s\n", t, server.base().c_str(), state.c_str());
   });
   if (!r.ready) {

@@ -39,7 +39,7 @@ WindowMetrics collect(const std::vector<RequestRecord>& records, const Span& spa
     if (!r.ok() || r.content_ns.empty()) continue;
     const std::int64_t first = r.content_ns.front();
     const double out = static_cast<double>(r.output_tokens());
-    const double tokens_per_event = out / static_cast<double>(r.content_ns.size());
+    const double tokens_per_event = out / static_cast<double>(r.content_count());
     // Events and tokens that reached the client inside the window.
     std::size_t inside = 0;
     for (std::size_t i = 0; i < r.content_ns.size(); ++i) {
@@ -47,7 +47,7 @@ WindowMetrics collect(const std::vector<RequestRecord>& records, const Span& spa
       ++inside;
       if (i > 0 && span.contains(r.content_ns[i - 1])) itl.push_back((r.content_ns[i] - r.content_ns[i - 1]) / kNsPerMs);
     }
-    m.content_events += inside;
+    m.content_events += span.whole ? static_cast<std::uint64_t>(r.content_count()) : inside;
     m.output_tokens += span.whole ? out : tokens_per_event * static_cast<double>(inside);
     if (span.contains(first) && r.input_tokens() > 0) m.input_tokens += static_cast<double>(r.input_tokens());
     // Per-request latencies: only requests wholly inside the window.

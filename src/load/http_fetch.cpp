@@ -7,11 +7,15 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "common/clock.h"
+#include "common/utf8.h"
 #include "load/http_response_parser.h"
 #include "load/request_builder.h"
 #include "load/socket_address.h"
+#include "load/tls_session.h"
 
 namespace cuprobe {
 namespace {
@@ -45,54 +49,80 @@ bool wait_for(int fd, short events, std::int64_t deadline) {
   }
 }
 
+// Sends all of `data`; false only when the deadline passed. A send error ends
+// the sending quietly: the server may have answered already (e.g. 413).
+bool send_all(int fd, const std::string& data, std::int64_t deadline) {
+  std::size_t sent = 0;
+  while (sent < data.size()) {
+    ssize_t n = send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<std::size_t>(n);
+    } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      if (!wait_for(fd, POLLOUT, deadline)) return false;
+    } else {
+      return true;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
-HttpFetchResult http_fetch(const HttpUrl& server, const char* method, const std::string& path,
-                           const std::string& json_body, std::chrono::nanoseconds timeout) {
+HttpFetchResult http_fetch(const HttpUrl& server, const HttpClientConfig& client, const char* method,
+                           const std::string& path, const std::string& json_body, std::chrono::nanoseconds timeout) {
   HttpFetchResult result;
   std::int64_t deadline = mono_ns() + timeout.count();
   auto failed = [&](const char* why, std::string what) {
     result.error = why;
-    result.detail = std::move(what);
+    result.detail = repair_utf8(what);
     return result;
   };
-  SocketAddress address;
   std::string why;
-  if (!resolve_address(server.host, server.port, address, why)) return failed("resolve_failed", why);
+  std::vector<SocketAddress> addresses = resolve_addresses(server.host, server.port, why);
+  if (addresses.empty()) return failed("resolve_failed", why);
   Socket s;
-  s.fd = socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  int crc = s.fd < 0 ? -1 : connect(s.fd, address.get(), address.length);
-  int cerr = errno;
-  if (s.fd < 0) return failed("connect_failed", std::string("socket(): ") + std::strerror(cerr));
-  if (crc < 0 && cerr != EINPROGRESS) {
-    return failed(cerr == ECONNREFUSED ? "connect_refused" : "connect_failed", std::strerror(cerr));
-  }
-  if (!wait_for(s.fd, POLLOUT, deadline)) return failed("timeout", "connect timed out");
   int err = 0;
-  socklen_t len = sizeof err;
-  getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len);
+  for (const SocketAddress& address : addresses) {  // the first that accepts
+    if (s.fd >= 0) close(s.fd);
+    s.fd = socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (s.fd < 0) return failed("connect_failed", std::string("socket(): ") + std::strerror(errno));
+    err = connect(s.fd, address.get(), address.length) < 0 && errno != EINPROGRESS ? errno : 0;
+    if (err) continue;
+    if (!wait_for(s.fd, POLLOUT, deadline)) return failed("timeout", "connect timed out");
+    socklen_t len = sizeof err;
+    getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (!err) break;
+  }
   if (err) return failed(err == ECONNREFUSED ? "connect_refused" : "connect_failed", std::strerror(err));
 
-  std::string request = build_simple_request(method, path, server.authority(), json_body);
-  std::size_t sent = 0;
-  while (sent < request.size()) {
-    ssize_t n = send(s.fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
-    if (n > 0) {
-      sent += static_cast<std::size_t>(n);
-    } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-      if (!wait_for(s.fd, POLLOUT, deadline)) return failed("timeout", "sending the request timed out");
-    } else {
-      break;  // the server may have answered early; read it
-    }
+  std::string out = build_simple_request(method, path, server.authority(), json_body, client.extra_headers);
+  std::unique_ptr<TlsSession> tls;
+  if (server.https) {
+    if (!client.tls) return failed("tls_failed", "https URL without TLS settings");
+    tls = std::make_unique<TlsSession>(client.tls, server.host);
+    tls->write(out);
+    out.clear();
+    tls->take_outgoing(out);
   }
   HttpResponseParser parser;
   BodyCollector body;
+  std::string plain;
   char buf[16384];
   while (!parser.done()) {
+    if (!send_all(s.fd, out, deadline)) return failed("timeout", "sending the request timed out");
+    out.clear();
     if (!wait_for(s.fd, POLLIN, deadline)) return failed("timeout", "no complete response before the deadline");
     ssize_t n = read(s.fd, buf, sizeof buf);
     if (n > 0) {
-      if (!parser.feed(std::string_view(buf, static_cast<std::size_t>(n)), body)) {
+      std::string_view data(buf, static_cast<std::size_t>(n));
+      if (tls) {
+        plain.clear();
+        if (!tls->receive(data, plain)) return failed("tls_failed", tls->error());
+        tls->take_outgoing(out);
+        data = plain;
+      }
+      if (!data.empty() && !parser.feed(data, body)) return failed(parser.error().c_str(), parser.error_detail());
+      if (tls && tls->closed() && !parser.done() && !parser.finish_on_eof()) {
         return failed(parser.error().c_str(), parser.error_detail());
       }
     } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {

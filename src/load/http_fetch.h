@@ -6,6 +6,7 @@
 #include <chrono>
 #include <string>
 
+#include "load/http_client_config.h"
 #include "load/http_url.h"
 
 namespace cuprobe {
@@ -18,7 +19,8 @@ struct HttpFetchResult {
   std::string detail;      // one line for people
 };
 
-HttpFetchResult http_fetch(const HttpUrl& server, const char* method, const std::string& path,
-                           const std::string& json_body, std::chrono::nanoseconds timeout);
+// Sends client.extra_headers with the request.
+HttpFetchResult http_fetch(const HttpUrl& server, const HttpClientConfig& client, const char* method,
+                           const std::string& path, const std::string& json_body, std::chrono::nanoseconds timeout);
 
 }  // namespace cuprobe

@@ -18,21 +18,22 @@ std::string HttpUrl::authority() const {
   return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
-std::string HttpUrl::base() const { return "http://" + authority(); }
+std::string HttpUrl::base() const { return (https ? "https://" : "http://") + authority(); }
 
 HttpUrl parse_http_url(std::string_view text) {
   std::string_view rest = text;
+  HttpUrl url;
   if (rest.starts_with("https://")) {
-    bad_url(text, "https is not supported (cuprobe bench speaks plain http; use http:// or a local port)");
-  }
-  if (rest.starts_with("http://")) {
+    rest.remove_prefix(8);
+    url.https = true;
+    url.port = 443;
+  } else if (rest.starts_with("http://")) {
     rest.remove_prefix(7);
   } else if (rest.find("://") != std::string_view::npos) {
-    bad_url(text, "only http:// URLs are supported");
+    bad_url(text, "only http:// and https:// URLs are supported");
   }
   std::size_t slash = rest.find('/');
   std::string_view hostport = rest.substr(0, slash);
-  HttpUrl url;
   if (slash != std::string_view::npos) url.path = std::string(rest.substr(slash));
   if (url.path == "/") url.path.clear();
   if (url.path.find_first_of("?# \t\r\n") != std::string::npos) {

@@ -17,9 +17,12 @@
 
 #include "common/error.h"
 #include "common/clock.h"
+#include "common/utf8.h"
+#include "load/descriptor_limit.h"
 #include "load/http_response_parser.h"
 #include "load/socket_address.h"
 #include "load/sse_parser.h"
+#include "load/tls_session.h"
 
 namespace cuprobe {
 namespace {
@@ -35,16 +38,20 @@ struct Connection final : HttpBodySink, SseSink {
   RequestRecord& rec;
   int fd = -1;
   std::size_t slot = 0;  // position in the active list
+  std::size_t address = 0, attempts = 0;  // which resolved address, how many tried
   std::string out;
   std::size_t out_off = 0;
   bool connected = false;
-  bool writing = true;
+  bool writing = true;    // false after a send error
+  bool want_out = true;   // EPOLLOUT is asked for
+  std::unique_ptr<TlsSession> tls;
   std::int64_t deadline = 0;
   std::int64_t now = 0;  // arrival time of the bytes being parsed
   HttpResponseParser http;
   SseParser sse;
   StreamDecoder decoder;
   std::size_t max_error_body;
+  std::size_t max_stamps = 0;
   bool headers_checked = false;
   bool error_body = false;
   std::string body_excerpt;
@@ -101,7 +108,10 @@ struct Connection final : HttpBodySink, SseSink {
       case StreamChunk::Kind::kData:
         break;
     }
-    if (chunk.has_content) rec.content_ns.push_back(now);
+    if (chunk.has_content) {
+      ++rec.content_events;
+      if (rec.content_ns.size() < max_stamps) rec.content_ns.push_back(now);
+    }
     if (chunk.prompt_tokens >= 0) rec.prompt_tokens = chunk.prompt_tokens;
     if (chunk.completion_tokens >= 0) rec.completion_tokens = chunk.completion_tokens;
     if (chunk.finished) saw_finish = true;
@@ -124,7 +134,7 @@ struct Connection final : HttpBodySink, SseSink {
       }
     } else if (!saw_done && !saw_finish) {
       fail("truncated_stream", "the stream ended without [DONE] or a finish_reason");
-    } else if (rec.content_ns.empty()) {
+    } else if (rec.content_events == 0) {
       fail("no_tokens", "the stream ended without any generated text");
     } else {
       finished = true;
@@ -158,8 +168,11 @@ class Loop {
   void fill_slots(std::int64_t now);
   bool plan_finished(std::int64_t now) const;
   void issue(std::int64_t scheduled);
+  bool connect_next(Connection* c, int& err);
   void on_ready(Connection* c, std::uint32_t events);
   void on_readable(Connection* c);
+  void end_of_stream(Connection* c, const std::string& why);
+  void flush_out(Connection* c);
   std::int64_t arrival_time(msghdr& msg, std::int64_t now);
   void finish(Connection* c, std::int64_t now);
   void cancel_all(const char* reason, const std::string& detail);
@@ -170,7 +183,8 @@ class Loop {
   LoadObserver& obs_;
   const volatile int* stop_flag_;
   std::mt19937_64 rng_;
-  SocketAddress addr_;
+  std::vector<SocketAddress> addrs_;
+  std::size_t preferred_ = 0;  // the address the last successful connection used
   int ep_ = -1;
   int timer_fd_ = -1;
   std::deque<RequestRecord> records_;
@@ -181,12 +195,51 @@ class Loop {
   bool planning_done_ = false;
   LoadProgress progress_;
   LoadResult result_;
+  std::string plain_;  // decrypted bytes of the last read (https)
   char buf_[64 * 1024];
 };
 
 void Loop::resolve() {
   std::string why;
-  if (!resolve_address(opt_.host, opt_.port, addr_, why)) throw Error(why);
+  addrs_ = opt_.addresses.empty() ? resolve_addresses(opt_.host, opt_.port, why) : opt_.addresses;
+  if (addrs_.empty()) throw Error(why);
+  std::uint64_t needed = cap() > 0 ? static_cast<std::uint64_t>(cap()) + kDescriptorHeadroom : 0;
+  std::string limit = raise_descriptor_limit(needed);
+  if (!limit.empty() && needed > 0) {
+    throw Error("concurrency " + std::to_string(cap()) + " cannot run: " + limit +
+                " (raise it with 'ulimit -n', or lower -c)");
+  }
+}
+
+// Starts a connection on the next address not tried yet; false with errno's
+// value in err when every address failed at once.
+bool Loop::connect_next(Connection* c, int& err) {
+  while (c->attempts < addrs_.size()) {
+    c->address = (preferred_ + c->attempts++) % addrs_.size();
+    const SocketAddress& a = addrs_[c->address];
+    if (c->fd >= 0) close(c->fd);
+    c->fd = socket(a.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (c->fd < 0) {
+      err = errno;
+      return false;  // out of descriptors or memory: another address will not help
+    }
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
+    if (connect(c->fd, a.get(), a.length) < 0 && errno != EINPROGRESS) {
+      err = errno;
+      continue;
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP;
+    ev.data.ptr = c;
+    if (epoll_ctl(ep_, EPOLL_CTL_ADD, c->fd, &ev) < 0) {
+      err = errno;
+      return false;
+    }
+    return true;
+  }
+  return false;
 }
 
 void Loop::arm_timer(std::int64_t at) {
@@ -267,36 +320,21 @@ void Loop::issue(std::int64_t scheduled) {
   rec.index = progress_.issued++;
   rec.scheduled_ns = scheduled;
   rec.warmup = rec.index < opt_.warmup_requests || (opt_.warmup_ns > 0 && scheduled - run_start_ < opt_.warmup_ns);
-  rec.content_ns.reserve(64);
   auto* c = new Connection(rec, opt_.api, opt_);
-  c->out = make_(rec.index);
+  OutgoingRequest request = make_(rec.index);
+  c->out = std::move(request.bytes);
+  rec.expected_prompt_tokens = request.expected_prompt_tokens;
+  c->max_stamps = request.max_tokens > 0 ? static_cast<std::size_t>(request.max_tokens) + 16 : opt_.max_token_stamps;
+  rec.content_ns.reserve(std::min<std::size_t>(c->max_stamps, 64));
   c->slot = active_.size();
   active_.push_back(c);
   ++progress_.in_flight;
   rec.send_ns = mono_ns();
   if (result_.start_ns == 0) result_.start_ns = rec.send_ns;
   c->deadline = rec.send_ns + opt_.request_timeout_ns;
-  c->fd = socket(addr_.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (c->fd < 0) {
-    c->fail("connect_failed", "socket(): " + error_text(errno));
-    finish(c, mono_ns());
-    return;
-  }
-  int one = 1;
-  setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
-  int rc = connect(c->fd, addr_.get(), addr_.length);
-  if (rc < 0 && errno != EINPROGRESS) {
-    int err = errno;
+  int err = 0;
+  if (!connect_next(c, err)) {
     c->fail(err == ECONNREFUSED ? "connect_refused" : "connect_failed", "connect(): " + error_text(err));
-    finish(c, mono_ns());
-    return;
-  }
-  epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP;
-  ev.data.ptr = c;
-  if (epoll_ctl(ep_, EPOLL_CTL_ADD, c->fd, &ev) < 0) {
-    c->fail("connect_failed", "epoll_ctl(): " + error_text(errno));
     finish(c, mono_ns());
   }
 }
@@ -324,6 +362,15 @@ std::int64_t Loop::arrival_time(msghdr& msg, std::int64_t now) {
   return now;
 }
 
+// The response can end no further: decide with what arrived.
+void Loop::end_of_stream(Connection* c, const std::string& why) {
+  if (c->http.finish_on_eof()) {
+    c->conclude_response();
+  } else {
+    c->fail(c->http.error(), why.empty() ? c->http.error_detail() : "connection error: " + why);
+  }
+}
+
 void Loop::on_readable(Connection* c) {
   iovec iov{buf_, sizeof buf_};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec)) + 64];
@@ -337,22 +384,60 @@ void Loop::on_readable(Connection* c) {
   if (n > 0) now = arrival_time(msg, now);
   c->now = now;
   if (n > 0) {
-    if (!c->http.feed(std::string_view(buf_, static_cast<std::size_t>(n)), *c)) {
+    std::string_view data(buf_, static_cast<std::size_t>(n));
+    if (c->tls) {  // the plaintext arrived when its ciphertext did
+      plain_.clear();
+      if (!c->tls->receive(data, plain_)) {
+        c->fail("tls_failed", c->tls->error());
+        finish(c, now);
+        return;
+      }
+      c->tls->take_outgoing(c->out);
+      flush_out(c);
+      data = plain_;
+    }
+    if (!data.empty() && !c->http.feed(data, *c)) {
       c->fail(c->http.error(), c->http.error_detail());
     } else if (c->saw_done || c->http.done()) {
       c->conclude_response();
+    } else if (c->tls && c->tls->closed()) {
+      end_of_stream(c, "");
     }
     if (c->finished) finish(c, now);
     return;
   }
   if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
-  std::string why = n == 0 ? "" : error_text(errno);
-  if (c->http.finish_on_eof()) {
-    c->conclude_response();
-  } else {
-    c->fail(c->http.error(), why.empty() ? c->http.error_detail() : "connection error: " + why);
-  }
+  end_of_stream(c, n == 0 ? "" : error_text(errno));
   finish(c, now);
+}
+
+// Sends what is queued in c->out; keeps EPOLLOUT asked for exactly while
+// something is left.
+void Loop::flush_out(Connection* c) {
+  while (c->writing && c->out_off < c->out.size()) {
+    ssize_t n = send(c->fd, c->out.data() + c->out_off, c->out.size() - c->out_off, MSG_NOSIGNAL);
+    if (n > 0) {
+      c->out_off += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EAGAIN) {
+      break;
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      c->writing = false;  // the server may already have answered (e.g. 413): read what it said
+    }
+  }
+  bool left = c->writing && c->out_off < c->out.size();
+  if (!left) {
+    std::string().swap(c->out);
+    c->out_off = 0;
+  }
+  if (left != c->want_out) {
+    c->want_out = left;
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLRDHUP | (left ? EPOLLOUT : 0u);
+    ev.data.ptr = c;
+    epoll_ctl(ep_, EPOLL_CTL_MOD, c->fd, &ev);
+  }
 }
 
 void Loop::on_ready(Connection* c, std::uint32_t events) {
@@ -362,39 +447,29 @@ void Loop::on_ready(Connection* c, std::uint32_t events) {
       socklen_t len = sizeof err;
       getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
       if (err != 0) {
+        if (connect_next(c, err)) return;  // the next address is being tried
         c->fail(err == ECONNREFUSED ? "connect_refused" : "connect_failed", "connect(): " + error_text(err));
         finish(c, mono_ns());
         return;
       }
       c->connected = true;
+      preferred_ = c->address;
+      if (opt_.tls) {  // the request goes out encrypted, after the handshake
+        c->tls = std::make_unique<TlsSession>(opt_.tls, opt_.host);
+        c->tls->write(c->out);
+        c->out.clear();
+        c->tls->take_outgoing(c->out);
+        if (c->tls->failed()) {
+          c->fail("tls_failed", c->tls->error());
+          finish(c, mono_ns());
+          return;
+        }
+      }
     } else {
       return;
     }
   }
-  if (c->writing && (events & EPOLLOUT)) {
-    while (c->out_off < c->out.size()) {
-      ssize_t n = send(c->fd, c->out.data() + c->out_off, c->out.size() - c->out_off, MSG_NOSIGNAL);
-      if (n > 0) {
-        c->out_off += static_cast<std::size_t>(n);
-      } else if (n < 0 && errno == EAGAIN) {
-        break;
-      } else if (n < 0 && errno == EINTR) {
-        continue;
-      } else {
-        // The server may already have answered (e.g. 413): read what it said.
-        c->writing = false;
-        break;
-      }
-    }
-    if (c->out_off == c->out.size() || !c->writing) {
-      c->writing = false;
-      std::string().swap(c->out);
-      epoll_event ev{};
-      ev.events = EPOLLIN | EPOLLRDHUP;
-      ev.data.ptr = c;
-      epoll_ctl(ep_, EPOLL_CTL_MOD, c->fd, &ev);
-    }
-  }
+  if (events & EPOLLOUT) flush_out(c);
   if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) on_readable(c);
 }
 
@@ -403,7 +478,9 @@ void Loop::finish(Connection* c, std::int64_t now) {
   rec.end_ns = now;
   if (!c->finished) c->fail("internal", "request ended without an outcome");
   rec.error = c->reason;
-  rec.error_detail = c->detail;
+  // What a server sent may be any bytes: the report and --save-requests are JSON.
+  rec.error_detail = repair_utf8(c->detail);
+  rec.response_id = repair_utf8(rec.response_id);
   if (c->fd >= 0) close(c->fd);
   Connection* last = active_.back();
   active_[c->slot] = last;

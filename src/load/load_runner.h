@@ -8,11 +8,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "load/request_record.h"
+#include "load/socket_address.h"
 #include "load/stream_decoder.h"
+#include "load/tls_session.h"
 
 namespace cuprobe {
 
@@ -34,6 +37,13 @@ struct LoadOptions {
   std::int64_t run_timeout_ns = 3600'000'000'000;
   std::size_t max_header_bytes = 64 * 1024;
   std::size_t max_error_body = 2048;   // bytes of a 4xx/5xx body kept in the error detail
+  // Content timestamps kept per request when its max_tokens is unknown; with a
+  // known max_tokens, that many (plus a little) are kept. Later events are counted.
+  std::size_t max_token_stamps = 65536;
+  // https: every connection speaks TLS with this context (host is the name checked).
+  std::shared_ptr<const TlsContext> tls;
+  // Where to connect, tried in order; empty = resolve host:port (the usual case).
+  std::vector<SocketAddress> addresses;
 };
 
 struct LoadProgress {
@@ -63,10 +73,20 @@ struct LoadResult {
   bool stopped = false;                // stop_flag was raised
 };
 
-// Builds the complete HTTP request (head and body) for request number `index`.
-using RequestFactory = std::function<std::string(std::uint64_t index)>;
+// The complete HTTP request (head and body) for one request, and what it asks for.
+struct OutgoingRequest {
+  OutgoingRequest(std::string b, std::int64_t max_tok = 0, std::int64_t expected_prompt = -1)  // NOLINT: implicit
+      : bytes(std::move(b)), max_tokens(max_tok), expected_prompt_tokens(expected_prompt) {}
+  std::string bytes;
+  std::int64_t max_tokens = 0;               // 0 = unknown
+  std::int64_t expected_prompt_tokens = -1;  // -1 = unknown
+};
 
-// Throws cuprobe::Error when the host cannot be resolved or the plan is empty.
+// Builds request number `index`.
+using RequestFactory = std::function<OutgoingRequest(std::uint64_t index)>;
+
+// Throws cuprobe::Error when the host cannot be resolved, the plan is empty, or
+// the descriptor limit cannot be raised to what `concurrency` needs.
 // stop_flag (optional) is polled: when it becomes non-zero nothing new is sent
 // and in-flight requests are cancelled with reason "interrupted".
 LoadResult run_load(const LoadOptions& options, const RequestFactory& make_request, LoadObserver& observer,

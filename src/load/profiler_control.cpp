@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/clock.h"
+#include "common/utf8.h"
 #include "load/http_fetch.h"
 
 namespace cuprobe {
@@ -16,8 +17,9 @@ std::string start_profile_body(const ProfileSettings& settings) {
   return body.dump();
 }
 
-ProfilerControl::ProfilerControl(HttpUrl server, ProfileSettings settings, std::int64_t realtime_offset_ns)
-    : server_(std::move(server)), offset_(realtime_offset_ns) {
+ProfilerControl::ProfilerControl(HttpUrl server, HttpClientConfig client, ProfileSettings settings,
+                                 std::int64_t realtime_offset_ns)
+    : server_(std::move(server)), client_(std::move(client)), offset_(realtime_offset_ns) {
   outcome_.settings = std::move(settings);
   outcome_.auto_stop = outcome_.settings.kind == ProfilerKind::kSglang && outcome_.settings.num_steps > 0;
   if (outcome_.settings.kind == ProfilerKind::kVllm) {
@@ -42,11 +44,11 @@ ProfilerControl::~ProfilerControl() {
 void ProfilerControl::run_call(const char* path, const std::string& body, ProfileCallResult& out) {
   out.attempted = true;
   out.sent_realtime_ns = mono_ns() + offset_;
-  HttpFetchResult r = http_fetch(server_, "POST", server_.path + path, body, outcome_.settings.call_timeout);
+  HttpFetchResult r = http_fetch(server_, client_, "POST", server_.path + path, body, outcome_.settings.call_timeout);
   out.answered_realtime_ns = mono_ns() + offset_;
   out.status = r.status;
   out.ok = r.responded && r.status >= 200 && r.status < 300;
-  out.response = r.responded ? r.body.substr(0, 500) : r.error + ": " + r.detail;
+  out.response = repair_utf8(r.responded ? r.body.substr(0, 500) : r.error + ": " + r.detail);
   while (!out.response.empty() && (out.response.back() == '\n' || out.response.back() == ' ')) out.response.pop_back();
 }
 

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "load/http_client_config.h"
 #include "load/http_url.h"
 
 namespace cuprobe {
@@ -50,7 +51,7 @@ std::string start_profile_body(const ProfileSettings& settings);  // "" for vLLM
 
 class ProfilerControl {
  public:
-  ProfilerControl(HttpUrl server, ProfileSettings settings, std::int64_t realtime_offset_ns);
+  ProfilerControl(HttpUrl server, HttpClientConfig client, ProfileSettings settings, std::int64_t realtime_offset_ns);
   ~ProfilerControl();
   void request_start();  // queue POST /start_profile
   void request_stop();   // queue POST /stop_profile (skipped when the server stops by itself)
@@ -62,6 +63,7 @@ class ProfilerControl {
   void worker();
 
   HttpUrl server_;
+  HttpClientConfig client_;
   ProfileOutcome outcome_;
   std::int64_t offset_;
   std::mutex mu_;

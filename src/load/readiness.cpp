@@ -18,9 +18,10 @@ std::string describe_failure(const char* what, const HttpFetchResult& r) {
 
 }  // namespace
 
-ReadinessProbe probe_readiness(const HttpUrl& server, std::chrono::nanoseconds request_timeout) {
+ReadinessProbe probe_readiness(const HttpUrl& server, const HttpClientConfig& client,
+                               std::chrono::nanoseconds request_timeout) {
   ReadinessProbe probe;
-  HttpFetchResult health = http_fetch(server, "GET", server.path + "/health", "", request_timeout);
+  HttpFetchResult health = http_fetch(server, client, "GET", server.path + "/health", "", request_timeout);
   if (!health.responded) {
     probe.state = describe_failure("/health", health);
     return probe;
@@ -34,7 +35,7 @@ ReadinessProbe probe_readiness(const HttpUrl& server, std::chrono::nanoseconds r
     probe.state = describe_failure("/health", health);
     return probe;
   }
-  HttpFetchResult models = http_fetch(server, "GET", server.path + "/v1/models", "", request_timeout);
+  HttpFetchResult models = http_fetch(server, client, "GET", server.path + "/v1/models", "", request_timeout);
   if (!models.responded) {
     probe.state = describe_failure("/v1/models", models);
     return probe;
@@ -63,7 +64,7 @@ ReadinessProbe probe_readiness(const HttpUrl& server, std::chrono::nanoseconds r
   return probe;
 }
 
-ReadinessResult wait_until_ready(const HttpUrl& server, std::chrono::nanoseconds timeout,
+ReadinessResult wait_until_ready(const HttpUrl& server, const HttpClientConfig& client, std::chrono::nanoseconds timeout,
                                  std::chrono::nanoseconds interval,
                                  const std::function<void(double, const std::string&)>& log) {
   ReadinessResult result;
@@ -73,7 +74,7 @@ ReadinessResult wait_until_ready(const HttpUrl& server, std::chrono::nanoseconds
   while (true) {
     std::int64_t now = mono_ns();
     auto per_request = std::chrono::nanoseconds(std::clamp<std::int64_t>(deadline - now, 1'000'000, 5'000'000'000));
-    result.last = probe_readiness(server, per_request);
+    result.last = probe_readiness(server, client, per_request);
     ++result.probes;
     now = mono_ns();
     result.waited_s = (now - start) / 1e9;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "load/http_client_config.h"
 #include "load/http_url.h"
 
 namespace cuprobe {
@@ -18,7 +19,8 @@ struct ReadinessProbe {
 };
 
 // One look: GET /health (404 means the server has none), then GET /v1/models.
-ReadinessProbe probe_readiness(const HttpUrl& server, std::chrono::nanoseconds request_timeout);
+ReadinessProbe probe_readiness(const HttpUrl& server, const HttpClientConfig& client,
+                               std::chrono::nanoseconds request_timeout);
 
 struct ReadinessResult {
   bool ready = false;
@@ -29,7 +31,7 @@ struct ReadinessResult {
 
 // Probes every `interval` until ready or `timeout`; calls log(elapsed_s, state) each
 // time the state changes.
-ReadinessResult wait_until_ready(const HttpUrl& server, std::chrono::nanoseconds timeout,
+ReadinessResult wait_until_ready(const HttpUrl& server, const HttpClientConfig& client, std::chrono::nanoseconds timeout,
                                  std::chrono::nanoseconds interval,
                                  const std::function<void(double, const std::string&)>& log);
 

@@ -24,7 +24,7 @@ nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prom
     body["max_tokens"] = prompt.max_tokens;
     body["temperature"] = tpl.temperature;
     body["stream"] = true;
-    body["stream_options"] = {{"include_usage", true}};
+    if (tpl.stream_options) body["stream_options"] = {{"include_usage", true}};
     if (tpl.ignore_eos) body["ignore_eos"] = true;  // vLLM and SGLang extension
   }
   if (tpl.extra_body.is_object()) {
@@ -59,8 +59,8 @@ std::string header_line(const std::string& header) {
 }
 
 std::string build_simple_request(const char* method, const std::string& path, const std::string& authority,
-                                 const std::string& json_body) {
-  return http_request(method, path, authority, "*/*", json_body);
+                                 const std::string& json_body, const std::string& extra_headers) {
+  return http_request(method, path, authority, "*/*", json_body, extra_headers);
 }
 
 std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt) {

@@ -20,6 +20,7 @@ struct RequestTemplate {
   std::string authority;    // Host header
   std::string model;        // OpenAI "model"; empty = omitted
   bool ignore_eos = true;
+  bool stream_options = true;  // ask for usage with stream_options.include_usage (OpenAI APIs)
   double temperature = 0.0;
   nlohmann::json extra_body;  // merged into the top-level body (object or null)
   std::string extra_headers;  // "Name: value\r\n" lines (e.g. Authorization), see header_line()
@@ -33,6 +34,6 @@ nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prom
 std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt);
 // A small request (GET/POST) with Connection: close, for readiness and profiler calls.
 std::string build_simple_request(const char* method, const std::string& path, const std::string& authority,
-                                 const std::string& json_body = "");
+                                 const std::string& json_body = "", const std::string& extra_headers = "");
 
 }  // namespace cuprobe

@@ -2,6 +2,7 @@
 // a report maps them to CLOCK_REALTIME with the run's offset.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,7 +15,11 @@ struct RequestRecord {
   std::int64_t scheduled_ns = 0;  // when the load plan wanted it sent (open loop: its arrival time)
   std::int64_t send_ns = 0;       // when the client started it (before connect)
   std::int64_t end_ns = 0;        // when it ended, success or not
-  std::vector<std::int64_t> content_ns;  // arrival of each event that carried generated text
+  // Arrival of each event that carried generated text, up to what the request's
+  // max_tokens can explain (a server that streams without end must not grow it
+  // without bound); content_events counts them all.
+  std::vector<std::int64_t> content_ns;
+  std::int64_t content_events = 0;
   std::int64_t events = 0;        // all data events, content or not
   std::int64_t prompt_tokens = -1;      // from the server's usage; -1 = not reported
   std::int64_t completion_tokens = -1;
@@ -26,10 +31,11 @@ struct RequestRecord {
 
   bool ok() const { return error.empty(); }
   bool usage_reported() const { return completion_tokens >= 0; }
-  // Output tokens: the server's count when reported, else the number of content events.
-  std::int64_t output_tokens() const {
-    return completion_tokens >= 0 ? completion_tokens : static_cast<std::int64_t>(content_ns.size());
+  std::int64_t content_count() const {
+    return std::max(content_events, static_cast<std::int64_t>(content_ns.size()));
   }
+  // Output tokens: the server's count when reported, else the number of content events.
+  std::int64_t output_tokens() const { return completion_tokens >= 0 ? completion_tokens : content_count(); }
   std::int64_t input_tokens() const { return prompt_tokens >= 0 ? prompt_tokens : expected_prompt_tokens; }
 };
 

@@ -6,21 +6,22 @@
 
 namespace cuprobe {
 
-bool resolve_address(const std::string& host, std::uint16_t port, SocketAddress& out, std::string& error) {
+std::vector<SocketAddress> resolve_addresses(const std::string& host, std::uint16_t port, std::string& error) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
   int rc = getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &res);
-  if (rc != 0 || !res || res->ai_addrlen > sizeof out.storage) {
-    error = "cannot resolve host '" + host + "': " + (rc != 0 ? gai_strerror(rc) : "no address");
-    if (res) freeaddrinfo(res);
-    return false;
+  std::vector<SocketAddress> out;
+  for (addrinfo* a = rc == 0 ? res : nullptr; a; a = a->ai_next) {
+    if (a->ai_addrlen > sizeof(sockaddr_storage)) continue;
+    SocketAddress& s = out.emplace_back();
+    std::memcpy(&s.storage, a->ai_addr, a->ai_addrlen);
+    s.length = a->ai_addrlen;
   }
-  std::memcpy(&out.storage, res->ai_addr, res->ai_addrlen);
-  out.length = res->ai_addrlen;
-  freeaddrinfo(res);
-  return true;
+  if (res) freeaddrinfo(res);
+  if (out.empty()) error = "cannot resolve host '" + host + "': " + (rc != 0 ? gai_strerror(rc) : "no address");
+  return out;
 }
 
 }  // namespace cuprobe

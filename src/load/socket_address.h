@@ -1,11 +1,13 @@
-// host:port → the first address getaddrinfo gives (IPv4 or IPv6), for the
-// load loop and for one-off requests.
+// host:port → every address getaddrinfo gives (IPv4 and IPv6, in its order of
+// preference), for the load loop and for one-off requests: a connection tries
+// them in turn (an IPv6-first "localhost" still reaches a server on 127.0.0.1).
 #pragma once
 
 #include <sys/socket.h>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cuprobe {
 
@@ -16,7 +18,7 @@ struct SocketAddress {
   const sockaddr* get() const { return reinterpret_cast<const sockaddr*>(&storage); }
 };
 
-// False when the host cannot be resolved; error says why.
-bool resolve_address(const std::string& host, std::uint16_t port, SocketAddress& out, std::string& error);
+// Empty when the host cannot be resolved; error says why.
+std::vector<SocketAddress> resolve_addresses(const std::string& host, std::uint16_t port, std::string& error);
 
 }  // namespace cuprobe

@@ -230,6 +230,7 @@ nlohmann::ordered_json request_record_json(const RequestRecord& rec, std::int64_
   ojson chunks = ojson::array();
   for (std::int64_t t : rec.content_ns) chunks.push_back(t + off);
   j["content_ns"] = std::move(chunks);
+  j["content_events"] = rec.content_count();
   return j;
 }
 

@@ -1,11 +1,23 @@
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <set>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "common/clock.h"
+#include "common/utf8.h"
+#include "load/tls_library.h"
+#include "load/tls_session.h"
 #include "support/run_cuprobe.h"
+#include "support/scripted_server.h"
 #include "support/stream_server.h"
 
 namespace cuprobe::test {
@@ -24,6 +36,244 @@ json parse_report(const CommandResult& r) {
   json j = json::parse(r.out, nullptr, false);
   EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
   return j;
+}
+
+// Answers /health and /v1/models like a ready server; completions go to `completion`.
+ScriptedHandler ready_server(std::function<std::string(int index, const ScriptedRequest&)> completion) {
+  auto count = std::make_shared<std::atomic<int>>(0);
+  return [completion, count](const ScriptedRequest& req) {
+    if (req.path == "/health") return http_response(200, "", "text/plain");
+    if (req.path == "/v1/models") return http_response(200, "{\"data\":[{\"id\":\"m\"}]}");
+    return completion((*count)++, req);
+  };
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// B6: a server answering with invalid UTF-8 (error body, event data, header)
+// must not cost the report or the --save-requests file.
+TEST(Bench, InvalidUtf8FromTheServerKeepsReportAndRequests) {
+  ScriptedServer s(ready_server([](int i, const ScriptedRequest&) -> std::string {
+    switch (i % 4) {
+      case 0: return http_response(500, "bad \xff\xfe bytes \xe2\x82", "text/plain");
+      case 1: return sse_response({"{\"id\":\"\xff\xfe\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}"});
+      case 2: return http_response(200, "<html>\xc3</html>", "text/html\xff");
+      default: return sse_response({"{\"id\":\"ok\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}",
+                                    "[DONE]"});
+    }
+  }));
+  std::string dir = temp_dir();
+  auto r = run_cuprobe({"bench", s.url(), "-c", "1", "-n", "8", "--output-len", "1", "--json", "-q",
+                        "--save-requests", dir + "/requests.jsonl"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  json j = parse_report(r);
+  EXPECT_EQ(j["requests"]["completed"], 2);
+  EXPECT_EQ(j["requests"]["failed"], 6);
+  std::string lines = slurp(dir + "/requests.jsonl");
+  EXPECT_TRUE(is_valid_utf8(lines));
+  std::istringstream in(lines);
+  std::string line;
+  int n = 0, repaired = 0;
+  while (std::getline(in, line)) {
+    json rec = json::parse(line, nullptr, false);
+    ASSERT_FALSE(rec.is_discarded()) << line;
+    ++n;
+    if (rec.value("error_detail", "").find("\xEF\xBF\xBD") != std::string::npos) ++repaired;
+  }
+  EXPECT_EQ(n, 8);
+  EXPECT_EQ(repaired, 6);
+}
+
+// B7: --timeout bounds the readiness wait too (here: a server that never answers).
+TEST(Bench, TimeoutBoundsTheReadinessWait) {
+  ScriptedServer s([](const ScriptedRequest&) { return std::string(); });
+  std::int64_t start = mono_ns();
+  auto r = run_cuprobe({"bench", s.url(), "-n", "2", "--timeout", "1500ms", "-q"});
+  double took_s = (mono_ns() - start) / 1e9;
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("server not ready after 1500ms (--timeout)"), std::string::npos) << r.err;
+  EXPECT_LT(took_s, 5.0);
+}
+
+// A gateway that wants the key on every route: readiness, models, profiler, load.
+ScriptedHandler key_checking_server(const std::string& key) {
+  return [key](const ScriptedRequest& req) {
+    if (req.header("Authorization") != "Bearer " + key) return http_response(401, "{\"error\":\"no key\"}");
+    if (req.path == "/health") return http_response(200, "", "text/plain");
+    if (req.path == "/v1/models") return http_response(200, "{\"data\":[{\"id\":\"m\"}]}");
+    if (req.path == "/start_profile" || req.path == "/stop_profile") return http_response(200, "ok", "text/plain");
+    return sse_response({"{\"id\":\"a\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}", "[DONE]"});
+  };
+}
+
+TEST(Bench, HeadersAnywhereReachEveryRoute) {
+  ScriptedServer s(key_checking_server("KEY"));
+  auto r = run_cuprobe({"bench", "-H", "Authorization: Bearer KEY", s.url(), "-H", "X-Team: a", "-c", "1", "-n",
+                        "3", "--output-len", "1", "--profile", "vllm", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_report(r);
+  EXPECT_EQ(j["requests"]["completed"], 3);
+  EXPECT_TRUE(j["profile"]["start"]["ok"].get<bool>()) << j["profile"];
+  std::set<std::string> paths;
+  for (const auto& req : s.requests()) {
+    paths.insert(req.path);
+    EXPECT_EQ(req.header("Authorization"), "Bearer KEY") << req.path;
+    EXPECT_EQ(req.header("X-Team"), "a") << req.path;
+  }
+  EXPECT_EQ(paths, (std::set<std::string>{"/health", "/v1/models", "/v1/completions", "/start_profile",
+                                          "/stop_profile"}));
+}
+
+TEST(Bench, ApiKeyOptionAndEnvironment) {
+  ScriptedServer s(key_checking_server("K2"));
+  auto r = run_cuprobe({"bench", s.url(), "--api-key", "K2", "-n", "2", "--output-len", "1", "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  setenv("OPENAI_API_KEY", "K2", 1);
+  r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_cuprobe({"wait", s.url(), "--timeout", "5s"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // An explicit Authorization header wins over the environment.
+  r = run_cuprobe({"wait", s.url(), "-H", "Authorization: Bearer wrong", "--timeout", "300ms", "-q"});
+  unsetenv("OPENAI_API_KEY");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("401"), std::string::npos) << r.err;
+}
+
+// Runs cuprobe with RLIMIT_NOFILE soft/hard (as `ulimit -n` would); stderr into err.
+int run_cuprobe_with_nofile(rlim_t soft, rlim_t hard, const std::vector<std::string>& args, std::string& err) {
+  std::string err_file = temp_dir() + "/stderr";
+  pid_t pid = fork();
+  if (pid == 0) {
+    rlimit lim{soft, hard};
+    int out = open("/dev/null", O_WRONLY);
+    int errfd = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (setrlimit(RLIMIT_NOFILE, &lim) != 0 || out < 0 || errfd < 0) _exit(90);
+    dup2(out, 1);
+    dup2(errfd, 2);
+    std::vector<std::string> copy = args;
+    std::string binary = CUPROBE_BINARY;
+    std::vector<char*> argv = {binary.data()};
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  err = slurp(err_file);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+// `ulimit -n 64` used to lose most of -c 100: the soft limit is raised first.
+TEST(Bench, DescriptorLimitIsRaisedForTheConcurrency) {
+  StreamServer s(fast());
+  std::string err;
+  EXPECT_EQ(run_cuprobe_with_nofile(64, 8192, {"bench", s.url(), "-c", "100", "-n", "200", "--output-len", "2", "-q"},
+                                    err),
+            0)
+      << err;
+  EXPECT_EQ(run_cuprobe_with_nofile(64, 64, {"bench", s.url(), "-c", "100", "-n", "200", "--output-len", "2", "-q"},
+                                    err),
+            1);
+  EXPECT_NE(err.find("concurrency 100 cannot run: need 164 open files, the hard limit is 64"), std::string::npos)
+      << err;
+}
+
+// Servers that reject unknown fields: --no-stream-options leaves the field out.
+TEST(Bench, NoStreamOptionsForStrictServers) {
+  ScriptedServer s(ready_server([](int, const ScriptedRequest& req) {
+    if (req.body.find("stream_options") != std::string::npos) {
+      return http_response(422, "{\"detail\":[{\"loc\":[\"body\",\"stream_options\"],\"msg\":\"extra fields not permitted\"}]}");
+    }
+    return sse_response({"{\"id\":\"a\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}", "[DONE]"});
+  }));
+  auto r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "-q"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("try --no-stream-options"), std::string::npos) << r.err;
+  r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "--no-stream-options", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_report(r);
+  EXPECT_FALSE(j["settings"]["stream_options"].get<bool>());
+  EXPECT_EQ(j["requests"]["usage_missing"], 2);
+  EXPECT_DOUBLE_EQ(j["all"]["output_tokens"].get<double>(), 2);
+}
+
+// https against the suite's TLS server (a self-signed certificate made here):
+// verified with --cacert, refused without it, accepted with --insecure.
+TEST(Bench, HttpsVerifiesTheCertificate) {
+  std::string why;
+  if (!tls_library(why)) GTEST_SKIP() << why;
+  std::string dir = temp_dir();
+  if (!make_self_signed_certificate(dir, "IP:127.0.0.1,DNS:localhost")) GTEST_SKIP() << "no openssl command";
+  ScriptedServer s(key_checking_server("KEY"), TlsContext::server(dir + "/cert.pem", dir + "/key.pem"));
+  ASSERT_EQ(s.url().substr(0, 8), "https://");
+  auto r = run_cuprobe({"bench", s.url(), "--cacert", dir + "/cert.pem", "--api-key", "KEY", "-c", "1", "-n", "3",
+                        "--output-len", "1", "--profile", "vllm", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = parse_report(r);
+  EXPECT_EQ(j["requests"]["completed"], 3);
+  EXPECT_EQ(j["settings"]["url"], s.url());
+  EXPECT_TRUE(j["profile"]["start"]["ok"].get<bool>());
+  r = run_cuprobe({"bench", s.url(), "--api-key", "KEY", "-n", "1", "--wait-timeout", "300ms", "-q"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("certificate verify failed"), std::string::npos) << r.err;
+  r = run_cuprobe({"bench", s.url(), "--api-key", "KEY", "-n", "2", "--no-wait", "--json", "-q"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(parse_report(r)["requests"]["errors"]["tls_failed"], 2);
+  r = run_cuprobe({"bench", s.url(), "--insecure", "--api-key", "KEY", "-n", "2", "--output-len", "1", "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // Several handshakes in flight at once in the load loop.
+  r = run_cuprobe({"bench", s.url(), "--cacert", dir + "/cert.pem", "--api-key", "KEY", "-c", "4", "-n", "12",
+                   "--output-len", "1", "--rate", "200", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(parse_report(r)["requests"]["completed"], 12);
+  r = run_cuprobe({"wait", s.url(), "--cacert", dir + "/cert.pem", "--api-key", "KEY", "--timeout", "5s"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// What TLS adds: the handshake, inside every request's TTFT (one connection
+// per request). Prints both medians (docs/bench.md quotes them).
+TEST(Bench, HttpsAddsTheHandshakeToTtft) {
+  std::string why;
+  if (!tls_library(why)) GTEST_SKIP() << why;
+  std::string dir = temp_dir();
+  if (!make_self_signed_certificate(dir, "IP:127.0.0.1")) GTEST_SKIP() << "no openssl command";
+  auto answer = [](const ScriptedRequest& req) {
+    if (req.path == "/v1/completions") {
+      return sse_response({"{\"id\":\"a\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}", "[DONE]"});
+    }
+    return http_response(200, "{\"data\":[{\"id\":\"m\"}]}");
+  };
+  ScriptedServer plain(answer);
+  ScriptedServer tls(answer, TlsContext::server(dir + "/cert.pem", dir + "/key.pem"));
+  double ttft[2];
+  for (int i = 0; i < 2; ++i) {
+    std::vector<std::string> args = {"bench", i == 0 ? plain.url() : tls.url(), "-n", "50", "--output-len", "1",
+                                     "--json", "-q"};
+    if (i == 1) args.insert(args.end(), {"--cacert", dir + "/cert.pem"});
+    auto r = run_cuprobe(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ttft[i] = parse_report(r)["all"]["ttft_ms"]["p50"].get<double>();
+  }
+  std::printf("TTFT p50 over 50 requests: http %.3f ms, https %.3f ms (handshake +%.3f ms)\n", ttft[0], ttft[1],
+              ttft[1] - ttft[0]);
+  EXPECT_LT(ttft[1], ttft[0] + 100.0);
+}
+
+TEST(Bench, HttpsWithoutLibsslIsOneLine) {
+  setenv("CUPROBE_LIBSSL", "/nonexistent/libssl.so", 1);
+  auto r = run_cuprobe({"bench", "https://127.0.0.1:1", "-n", "1"});
+  unsetenv("CUPROBE_LIBSSL");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("https needs OpenSSL's libssl"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_EQ(run_cuprobe({"bench", "http://127.0.0.1:1", "--insecure"}).exit_code, 2);
 }
 
 TEST(Bench, JsonReportHasTheContractFields) {
@@ -203,7 +453,8 @@ TEST(Bench, ConnectionRefusedReportsAndExits) {
     url = s.url();
   }
   auto r = run_cuprobe({"bench", url, "--no-wait", "-c", "2", "-n", "6", "--json", "-q"});
-  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // unreachable is a failure, not a threshold (4)
+  EXPECT_NE(r.err.find("cannot reach " + url), std::string::npos) << r.err;
   EXPECT_EQ(parse_report(r)["requests"]["errors"]["connect_refused"], 6);
   r = run_cuprobe({"bench", url, "--wait-timeout", "300ms", "-n", "2", "-q"});
   EXPECT_EQ(r.exit_code, 1);
@@ -224,7 +475,7 @@ TEST(Bench, WholeRunTimeoutNeverHangs) {
 TEST(Bench, UsageErrors) {
   for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
            {"bench"},
-           {"bench", "https://h/v1/completions"},
+           {"bench", "ftp://h/v1/completions"},
            {"bench", "http://127.0.0.1:1", "--endpoint", "/v1/embeddings"},
            {"bench", "http://127.0.0.1:1/generate", "--endpoint", "/v1/completions"},
            {"bench", "http://127.0.0.1:1", "--arrival", "bursty"},

@@ -46,9 +46,9 @@ TEST(Wait, TimesOutWithLastStateAndExit1) {
 
 TEST(Wait, UsageErrors) {
   EXPECT_EQ(run_cuprobe({"wait"}).exit_code, 2);
-  auto r = run_cuprobe({"wait", "https://example.com"});
+  auto r = run_cuprobe({"wait", "ftp://example.com"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("https is not supported"), std::string::npos);
+  EXPECT_NE(r.err.find("only http:// and https://"), std::string::npos);
   EXPECT_EQ(run_cuprobe({"wait", "http://127.0.0.1:1", "--timeout", "soon"}).exit_code, 2);
   EXPECT_EQ(run_cuprobe({"wait", "--help"}).exit_code, 0);
 }

@@ -30,14 +30,13 @@ TEST(HttpUrl, Ipv6Literal) {
   EXPECT_EQ(u.authority(), "[::1]:8000");
 }
 
-TEST(HttpUrl, HttpsIsRefusedClearly) {
-  try {
-    parse_http_url("https://api.example.com/v1/completions");
-    FAIL() << "https accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.exit_code(), kExitUsage);
-    EXPECT_NE(std::string(e.what()).find("https is not supported"), std::string::npos);
-  }
+TEST(HttpUrl, HttpsDefaultsToPort443) {
+  HttpUrl u = parse_http_url("https://api.example.com/v1/completions");
+  EXPECT_TRUE(u.https);
+  EXPECT_EQ(u.port, 443);
+  EXPECT_EQ(u.base(), "https://api.example.com:443");
+  EXPECT_EQ(parse_http_url("https://h:8443").port, 8443);
+  EXPECT_FALSE(parse_http_url("http://h").https);
 }
 
 TEST(HttpUrl, BadInputIsUsageError) {

@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "load/request_builder.h"
+#include "support/scripted_server.h"
 #include "support/stream_server.h"
 
 namespace cuprobe {
@@ -359,6 +360,67 @@ TEST(LoadRunner, TimingMatchesServerTruthAtHighConcurrency) {
   EXPECT_LT(e.ttft99, 0.2);
   EXPECT_LT(e.itl50, 0.2);
   EXPECT_LT(e.itl99, 0.2);
+}
+
+}  // namespace
+}  // namespace cuprobe
+
+namespace cuprobe {
+namespace {
+
+// A server that streams far more events than max_tokens asked for: the record
+// keeps the timestamps max_tokens can explain and counts the rest.
+TEST(LoadRunner, MemoryPerRequestIsBoundedByMaxTokens) {
+  std::string response = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
+  constexpr int kEvents = 200000;
+  for (int i = 0; i < kEvents; ++i) response += "data: {\"choices\":[{\"text\":\"x\"}]}\n\n";
+  response += "data: {\"choices\":[{\"text\":\"x\",\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n";
+  test::ScriptedServer s([&](const test::ScriptedRequest&) { return response; });
+  LoadOptions o;
+  o.port = s.port();
+  o.requests = 1;
+  RequestFactory f = [&](std::uint64_t) {
+    return OutgoingRequest("POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}", 4);
+  };
+  Recorder obs;
+  LoadResult r = run_load(o, f, obs);
+  ASSERT_EQ(r.records.size(), 1u);
+  const RequestRecord& rec = r.records[0];
+  EXPECT_TRUE(rec.ok()) << rec.error << ": " << rec.error_detail;
+  EXPECT_EQ(rec.content_events, kEvents + 1);
+  EXPECT_EQ(rec.content_ns.size(), 4u + 16u);
+  EXPECT_LE(rec.content_ns.capacity(), 64u);
+  EXPECT_EQ(rec.output_tokens(), kEvents + 1);
+}
+
+}  // namespace
+}  // namespace cuprobe
+
+namespace cuprobe {
+namespace {
+
+SocketAddress loopback(const char* host, std::uint16_t port) {
+  std::string why;
+  std::vector<SocketAddress> a = resolve_addresses(host, port, why);
+  EXPECT_FALSE(a.empty()) << why;
+  return a.empty() ? SocketAddress{} : a.front();
+}
+
+// An IPv6-first name must still reach a server on IPv4: every address is tried.
+TEST(LoadRunner, TriesEveryResolvedAddress) {
+  std::uint16_t closed;
+  {
+    StreamServer gone;
+    closed = gone.port();
+  }
+  StreamServer s;
+  LoadOptions o = options_for(s);
+  o.addresses = {loopback("::1", s.port()), loopback("127.0.0.1", closed), loopback("127.0.0.1", s.port())};
+  o.concurrency = 2;
+  o.requests = 6;
+  LoadResult r = run(o, 2, plain);
+  ASSERT_EQ(r.records.size(), 6u);
+  for (const auto& x : r.records) EXPECT_TRUE(x.ok()) << x.error << ": " << x.error_detail;
 }
 
 }  // namespace

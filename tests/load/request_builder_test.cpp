@@ -29,6 +29,10 @@ TEST(RequestBuilder, CompletionsBody) {
   b = build_request_body(t, prompt());
   EXPECT_FALSE(b.contains("ignore_eos"));
   EXPECT_FALSE(b.contains("model"));
+  t.stream_options = false;
+  b = build_request_body(t, prompt());
+  EXPECT_FALSE(b.contains("stream_options"));
+  EXPECT_EQ(b["stream"], true);
 }
 
 TEST(RequestBuilder, ChatBodyUsesMessages) {

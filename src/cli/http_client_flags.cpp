@@ -1,0 +1,44 @@
+#include "cli/http_client_flags.h"
+
+#include <strings.h>
+
+#include <cstdlib>
+
+#include "common/error.h"
+#include "load/request_builder.h"
+
+namespace cuprobe {
+
+void add_http_client_flags(CLI::App& app, HttpClientFlags& flags) {
+  // One value per -H: a vector option would otherwise swallow the URL after it.
+  app.add_option("-H,--header", flags.headers,
+                 "extra header 'Name: value' sent with every request (readiness, models, profiler, load); repeatable")
+      ->allow_extra_args(false);
+  app.add_option("--api-key", flags.api_key,
+                 "sends 'Authorization: Bearer KEY' with every request (default: $OPENAI_API_KEY)");
+  app.add_option("--cacert", flags.ca_file, "https: trust the CA certificates in this PEM file (default: the system's)");
+  app.add_flag("--insecure", flags.insecure, "https: do not verify the server's certificate or host name");
+}
+
+HttpClientConfig http_client_config(const HttpClientFlags& flags, const HttpUrl& server) {
+  HttpClientConfig config;
+  if ((!flags.ca_file.empty() || flags.insecure) && !server.https) {
+    throw Error("--cacert and --insecure are for https:// URLs", kExitUsage);
+  }
+  if (!flags.ca_file.empty() && flags.insecure) throw Error("--cacert and --insecure exclude each other", kExitUsage);
+  if (server.https) config.tls = TlsContext::client(TlsOptions{flags.ca_file, flags.insecure});
+  bool has_authorization = false;
+  for (const auto& h : flags.headers) {
+    config.extra_headers += header_line(h);
+    has_authorization = has_authorization || strncasecmp(h.c_str(), "authorization:", 14) == 0;
+  }
+  std::string key = flags.api_key;
+  if (key.empty()) {
+    const char* env = std::getenv("OPENAI_API_KEY");
+    if (env) key = env;
+  }
+  if (!has_authorization && !key.empty()) config.extra_headers += header_line("Authorization: Bearer " + key);
+  return config;
+}
+
+}  // namespace cuprobe

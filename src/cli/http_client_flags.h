@@ -1,0 +1,30 @@
+// The flags that say how to reach a server, shared by `bench` and `wait`:
+// -H/--header (repeatable, anywhere on the line), --api-key (default: the
+// OPENAI_API_KEY environment variable), and for https:// --cacert, --insecure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "load/http_client_config.h"
+#include "load/http_url.h"
+
+namespace cuprobe {
+
+struct HttpClientFlags {
+  std::vector<std::string> headers;
+  std::string api_key;
+  std::string ca_file;
+  bool insecure = false;
+};
+
+void add_http_client_flags(CLI::App& app, HttpClientFlags& flags);
+
+// Throws cuprobe::Error (exit code 2) for a malformed header, or (exit 1) when
+// an https URL cannot get TLS (no libssl, unreadable --cacert). An explicit
+// Authorization header wins over --api-key, which wins over OPENAI_API_KEY.
+HttpClientConfig http_client_config(const HttpClientFlags& flags, const HttpUrl& server);
+
+}  // namespace cuprobe
