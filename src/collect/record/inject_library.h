@@ -1,0 +1,18 @@
+// Where `cuprobe record` finds the injected library (libcuprobe_inject.so) when
+// --inject-library is not given.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cuprobe {
+
+// Beside the cuprobe binary (the build tree), then ../lib/cuprobe from it (what
+// `cmake --install` makes: PREFIX/bin/cuprobe, PREFIX/lib/cuprobe/).
+std::vector<std::string> inject_library_candidates();
+
+// $CUPROBE_INJECT_LIBRARY when set, else the first candidate that exists, else
+// the first candidate (so a "not found" message names where it looked first).
+std::string default_inject_library();
+
+}  // namespace cuprobe
