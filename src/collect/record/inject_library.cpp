@@ -19,7 +19,7 @@ std::filesystem::path self_dir() {
 
 std::vector<std::string> inject_library_candidates() {
   auto dir = self_dir();
-  return {(dir / kLibraryName).string(), (dir.parent_path() / "lib" / "cuprobe" / kLibraryName).string()};
+  return {(dir / kLibraryName).string(), (dir.parent_path() / CUPROBE_INJECT_INSTALL_DIR / kLibraryName).string()};
 }
 
 std::string default_inject_library() {

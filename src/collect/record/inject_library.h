@@ -7,8 +7,9 @@
 
 namespace cuprobe {
 
-// Beside the cuprobe binary (the build tree), then ../lib/cuprobe from it (what
-// `cmake --install` makes: PREFIX/bin/cuprobe, PREFIX/lib/cuprobe/).
+// Beside the cuprobe binary (the build tree), then where `cmake --install` puts
+// it: PREFIX/bin/cuprobe, PREFIX/lib/cuprobe/ (CUPROBE_INJECT_INSTALL_DIR in the
+// top-level CMakeLists.txt: the library dir with multiarch, e.g. lib/x86_64-linux-gnu/cuprobe).
 std::vector<std::string> inject_library_candidates();
 
 // $CUPROBE_INJECT_LIBRARY when set, else the first candidate that exists, else
