@@ -32,7 +32,7 @@ const Verb* find_verb(const std::string& name) {
 void print_version() {
   std::printf("cuprobe %s\n", kVersion);
   if (!built_with_cupti()) {
-    std::printf("collectors: not built (analysis-only build: no CUDA toolkit >= 12.8 with CUPTI at configure time)\n");
+    std::printf("collectors: not built (analysis-only build: configured without CUDA >= 12.8 and CUPTI)\n");
     return;
   }
   std::printf("counters (sample, record, bench --sample): built with CUPTI\n");

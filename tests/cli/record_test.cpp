@@ -184,9 +184,10 @@ TEST(RecordCli, UsageErrors) {
   EXPECT_EQ(run_cuprobe({"record", "--capture", "sometimes", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cuprobe({"record", "--delay", "soon", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cuprobe({"record", "--preset", "bogus", "--", "true"}).exit_code, 2);
-  auto gpus = run_cuprobe({"record", "--counter-gpus", "0,x", "--", "true"});
+  auto gpus = run_cuprobe({"record", "--gpu", "0,x", "--", "true"});
   EXPECT_EQ(gpus.exit_code, 2);
-  EXPECT_NE(gpus.err.find("invalid --counter-gpus '0,x'"), std::string::npos) << gpus.err;
+  EXPECT_NE(gpus.err.find("invalid --gpu '0,x'"), std::string::npos) << gpus.err;
+  EXPECT_EQ(run_cuprobe({"record", "--interval", "0s", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cuprobe({"record", "--help"}).exit_code, 0);
 }
 
