@@ -90,16 +90,17 @@ int cuprobe_main(int argc, char** argv) {
   // its main (after `help` too, so CLI11 sees the VERB it names).
   int verb_at = 1;
   while (verb_at < argc && argv[verb_at][0] == '-') ++verb_at;
-  if (verb_at < argc && std::strcmp(argv[verb_at], "help") != 0 && !find_verb(argv[verb_at])) {
+  bool has_verb = verb_at < argc;
+  bool is_help = has_verb && std::strcmp(argv[verb_at], "help") == 0;
+  if (has_verb && !is_help && !find_verb(argv[verb_at])) {
     std::fprintf(stderr, "cuprobe: unknown verb '%s' (cuprobe --help lists them)\n", argv[verb_at]);
     return kExitUsage;
   }
-  bool is_help = verb_at < argc && std::strcmp(argv[verb_at], "help") == 0;
-  int own_argc = verb_at < argc && !is_help ? verb_at + 1 : argc;
+  int own_argc = has_verb && !is_help ? verb_at + 1 : argc;
   if (auto code = parse_args(app, own_argc, argv)) return *code;
 
   if (version) {
-    if (own_argc > 2) {
+    if (!app.get_subcommands().empty()) {
       std::fprintf(stderr, "cuprobe: --version takes no verb (see --help)\n");
       return kExitUsage;
     }
@@ -119,7 +120,7 @@ int cuprobe_main(int argc, char** argv) {
     }
     return print_verb_help(*verb);
   }
-  if (verb_at >= argc) {
+  if (!has_verb) {
     std::fprintf(stderr, "usage: cuprobe VERB [OPTIONS...] (cuprobe --help lists the verbs)\n");
     return kExitUsage;
   }

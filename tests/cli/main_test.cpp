@@ -56,7 +56,9 @@ TEST(Main, VersionPrintsTheVersionAndTheCollectors) {
       EXPECT_TRUE(contains(r.out, "collectors: not built")) << r.out;
     }
   }
-  EXPECT_EQ(run_cuprobe({"--version", "sample"}).exit_code, 2);
+  auto with_verb = run_cuprobe({"--version", "sample"});
+  EXPECT_EQ(with_verb.exit_code, 2);
+  EXPECT_TRUE(contains(with_verb.err, "--version takes no verb")) << with_verb.err;
 }
 
 TEST(Main, HelpVerbPrintsTheVerbsHelp) {
