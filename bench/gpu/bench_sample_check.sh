@@ -24,7 +24,7 @@ trap 'kill $server $gemm 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [[ -s "$port_file" ]] && break; sleep 0.1; done
 sleep 5  # the GEMM loop warms up
 "$bin/cuprobe" bench "http://127.0.0.1:$(cat "$port_file")" -c 16 -n 160 --input-len 64 --output-len 64 \
-  --sample --sample-interval 50ms --json >"$out/bench_sample.json"
+  --sample --interval 50ms --json >"$out/bench_sample.json"
 python3 - "$out/bench_sample.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

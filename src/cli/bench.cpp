@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/deprecated_option.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "collect/counters/counter_summary.h"
@@ -208,11 +209,14 @@ int run_bench(int argc, char** argv) {
   app.add_option("--profile-steps", profile_steps, "SGLang num_steps: the server stops profiling by itself");
   app.add_flag("--sample", sample, "sample device counters over the steady window (needs a GPU: exit 3 otherwise)");
   app.add_flag("--sample-optional", sample_optional, "with --sample: run without counters when they are unavailable");
-  app.add_option("--sample-interval", sample_interval_text, "counter sample interval")->capture_default_str();
-  app.add_option("--sample-preset", sample_preset, "counter preset: triage or pipes")
-      ->check(CLI::IsMember(preset_names()))
-      ->capture_default_str();
-  app.add_option("--gpu", gpu_text, "GPUs to sample: all, or indices like 0,1")->capture_default_str();
+  auto* interval_opt = app.add_option("--interval", sample_interval_text, "with --sample: counter sample interval")
+                           ->capture_default_str();
+  add_deprecated_alias(app, interval_opt, "--sample-interval");
+  auto* preset_opt = app.add_option("--preset", sample_preset, "with --sample: counter preset, triage or pipes")
+                         ->check(CLI::IsMember(preset_names()))
+                         ->capture_default_str();
+  add_deprecated_alias(app, preset_opt, "--sample-preset");
+  app.add_option("--gpu", gpu_text, "with --sample: GPUs to sample, all or indices like 0,1")->capture_default_str();
   app.add_option("--save-requests", save_requests, "write one JSON line per request (all timestamps) to FILE");
   app.add_flag("--json", json, "print the report as JSON (schema cuprobe.bench/1)");
   app.add_flag("-q,--quiet", quiet, "no progress on stderr");
@@ -394,7 +398,7 @@ int run_bench(int argc, char** argv) {
     report.sample["start_ns"] = from;
     report.sample["end_ns"] = to;
     report.sample_text = format_counter_summary(summary);
-    if (inside.empty()) report.sample_note = "no counter sample fell inside the window (it is shorter than --sample-interval?)";
+    if (inside.empty()) report.sample_note = "no counter sample fell inside the window (it is shorter than --interval?)";
   } else {
     report.sample_note = sample_note;
   }

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/deprecated_option.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "cli/gpu_list.h"
@@ -43,7 +44,7 @@ int run_record_verb(int argc, char** argv) {
                argv[0]);
   RecordOptions o;
   std::string graphs = "node";
-  std::string delay, duration, capture = "all", max_size, interval = "10ms", counter_gpus = "all";
+  std::string delay, duration, capture = "all", max_size, interval = "10ms", gpu_text = "all";
   bool no_counters = false;
   app.add_option("-o,--output", o.output, "run file to write (default cuprobe-DATE-TIME.cuprobe)");
   app.add_flag("-f,--force", o.force, "replace the output file if it exists");
@@ -71,12 +72,17 @@ int run_record_verb(int argc, char** argv) {
         }
         return {};
       });
-  app.add_option("--sample-interval", interval, "counter sample interval (default 10ms)");
-  app.add_option("--counter-gpus", counter_gpus,
-                 "GPUs whose counters to sample, as cuprobe numbers them: 0,1 or all (default; each costs a little CPU)");
+  auto* interval_opt = app.add_option("--interval", interval, "counter sample interval")->capture_default_str();
+  add_deprecated_alias(app, interval_opt, "--sample-interval");
+  auto* gpu_opt = app.add_option("--gpu", gpu_text,
+                                 "GPUs whose counters to sample, as cuprobe numbers them: all, or indices like 0,1 "
+                                 "(each costs a little CPU; kernels are traced on every GPU)")
+                      ->capture_default_str();
+  add_deprecated_alias(app, gpu_opt, "--counter-gpus");
   app.add_option("--preset", o.preset, "counter preset: triage (default) or pipes (see cuprobe sample --help)")
       ->check(CLI::IsMember(preset_names()));
-  app.add_option("--inject-library", o.inject_library, "injection library (default: libcuprobe_inject.so beside cuprobe)");
+  app.add_option("--inject-library", o.inject_library,
+                 "injection library (default: libcuprobe_inject.so beside cuprobe, else in ../lib/cuprobe)");
   app.allow_extras(false);
   if (auto code = parse_args(app, own_argc, argv)) return *code;
   if (command.empty()) throw Error("no command: cuprobe record [OPTIONS] -- CMD ARGS...", kExitUsage);
@@ -89,9 +95,9 @@ int run_record_verb(int argc, char** argv) {
   }
   if (!max_size.empty()) o.max_size = parse_size(max_size);
   o.sample_interval = parse_duration(interval);
-  if (o.sample_interval.count() <= 0) throw Error("--sample-interval must be positive", kExitUsage);
+  if (o.sample_interval.count() <= 0) throw Error("--interval must be positive", kExitUsage);
   o.counters = !no_counters;
-  o.counter_gpus = parse_gpu_list(counter_gpus, "--counter-gpus");
+  o.counter_gpus = parse_gpu_list(gpu_text);
   o.whole_graphs = graphs == "whole";
   o.capture = capture == "cuda-profiler" ? CaptureMode::kCudaProfiler
               : capture == "signal"      ? CaptureMode::kSignal

@@ -99,7 +99,7 @@ std::string counters_text(const RankAnalysis& a) {
     out += "    per kernel: none shown. No category or kernel ran for half of the sampled time it overlaps (most: " +
            (best ? kernel_display_name(best->key, 48) + " " + format_percent(best->ran_share()) : std::string("none")) +
            "),\n    so their readings would be mostly other work or idle time. Kernels need to run about as long as a "
-           "sample\n    (`record --sample-interval 1ms` shortens it).\n";
+           "sample\n    (`record --interval 1ms` shortens it).\n";
     return out;
   }
   std::vector<std::string> headers{"while it ran", ">ran"};

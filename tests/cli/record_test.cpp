@@ -11,7 +11,9 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "collect/build_info.h"
 #include "wire/record_wire.h"
 #include "import/run_file/run_file_importer.h"
 #include "store/sqlite_db.h"
@@ -22,9 +24,19 @@ namespace {
 
 std::string self_exe() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
 
+// `cuprobe record` checks only that the injection library exists before it hands
+// the path to the command: this binary stands in for it, so these tests need no
+// CUPTI build and run in an analysis-only build too.
+std::vector<std::string> record_without_library(const std::string& out) {
+  return {"record", "--no-counters", "--inject-library", self_exe(), "-o", out, "--"};
+}
+
 // Runs `cuprobe record` with this binary as the command, running one FakeLibrary test.
 CommandResult record_fake(const std::string& out, const std::string& fake_test) {
-  return run_cuprobe({"record", "--no-counters", "-o", out, "--", self_exe(), "--gtest_filter=FakeLibrary." + fake_test});
+  auto args = record_without_library(out);
+  args.push_back(self_exe());
+  args.push_back("--gtest_filter=FakeLibrary." + fake_test);
+  return run_cuprobe(args);
 }
 
 int connect_parent() {
@@ -135,10 +147,34 @@ TEST(RecordCli, GarbageFromTheLibraryIsReportedNotFatal) {
 
 TEST(RecordCli, ExitCodeOfTheCommandIsPassedThrough) {
   std::string out = temp_dir() + "/run.cuprobe";
-  auto r = run_cuprobe({"record", "--no-counters", "-o", out, "--", "sh", "-c", "exit 7"});
+  auto args = record_without_library(out);
+  args.insert(args.end(), {"sh", "-c", "exit 7"});
+  auto r = run_cuprobe(args);
   EXPECT_EQ(r.exit_code, 7);
   Profile p = import_run_file(out);
   EXPECT_TRUE(has_warning(p, "no process of the command initialized CUDA"));
+}
+
+TEST(RecordCli, MissingLibraryRecordsCountersOnly) {
+  std::string out = temp_dir() + "/run.cuprobe";
+  auto r = run_cuprobe({"record", "--no-counters", "--inject-library", "/nonexistent/libx.so", "-o", out, "--", "sh",
+                        "-c", "exit 3"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("injection library /nonexistent/libx.so not found"), std::string::npos) << r.err;
+  Profile p = import_run_file(out);
+  EXPECT_TRUE(p.gpu.empty());
+}
+
+TEST(RecordCli, FindsTheLibraryBesideTheBinary) {
+  if (!built_with_cupti()) GTEST_SKIP() << "analysis-only build: no injection library to find";
+  std::string out = temp_dir() + "/run.cuprobe";
+  auto r = run_cuprobe({"record", "--no-counters", "-o", out, "--", "true"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  SqliteDb db(out, SqliteDb::Mode::kReadOnly);
+  auto s = db.prepare("SELECT value FROM metadata WHERE key = 'inject_library'");
+  ASSERT_TRUE(s.step());
+  std::string expected = std::filesystem::path(CUPROBE_BINARY).parent_path().string() + "/libcuprobe_inject.so";
+  EXPECT_EQ(s.text(0), std::filesystem::weakly_canonical(expected).string());
 }
 
 TEST(RecordCli, UsageErrors) {
@@ -148,9 +184,10 @@ TEST(RecordCli, UsageErrors) {
   EXPECT_EQ(run_cuprobe({"record", "--capture", "sometimes", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cuprobe({"record", "--delay", "soon", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cuprobe({"record", "--preset", "bogus", "--", "true"}).exit_code, 2);
-  auto gpus = run_cuprobe({"record", "--counter-gpus", "0,x", "--", "true"});
+  auto gpus = run_cuprobe({"record", "--gpu", "0,x", "--", "true"});
   EXPECT_EQ(gpus.exit_code, 2);
-  EXPECT_NE(gpus.err.find("invalid --counter-gpus '0,x'"), std::string::npos) << gpus.err;
+  EXPECT_NE(gpus.err.find("invalid --gpu '0,x'"), std::string::npos) << gpus.err;
+  EXPECT_EQ(run_cuprobe({"record", "--interval", "0s", "--", "true"}).exit_code, 2);
   EXPECT_EQ(run_cuprobe({"record", "--help"}).exit_code, 0);
 }
 

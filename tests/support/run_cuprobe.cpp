@@ -12,6 +12,11 @@
 namespace cuprobe::test {
 
 CommandResult run_cuprobe(const std::vector<std::string>& args, const std::string& stdin_data) {
+  return run_program(CUPROBE_BINARY, args, stdin_data);
+}
+
+CommandResult run_program(const std::string& binary, const std::vector<std::string>& args,
+                          const std::string& stdin_data) {
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe(in_pipe) || pipe(out_pipe) || pipe(err_pipe)) throw std::runtime_error("pipe failed");
   pid_t pid = fork();
@@ -22,12 +27,12 @@ CommandResult run_cuprobe(const std::vector<std::string>& args, const std::strin
     dup2(err_pipe[1], 2);
     for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
     std::vector<char*> argv;
-    std::string binary = CUPROBE_BINARY;
-    argv.push_back(binary.data());
+    std::string program = binary;
+    argv.push_back(program.data());
     std::vector<std::string> copy = args;
     for (auto& a : copy) argv.push_back(a.data());
     argv.push_back(nullptr);
-    execv(binary.c_str(), argv.data());
+    execv(program.c_str(), argv.data());
     _exit(127);
   }
   close(in_pipe[0]);

@@ -25,6 +25,7 @@
 #include "collect/device/cuda_driver.h"
 #include "collect/counters/device_sampler.h"
 #include "wire/capture_window.h"
+#include "collect/record/inject_library.h"
 #include "collect/record/record_connection.h"
 #include "wire/record_wire.h"
 #include "common/error.h"
@@ -42,12 +43,6 @@ std::int64_t realtime_ns() {
 }
 
 void say(const std::string& line) { std::fprintf(stderr, "cuprobe record: %s\n", line.c_str()); }
-
-std::string self_dir() {
-  std::error_code ec;
-  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string(".") : exe.parent_path().string();
-}
 
 // The libcupti file the injected processes should use for NVTX; empty if none.
 std::string find_cupti() {
@@ -171,11 +166,7 @@ void Session::setup_socket() {
 }
 
 void Session::setup_environment() {
-  std::string lib = o_.inject_library;
-  if (lib.empty()) {
-    const char* env = std::getenv("CUPROBE_INJECT_LIBRARY");
-    lib = env && *env ? env : self_dir() + "/libcuprobe_inject.so";
-  }
+  std::string lib = o_.inject_library.empty() ? default_inject_library() : o_.inject_library;
   std::error_code ec;
   if (!std::filesystem::exists(lib, ec)) {
     kernels_possible_ = false;

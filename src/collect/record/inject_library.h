@@ -1,0 +1,19 @@
+// Where `cuprobe record` finds the injected library (libcuprobe_inject.so) when
+// --inject-library is not given.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cuprobe {
+
+// Beside the cuprobe binary (the build tree), then where `cmake --install` puts
+// it: PREFIX/bin/cuprobe, PREFIX/lib/cuprobe/ (CUPROBE_INJECT_INSTALL_DIR in the
+// top-level CMakeLists.txt: the library dir with multiarch, e.g. lib/x86_64-linux-gnu/cuprobe).
+std::vector<std::string> inject_library_candidates();
+
+// $CUPROBE_INJECT_LIBRARY when set, else the first candidate that exists, else
+// the first candidate (so a "not found" message names where it looked first).
+std::string default_inject_library();
+
+}  // namespace cuprobe
