@@ -103,7 +103,8 @@ void low_tensor_core_share(Context& ctx) {
   double cuda_core_matmul_ms = 0;
   std::vector<std::string> cuda_core_matmuls;
   for (const auto& k : a.kernels) {
-    bool matmul = k.category == Category::kGemm || k.category == Category::kAttention || k.category == Category::kMoe;
+    bool matmul = k.category == Category::kGemm || k.category == Category::kAttention || k.category == Category::kMoe ||
+                  k.category == Category::kConv;
     if (matmul && k.tensor_core == false) {
       cuda_core_matmul_ms += k.time_ms;
       if (cuda_core_matmuls.size() < 3) cuda_core_matmuls.push_back(k.name);

@@ -22,7 +22,8 @@ using taxonomy::Tc;
 
 constexpr std::array<std::string_view, kCategoryCount> kCategoryNames = {
     "gemm",        "attention", "moe",       "communication", "copy_cast", "elementwise",
-    "norm",        "reduction", "sampling",  "memcpy",        "memset",    "cuda_graph", "other"};
+    "norm",        "reduction", "sampling",  "memcpy",        "memset",    "cuda_graph", "conv",
+    "embedding",   "optimizer", "other"};
 
 constexpr std::size_t kMaxPieces = 512;
 constexpr std::size_t kMaxConditions = 3;

@@ -9,12 +9,15 @@
 
 namespace cuprobe {
 
+// Names are written in JSON and stored reports: never rename one, only add.
 enum class Category { kGemm, kAttention, kMoe, kCommunication, kCopyCast, kElementwise, kNorm,
-                      kReduction, kSampling, kMemcpy, kMemset, kCudaGraph, kOther };
-inline constexpr int kCategoryCount = 13;
+                      kReduction, kSampling, kMemcpy, kMemset, kCudaGraph, kConv, kEmbedding,
+                      kOptimizer, kOther };
+inline constexpr int kCategoryCount = 16;
 
 // "gemm", "attention", "moe", "communication", "copy_cast", "elementwise", "norm",
-// "reduction", "sampling", "memcpy", "memset", "cuda_graph" (whole graph launches), "other"
+// "reduction", "sampling", "memcpy", "memset", "cuda_graph" (whole graph launches),
+// "conv", "embedding", "optimizer", "other"
 std::string_view category_name(Category c);
 std::optional<Category> parse_category(std::string_view name);
 
