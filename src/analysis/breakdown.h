@@ -9,7 +9,10 @@
 
 namespace cuprobe {
 
-// The class of every GPU activity (memcpy/memset by kind, kernels by name).
+// The class of every GPU activity: memcpy/memset/graph by kind, kernels by name, and
+// kernels whose name no taxonomy row knows by the operator that launched them (the
+// innermost operator or annotation around the launch call that the operator table
+// knows; never through a graph launch, whose operator says nothing about its nodes).
 std::vector<KernelClass> classify_activities(const Profile& profile);
 
 // Fills categories, kernels, tensor_core_share and unknown_kernels of `out`

@@ -153,10 +153,10 @@ HostCalls host_calls(const Context& ctx) {
     if (r.kind != CpuRangeKind::kRuntime) continue;
     h.seen = true;
     std::string_view n = ctx.profile.name_of(r.name);
-    if (n.find("Launch") != std::string_view::npos) {
+    if (is_launch_call(n)) {
       h.launches += 1;
       launch_us += static_cast<double>(r.end - r.start) / 1e3;
-    } else if (n.find("Synchronize") != std::string_view::npos || n == "cudaMemcpy" || n == "cuMemcpyDtoH_v2") {
+    } else if (is_synchronizing_call(n)) {
       h.syncs += 1;
     }
   }

@@ -3,6 +3,7 @@
 // (docs/kernel-taxonomy.md explains it and how to add a row).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -24,11 +25,19 @@ std::optional<Category> parse_category(std::string_view name);
 enum class Precision { kFp4, kFp8, kBf16, kFp16, kTf32, kFp32, kInt8 };
 std::string_view precision_name(Precision p);  // "fp4","fp8","bf16","fp16","tf32","fp32","int8"
 
+// How an activity's category was decided: by its kernel name (a taxonomy row), by its
+// activity kind (memcpy, memset, whole graph launch), by the operator that launched it
+// (the name matched no row), or not at all ("other").
+enum class CategorySource : std::uint8_t { kName, kKind, kLaunchOp, kUnknown };
+inline constexpr int kCategorySourceCount = 4;
+std::string_view category_source_name(CategorySource s);  // "name", "kind", "launch_op", "unknown"
+
 struct KernelClass {
   Category category = Category::kOther;
   std::optional<bool> tensor_core;     // nullopt = unknown
   std::optional<Precision> precision;  // nullopt = unknown
   std::string_view rule;               // the table row's pattern that matched ("" for none)
+  CategorySource decided_by = CategorySource::kUnknown;
 };
 
 // Classifies a GPU kernel by its (possibly demangled, very long templated) name.
