@@ -8,9 +8,7 @@
 #include "analysis/launch_context.h"
 
 namespace cuprobe {
-namespace {
 
-// Fills in the kernels no name row knows from their launching operators.
 void apply_launch_op_fallback(const Profile& profile, std::vector<KernelClass>& classes) {
   std::unordered_set<std::int64_t> wanted;
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
@@ -45,8 +43,6 @@ void apply_launch_op_fallback(const Profile& profile, std::vector<KernelClass>& 
     classes[i].decided_by = CategorySource::kLaunchOp;
   }
 }
-
-}  // namespace
 
 std::vector<KernelClass> classify_activities(const Profile& profile) {
   std::unordered_map<StringId, KernelClass> cache;

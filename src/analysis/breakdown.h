@@ -15,6 +15,10 @@ namespace cuprobe {
 // knows; never through a graph launch, whose operator says nothing about its nodes).
 std::vector<KernelClass> classify_activities(const Profile& profile);
 
+// The fallback step alone: activities whose class is still undecided (kUnknown) take their
+// launching operator's category where one is found.
+void apply_launch_op_fallback(const Profile& profile, std::vector<KernelClass>& classes);
+
 // Fills categories, kernels, tensor_core_share and unknown_kernels of `out`
 // (gpu_busy_ms must already be set).
 void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& classes,

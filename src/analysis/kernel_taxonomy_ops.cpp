@@ -1,4 +1,4 @@
-// Operator rows for the launch-op fallback. "=name": the whole operator name; "name*":
+// Operator rows for the launch-op fallback (user annotations only match rows marked so). "=name": the whole operator name; "name*":
 // a prefix; otherwise a substring. Case-sensitive (operator names are identifiers).
 // First match wins; exact names come first so that `aten::to` is not `aten::topk`.
 #include "analysis/kernel_taxonomy_ops.h"
@@ -11,6 +11,7 @@ using C = Category;
 struct OpRow {
   std::string_view pattern;
   Category category;
+  bool annotations = false;  // also matches user annotations (record_function ranges)
 };
 
 constexpr OpRow kOpRows[] = {
@@ -75,7 +76,7 @@ constexpr OpRow kOpRows[] = {
     {"aten::_fused_adam", C::kOptimizer},
     {"aten::_fused_sgd", C::kOptimizer},
     {"aten::_fused_adagrad", C::kOptimizer},
-    {"Optimizer.step", C::kOptimizer},
+    {"Optimizer.step", C::kOptimizer, true},  // Optimizer.step#AdamW.step (an annotation)
 
     // Attention.
     {"attention", C::kAttention},
@@ -83,7 +84,7 @@ constexpr OpRow kOpRows[] = {
     // Collectives.
     {"c10d::", C::kCommunication},
     {"_c10d_functional::", C::kCommunication},
-    {"nccl:", C::kCommunication},
+    {"nccl:", C::kCommunication, true},
     {"=record_param_comms", C::kCommunication},
 
     // Reductions, softmax, selection, losses, pooling.
@@ -126,8 +127,6 @@ constexpr OpRow kOpRows[] = {
     {"=aten::where", C::kElementwise},
     {"=aten::fill_", C::kElementwise},
     {"=aten::zero_", C::kElementwise},
-    {"=aten::masked_fill_", C::kElementwise},
-    {"=aten::clamp", C::kElementwise},
     {"=aten::pow", C::kElementwise},
     {"=aten::rsqrt", C::kElementwise},
     {"=aten::exp", C::kElementwise},
@@ -137,6 +136,41 @@ constexpr OpRow kOpRows[] = {
     {"=aten::relu_", C::kElementwise},
     {"=aten::sigmoid", C::kElementwise},
     {"=aten::tanh", C::kElementwise},
+    {"=aten::neg", C::kElementwise},
+    {"=aten::abs", C::kElementwise},
+    {"=aten::sqrt", C::kElementwise},
+    {"=aten::log", C::kElementwise},
+    {"=aten::sin", C::kElementwise},
+    {"=aten::cos", C::kElementwise},
+    {"=aten::sign", C::kElementwise},
+    {"=aten::erf", C::kElementwise},
+    {"=aten::floor", C::kElementwise},
+    {"=aten::ceil", C::kElementwise},
+    {"=aten::round", C::kElementwise},
+    {"=aten::reciprocal", C::kElementwise},
+    {"=aten::remainder", C::kElementwise},
+    {"=aten::minimum", C::kElementwise},
+    {"=aten::maximum", C::kElementwise},
+    {"=aten::rsub", C::kElementwise},
+    {"=aten::eq", C::kElementwise},
+    {"=aten::ne", C::kElementwise},
+    {"=aten::lt", C::kElementwise},
+    {"=aten::le", C::kElementwise},
+    {"=aten::gt", C::kElementwise},
+    {"=aten::ge", C::kElementwise},
+    {"=aten::isin", C::kElementwise},
+    {"=aten::arange", C::kElementwise},
+    {"=aten::tril", C::kElementwise},
+    {"=aten::triu", C::kElementwise},
+    {"=aten::full", C::kElementwise},
+    {"=aten::zeros", C::kElementwise},
+    {"=aten::ones", C::kElementwise},
+    {"aten::bitwise_*", C::kElementwise},
+    {"aten::logical_*", C::kElementwise},
+    {"aten::clamp*", C::kElementwise},   // clamp_, clamp_min, clamp_max
+    {"aten::addc*", C::kElementwise},    // addcmul(_), addcdiv(_)
+    {"aten::lerp*", C::kElementwise},
+    {"aten::masked_fill*", C::kElementwise},
     {"_backward", C::kElementwise},  // activation backward ops (threshold_backward, silu_backward, ...)
     {"dropout", C::kElementwise},
     {"upsample", C::kElementwise},
@@ -150,11 +184,13 @@ bool row_matches(std::string_view pattern, std::string_view op) {
 
 }  // namespace
 
-std::optional<OperatorClass> classify_operator(std::string_view op_name, bool as_kernel_name) {
+std::optional<OperatorClass> classify_operator(std::string_view op_name, bool is_operator) {
   for (const OpRow& row : kOpRows) {
-    if (row_matches(row.pattern, op_name)) return OperatorClass{row.category, row.pattern};
+    if ((is_operator || row.annotations) && row_matches(row.pattern, op_name)) {
+      return OperatorClass{row.category, row.pattern};
+    }
   }
-  if (!as_kernel_name) return std::nullopt;
+  if (!is_operator) return std::nullopt;
   KernelClass k = classify_kernel(op_name);
   if (k.category == Category::kOther || k.category == Category::kMemcpy || k.category == Category::kMemset) {
     return std::nullopt;

@@ -17,10 +17,11 @@ struct OperatorClass {
 };
 
 // `aten::batch_norm` -> norm, `aten::cudnn_convolution` -> conv, `aten::to` -> copy_cast, ...
-// With `as_kernel_name`, names the table does not list are then read as kernel names
-// (custom ops such as `_C::rms_norm` or `vllm::unified_attention`); user annotations are
-// not (their names are free text). nullopt when nothing says anything.
-std::optional<OperatorClass> classify_operator(std::string_view op_name, bool as_kernel_name = true);
+// Operators the table does not list are then read as kernel names (custom ops such as
+// `_C::rms_norm` or `vllm::unified_attention`). A user annotation (`is_operator` false) is
+// free text: only the few rows meant for annotations (`Optimizer.step#...`) match it.
+// nullopt when nothing says anything.
+std::optional<OperatorClass> classify_operator(std::string_view op_name, bool is_operator = true);
 
 // The operator table's patterns in match order, for tests.
 std::vector<std::string_view> operator_taxonomy_patterns();
