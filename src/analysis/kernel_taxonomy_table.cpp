@@ -77,6 +77,8 @@ constexpr Row kRows[] = {
     {"merge_attn_states", C::kAttention, kNo},
     {"BatchMLAPagedAttention", C::kAttention, kYes},
     {"get_mla_metadata", C::kAttention, kNo},
+    // vLLM's ROCm paged attention (paged_attention_ll4mi_QKV_mfma16_kernel) runs on MFMA.
+    {"paged_attention&mfma", C::kAttention, kYes, kUnknown},
     // vLLM's paged attention: CUDA cores; its fp8 token names an enum type, not the data.
     {"paged_attention", C::kAttention, kNo, kUnknown},
     {"unified_attention", C::kAttention, kOpen},
@@ -162,6 +164,7 @@ constexpr Row kRows[] = {
     {"xmma_", C::kGemm, kYes},
     {"gemmk1", C::kGemm, kNo},  // before "_sgemm": its arguments name cublasGemmk1Params
     {"gemv", C::kGemm, kNo},
+    {"wvSplitK", C::kGemm, kNo},  // vLLM's ROCm skinny GEMMs (dot-product instructions, not MFMA)
     {"_sgemm", C::kGemm, kNo, fixed(P::kFp32)},
     {"splitKreduce", C::kGemm, kNo},
     {"^bmm_", C::kGemm, kYes},  // TensorRT-LLM generated Blackwell GEMMs
@@ -239,7 +242,7 @@ constexpr Token kPrecisionTokens[] = {
     {"e4m3", P::kFp8},     {"e5m2", P::kFp8},  {"fp8", P::kFp8}, {"float8", P::kFp8},
     {"int8", P::kInt8, true}, {"qint8", P::kInt8}, {"i8", P::kInt8, true},
     {"bf16", P::kBf16},    {"bfloat16", P::kBf16}, {"bhalf", P::kBf16},  // ck::bhalf_t
-    {"fp16", P::kFp16},    {"f16", P::kFp16, true}, {"half", P::kFp16},
+    {"fp16", P::kFp16},    {"f16", P::kFp16, true}, {"half", P::kFp16}, {"float16", P::kFp16},  // HIP's _Float16
     {"tf32", P::kTf32},    {"tfloat32", P::kTf32},
     {"fp32", P::kFp32},    {"f32", P::kFp32, true}, {"float", P::kFp32},
 };

@@ -26,6 +26,11 @@ const std::vector<Case>& family_cases() {
       {"aiter::fmha_bwd_hd64_bf16_causal_a16_rtne_recompile", C::kAttention, kTc, P::kBf16, "aiter&fmha"},
       {"_ZN5aiter29fmha_fwd_hd128_bf16_causal_rtnE", C::kAttention, kTc, P::kBf16, "aiter&fmha"},
       {"mla_dec_stage1_bf16_a16w16_subQ16_mqa16", C::kAttention, kTc, P::kBf16, "^mla_"},
+      {"void paged_attention_ll4mi_QKV_mfma16_kernel<__hip_bfloat16, __hip_bfloat16, "
+       "(vllm::Fp8KVCacheDataType)0, 16, 128, 256, false, 4>(__hip_bfloat16 const*, __hip_bfloat16 const*, "
+       "__hip_bfloat16 const*, int, float, int const*, int const*, int const*, int, float const*, int, int, int, "
+       "float*, float*, __hip_bfloat16*, int, float const*, float const*)",
+       C::kAttention, kTc, kAnyPrecisionUnknown, "paged_attention&mfma"},
       {"_attn_fwd", C::kAttention, kTcUnknown, kAnyPrecisionUnknown, "^_attn_fwd"},
       {"ck_tile::kentry<64, 2, ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync<ck_tile::"
        "BlockFmhaPipelineProblem<ck_tile::bf16_t, ck_tile::bf16_t, ck_tile::bf16_t, float, float, "
@@ -140,6 +145,9 @@ const std::vector<Case>& family_cases() {
       {"ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor, "
        "ck::half_t>>",
        C::kGemm, kTc, P::kFp16, "gemm"},
+      {"void wvSplitK_hf_sml_<_Float16, 64, 2, 16, 8, 2, 1>(int, int, int, _Float16 const*, _Float16 const*, "
+       "_Float16*, int)",
+       C::kGemm, kNoTc, P::kFp16, "wvSplitK"},
       {"void rocblas_dot_kernel_inc1<false, 512, float, float const*, float>(", C::kGemm, kNoTc, P::kFp32,
        "^rocblas_"},
       {"ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)", C::kCommunication, kNoTc,
