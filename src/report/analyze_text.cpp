@@ -144,7 +144,7 @@ std::string category_decisions_line(const RankAnalysis& a) {
                              : d.source == CategorySource::kLaunchOp ? "launching operator"
                                                                      : "nothing (other)";
     line += (d.source == a.category_decisions.front().source ? " " : " | ") + std::string(label) + " " +
-            format_percent(d.share) + " (" + std::to_string(d.kernels) + " kernel names)";
+            format_percent(d.share) + " (" + std::to_string(d.kernels) + (d.kernels == 1 ? " kernel name)" : " kernel names)");
   }
   return line + "\n";
 }

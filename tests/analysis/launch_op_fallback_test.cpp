@@ -200,6 +200,35 @@ TEST(LaunchOpFallback, NamesDecideEverythingInTheBundledTracesAndTheTextIsUnchan
   EXPECT_EQ(analyze_text(r, 20).find("category decided by"), std::string::npos);
 }
 
+// The same through the Kineto importer: tests/data/rocm_training_fallback_small.json is a
+// hand-written ROCm-style trace (MI300X, hip* runtime calls) of a few training kernels.
+TEST(LaunchOpFallback, RocmTrainingFixtureThroughTheImporter) {
+  AnalyzeReport r =
+      analyze_profiles(load_profiles({test::data_path("rocm_training_fallback_small.json")}), {});
+  const RankAnalysis& a = r.ranks.at(0);
+  EXPECT_EQ(a.device, "AMD Instinct MI300X");
+  EXPECT_EQ(kernel(a, "gfx942_conv_bwd_weight_kernel_0").category, Category::kConv);
+  EXPECT_EQ(kernel(a, "gfx942_conv_bwd_weight_kernel_0").decided_by, CategorySource::kLaunchOp);
+  EXPECT_EQ(kernel(a, "krn_partials_per_segment").category, Category::kEmbedding);
+  EXPECT_EQ(kernel(a, "MIOpenBatchNormFwdTrainSpatial").category, Category::kNorm);
+  EXPECT_EQ(kernel(a, "MIOpenBatchNormFwdTrainSpatial").decided_by, CategorySource::kName);
+  EXPECT_EQ(a.unknown_kernels, (std::vector<std::string>{"mystery_kernel_without_operator"}));
+  std::map<std::string, double> share;
+  for (const auto& c : a.categories) share[std::string(category_name(c.category))] = c.share;
+  EXPECT_NEAR(share["other"], 5.0 / 217.0, 1e-6);
+  EXPECT_NEAR(share["conv"], 140.0 / 217.0, 1e-6);
+  EXPECT_NEAR(share["optimizer"], 25.0 / 217.0, 1e-6);
+  const Finding* idle = nullptr;
+  for (const auto& f : a.findings) {
+    if (f.id == "gpu_idle") idle = &f;
+  }
+  ASSERT_NE(idle, nullptr);
+  std::map<std::string, double> numbers(idle->numbers.begin(), idle->numbers.end());
+  EXPECT_EQ(numbers.at("launches_per_step"), 7);  // hipLaunchKernel, hipExtModuleLaunchKernel, hipModuleLaunchKernel
+  EXPECT_EQ(numbers.at("syncs_per_step"), 1);     // hipMemcpyWithStream (.item())
+  EXPECT_NE(analyze_text(r, 20).find("| activity kind 0.9% (1 kernel name) |"), std::string::npos);
+}
+
 // How well the operator alone would have done: forget every kernel name in a real trace and
 // let the fallback decide. Most GPU time must land where the names put it.
 TEST(LaunchOpFallback, OnARealTraceTheOperatorsAgreeWithTheNames) {
