@@ -53,6 +53,17 @@ struct KernelRow {
   double share = 0;
   double mean_us = 0;
   double per_step_ms = 0;
+  CategorySource decided_by = CategorySource::kUnknown;  // of the name's first activity
+  std::string rule;  // the taxonomy row or operator pattern that decided ("" for none)
+};
+
+// GPU time by how its category was decided (name, kind, launching operator, unknown).
+struct CategoryDecisionRow {
+  CategorySource source = CategorySource::kUnknown;
+  double time_ms = 0;
+  double share = 0;  // of GPU busy time
+  std::int64_t calls = 0;
+  std::int64_t kernels = 0;  // distinct names whose first activity was decided so
 };
 
 struct Finding {
@@ -80,6 +91,7 @@ struct RankAnalysis {
   double tensor_core_share = 0;
   std::vector<KernelRow> kernels;       // by time, largest first
   std::vector<std::string> unknown_kernels;  // classified "other", by time
+  std::vector<CategoryDecisionRow> category_decisions;  // sources that occur, in CategorySource order
   std::vector<Finding> findings;
   std::vector<std::string> warnings;
   CounterAttribution counters;  // empty metrics unless the profile carries counter samples

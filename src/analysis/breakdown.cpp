@@ -2,8 +2,47 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
+
+#include "analysis/kernel_taxonomy_ops.h"
+#include "analysis/launch_context.h"
 
 namespace cuprobe {
+
+void apply_launch_op_fallback(const Profile& profile, std::vector<KernelClass>& classes) {
+  std::unordered_set<std::int64_t> wanted;
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    if (classes[i].decided_by == CategorySource::kUnknown && profile.gpu[i].correlation >= 0) {
+      wanted.insert(profile.gpu[i].correlation);
+    }
+  }
+  std::unordered_map<std::int64_t, OperatorClass> by_correlation;
+  std::unordered_map<StringId, std::optional<OperatorClass>> cache;
+  auto classify = [&](const CpuRange& r) -> const std::optional<OperatorClass>& {
+    auto it = cache.find(r.name);
+    if (it == cache.end()) {
+      it = cache.emplace(r.name, classify_operator(profile.name_of(r.name), r.kind == CpuRangeKind::kOperator)).first;
+    }
+    return it->second;
+  };
+  for_each_launch_with_enclosing(profile, wanted, [&](const CpuRange& launch, std::span<const CpuRange* const> ops) {
+    if (is_graph_launch_call(profile.name_of(launch.name))) return;
+    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {  // innermost first
+      if (const auto& c = classify(**it)) {
+        by_correlation.try_emplace(launch.correlation, *c);
+        return;
+      }
+    }
+  });
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    if (classes[i].decided_by != CategorySource::kUnknown) continue;
+    auto it = by_correlation.find(profile.gpu[i].correlation);
+    if (it == by_correlation.end()) continue;
+    classes[i].category = it->second.category;
+    classes[i].rule = it->second.rule;
+    classes[i].decided_by = CategorySource::kLaunchOp;
+  }
+}
 
 std::vector<KernelClass> classify_activities(const Profile& profile) {
   std::unordered_map<StringId, KernelClass> cache;
@@ -14,11 +53,14 @@ std::vector<KernelClass> classify_activities(const Profile& profile) {
     if (a.kind == GpuActivityKind::kMemcpy) {
       k.category = Category::kMemcpy;
       k.tensor_core = false;
+      k.decided_by = CategorySource::kKind;
     } else if (a.kind == GpuActivityKind::kMemset) {
       k.category = Category::kMemset;
       k.tensor_core = false;
+      k.decided_by = CategorySource::kKind;
     } else if (a.kind == GpuActivityKind::kGraph) {
       k.category = Category::kCudaGraph;  // what runs inside is unseen: tensor cores unknown
+      k.decided_by = CategorySource::kKind;
     } else {
       auto it = cache.find(a.name);
       if (it == cache.end()) it = cache.emplace(a.name, classify_kernel(profile.name_of(a.name))).first;
@@ -26,6 +68,7 @@ std::vector<KernelClass> classify_activities(const Profile& profile) {
     }
     classes.push_back(k);
   }
+  apply_launch_op_fallback(profile, classes);
   return classes;
 }
 
@@ -37,6 +80,7 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     std::int64_t calls = 0;
   };
   std::vector<Totals> by_category(kCategoryCount);
+  std::vector<Totals> by_source(kCategorySourceCount);
   std::unordered_map<StringId, Totals> by_name;
   std::unordered_map<StringId, std::size_t> first_index;
   TimeNs tensor_core_time = 0;
@@ -48,6 +92,9 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     c.time += d;
     c.calls += 1;
     if (in_step) c.in_steps += d;
+    auto& src = by_source[static_cast<std::size_t>(classes[i].decided_by)];
+    src.time += d;
+    src.calls += 1;
     auto& k = by_name[a.name];
     k.time += d;
     k.calls += 1;
@@ -68,6 +115,13 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
   }
   std::sort(out.categories.begin(), out.categories.end(),
             [](const CategoryRow& a, const CategoryRow& b) { return a.time_ms > b.time_ms; });
+  for (int s = 0; s < kCategorySourceCount; ++s) {
+    const auto& t = by_source[static_cast<std::size_t>(s)];
+    if (t.calls > 0) {
+      out.category_decisions.push_back({static_cast<CategorySource>(s), static_cast<double>(t.time) / 1e6,
+                                        share(t.time), t.calls, 0});
+    }
+  }
 
   for (const auto& [name, t] : by_name) {
     const KernelClass& cls = classes[first_index[name]];
@@ -76,6 +130,8 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     row.category = cls.category;
     row.tensor_core = cls.tensor_core;
     row.precision = cls.precision;
+    row.decided_by = cls.decided_by;
+    row.rule = std::string(cls.rule);
     row.calls = t.calls;
     row.time_ms = static_cast<double>(t.time) / 1e6;
     row.share = share(t.time);
@@ -88,6 +144,9 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
   });
   for (const auto& k : out.kernels) {
     if (k.category == Category::kOther) out.unknown_kernels.push_back(k.name);
+    for (auto& d : out.category_decisions) {
+      if (d.source == k.decided_by) ++d.kernels;
+    }
   }
   out.tensor_core_share = share(tensor_core_time);
 }

@@ -9,8 +9,15 @@
 
 namespace cuprobe {
 
-// The class of every GPU activity (memcpy/memset by kind, kernels by name).
+// The class of every GPU activity: memcpy/memset/graph by kind, kernels by name, and
+// kernels whose name no taxonomy row knows by the operator that launched them (the
+// innermost operator or annotation around the launch call that the operator table
+// knows; never through a graph launch, whose operator says nothing about its nodes).
 std::vector<KernelClass> classify_activities(const Profile& profile);
+
+// The fallback step alone: activities whose class is still undecided (kUnknown) take their
+// launching operator's category where one is found.
+void apply_launch_op_fallback(const Profile& profile, std::vector<KernelClass>& classes);
 
 // Fills categories, kernels, tensor_core_share and unknown_kernels of `out`
 // (gpu_busy_ms must already be set).

@@ -103,7 +103,8 @@ void low_tensor_core_share(Context& ctx) {
   double cuda_core_matmul_ms = 0;
   std::vector<std::string> cuda_core_matmuls;
   for (const auto& k : a.kernels) {
-    bool matmul = k.category == Category::kGemm || k.category == Category::kAttention || k.category == Category::kMoe;
+    bool matmul = k.category == Category::kGemm || k.category == Category::kAttention || k.category == Category::kMoe ||
+                  k.category == Category::kConv;
     if (matmul && k.tensor_core == false) {
       cuda_core_matmul_ms += k.time_ms;
       if (cuda_core_matmuls.size() < 3) cuda_core_matmuls.push_back(k.name);
@@ -152,10 +153,10 @@ HostCalls host_calls(const Context& ctx) {
     if (r.kind != CpuRangeKind::kRuntime) continue;
     h.seen = true;
     std::string_view n = ctx.profile.name_of(r.name);
-    if (n.find("Launch") != std::string_view::npos) {
+    if (is_launch_call(n)) {
       h.launches += 1;
       launch_us += static_cast<double>(r.end - r.start) / 1e3;
-    } else if (n.find("Synchronize") != std::string_view::npos || n == "cudaMemcpy" || n == "cuMemcpyDtoH_v2") {
+    } else if (is_synchronizing_call(n)) {
       h.syncs += 1;
     }
   }

@@ -22,7 +22,8 @@ using taxonomy::Tc;
 
 constexpr std::array<std::string_view, kCategoryCount> kCategoryNames = {
     "gemm",        "attention", "moe",       "communication", "copy_cast", "elementwise",
-    "norm",        "reduction", "sampling",  "memcpy",        "memset",    "cuda_graph", "other"};
+    "norm",        "reduction", "sampling",  "memcpy",        "memset",    "cuda_graph", "conv",
+    "embedding",   "optimizer", "other"};
 
 constexpr std::size_t kMaxPieces = 512;
 constexpr std::size_t kMaxConditions = 3;
@@ -72,6 +73,7 @@ class Matcher {
       KernelClass k;
       k.category = row.category;
       k.rule = row.pattern;
+      k.decided_by = CategorySource::kName;
       k.tensor_core = row.tensor_core == Tc::kYes  ? std::optional<bool>(true)
                       : row.tensor_core == Tc::kNo ? std::optional<bool>(false)
                                                    : tensor_core_from_tokens(hits);
@@ -313,6 +315,16 @@ std::optional<Category> parse_category(std::string_view name) {
     if (kCategoryNames[i] == name) return static_cast<Category>(i);
   }
   return std::nullopt;
+}
+
+std::string_view category_source_name(CategorySource s) {
+  switch (s) {
+    case CategorySource::kName: return "name";
+    case CategorySource::kKind: return "kind";
+    case CategorySource::kLaunchOp: return "launch_op";
+    case CategorySource::kUnknown: return "unknown";
+  }
+  return "unknown";
 }
 
 std::string_view precision_name(Precision p) {

@@ -4,6 +4,56 @@
 
 namespace cuprobe {
 
+bool is_launch_call(std::string_view name) { return name.find("Launch") != std::string_view::npos; }
+
+bool is_graph_launch_call(std::string_view name) { return name.find("GraphLaunch") != std::string_view::npos; }
+
+bool is_synchronizing_call(std::string_view name) {
+  if (name.find("Synchronize") != std::string_view::npos) return true;
+  constexpr std::string_view kSyncCopies[] = {"cudaMemcpy", "cuMemcpyDtoH_v2", "cuMemcpyDtoH", "hipMemcpy",
+                                             "hipMemcpyWithStream", "hipMemcpyDtoH"};
+  for (std::string_view c : kSyncCopies) {
+    if (name == c) return true;
+  }
+  return false;
+}
+
+void for_each_launch_with_enclosing(
+    const Profile& profile, const std::unordered_set<std::int64_t>& wanted,
+    const std::function<void(const CpuRange& launch, std::span<const CpuRange* const> enclosing)>& fn) {
+  if (wanted.empty()) return;
+  struct ThreadKey {
+    std::int64_t pid, tid;
+    bool operator==(const ThreadKey&) const = default;
+  };
+  struct Hash {
+    std::size_t operator()(const ThreadKey& k) const {
+      return std::hash<std::int64_t>()(k.pid) * 31 + std::hash<std::int64_t>()(k.tid);
+    }
+  };
+  auto encloses = [](const CpuRange& r) {
+    return r.kind == CpuRangeKind::kOperator || r.kind == CpuRangeKind::kAnnotation;
+  };
+  std::vector<const CpuRange*> order;
+  for (const CpuRange& r : profile.cpu) {
+    bool launch = r.kind == CpuRangeKind::kRuntime && r.correlation >= 0 && wanted.count(r.correlation) > 0;
+    if (launch || encloses(r)) order.push_back(&r);
+  }
+  // By start; at equal starts the enclosing (operators, then the longer) before what they enclose.
+  std::stable_sort(order.begin(), order.end(), [&](const CpuRange* a, const CpuRange* b) {
+    if (a->start != b->start) return a->start < b->start;
+    if (encloses(*a) != encloses(*b)) return encloses(*a);
+    return a->end > b->end;
+  });
+  std::unordered_map<ThreadKey, std::vector<const CpuRange*>, Hash> open;  // per thread, outermost first
+  for (const CpuRange* r : order) {
+    auto& stack = open[ThreadKey{r->pid, r->tid}];
+    while (!stack.empty() && stack.back()->end < r->end) stack.pop_back();
+    if (encloses(*r)) stack.push_back(r);
+    else fn(*r, stack);
+  }
+}
+
 LaunchContext::LaunchContext(const Profile& profile) : profile_(profile) {
   for (const auto& r : profile.cpu) {
     if (r.kind == CpuRangeKind::kRuntime && r.correlation >= 0) launches_.emplace(r.correlation, &r);

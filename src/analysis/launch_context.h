@@ -2,12 +2,32 @@
 // operators around that call (e.g. aten::copy_ under aten::to).
 #pragma once
 
+#include <functional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "model/profile.h"
 
 namespace cuprobe {
+
+// Runtime/driver call names, CUDA and HIP alike (cudaLaunchKernel, cuLaunchKernel,
+// hipLaunchKernel, hipExtModuleLaunchKernel, hipModuleLaunchKernel, cudaGraphLaunch,
+// hipGraphLaunch, ...).
+bool is_launch_call(std::string_view name);
+bool is_graph_launch_call(std::string_view name);
+// Calls that block the CPU until the GPU catches up: *Synchronize (stream, device,
+// event) and the synchronous copies (cudaMemcpy, cuMemcpyDtoH, hipMemcpy,
+// hipMemcpyWithStream, hipMemcpyDtoH; not the *Async ones).
+bool is_synchronizing_call(std::string_view name);
+
+// Calls `fn` for every runtime call whose correlation is in `wanted`, with the operators and
+// annotations on its thread that contain it, outermost first. One pass over profile.cpu.
+void for_each_launch_with_enclosing(
+    const Profile& profile, const std::unordered_set<std::int64_t>& wanted,
+    const std::function<void(const CpuRange& launch, std::span<const CpuRange* const> enclosing)>& fn);
 
 class LaunchContext {
  public:

@@ -82,6 +82,12 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                     {"calls", c.calls}, {"per_step_ms", c.per_step_ms}});
   }
   j["categories"] = std::move(cats);
+  json decisions = json::array();
+  for (const auto& d : a.category_decisions) {
+    decisions.push_back({{"decided_by", category_source_name(d.source)}, {"time_ms", d.time_ms}, {"share", d.share},
+                         {"calls", d.calls}, {"kernels", d.kernels}});
+  }
+  j["category_decisions"] = std::move(decisions);
   j["tensor_core_share"] = a.tensor_core_share;
   json kernels = json::array();
   for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
@@ -94,7 +100,9 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                        {"time_ms", k.time_ms},
                        {"share", k.share},
                        {"mean_us", k.mean_us},
-                       {"per_step_ms", k.per_step_ms}});
+                       {"per_step_ms", k.per_step_ms},
+                       {"decided_by", category_source_name(k.decided_by)},
+                       {"rule", k.rule}});
   }
   j["kernels"] = std::move(kernels);
   j["kernels_total"] = a.kernels.size();

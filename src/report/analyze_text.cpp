@@ -1,5 +1,6 @@
 #include "report/analyze_text.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "report/kernel_display_name.h"
@@ -123,6 +124,31 @@ std::string counters_text(const RankAnalysis& a) {
 
 std::string tri_state(const std::optional<bool>& b) { return b ? (*b ? "yes" : "no") : "?"; }
 
+// "norm (op)": decided by the launching operator, the kernel's name being unknown.
+std::string category_cell(const KernelRow& k) {
+  std::string cell(category_name(k.category));
+  if (k.decided_by == CategorySource::kLaunchOp) cell += " (op)";
+  return cell;
+}
+
+// How categories were decided, shown only when some kernel names were not enough.
+std::string category_decisions_line(const RankAnalysis& a) {
+  bool names_enough = std::all_of(a.category_decisions.begin(), a.category_decisions.end(), [](const auto& d) {
+    return d.source == CategorySource::kName || d.source == CategorySource::kKind;
+  });
+  if (names_enough) return {};
+  std::string line = "  category decided by:";
+  for (const auto& d : a.category_decisions) {
+    std::string_view label = d.source == CategorySource::kName       ? "kernel name"
+                             : d.source == CategorySource::kKind     ? "activity kind"
+                             : d.source == CategorySource::kLaunchOp ? "launching operator"
+                                                                     : "nothing (other)";
+    line += (d.source == a.category_decisions.front().source ? " " : " | ") + std::string(label) + " " +
+            format_percent(d.share) + " (" + std::to_string(d.kernels) + (d.kernels == 1 ? " kernel name)" : " kernel names)");
+  }
+  return line + "\n";
+}
+
 std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
   std::string out = rank_header(a);
   out += "  window " + format_duration_ms(a.window_ms) + " | GPU busy " + format_duration_ms(a.gpu_busy_ms) + " (" +
@@ -141,12 +167,13 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
     cats.add_row(std::move(row));
   }
   out += "\n" + cats.render();
+  out += category_decisions_line(a);
 
   TextTable kernels({"kernel", ">calls", ">total", ">mean", ">share", "category", "TC", "prec"});
   for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
     const auto& k = a.kernels[i];
     kernels.add_row({kernel_display_name(k.name), std::to_string(k.calls), format_duration_ms(k.time_ms),
-                     format_duration_ms(k.mean_us / 1e3), format_percent(k.share), std::string(category_name(k.category)),
+                     format_duration_ms(k.mean_us / 1e3), format_percent(k.share), category_cell(k),
                      tri_state(k.tensor_core), k.precision ? std::string(precision_name(*k.precision)) : "-"});
   }
   out += "\n" + kernels.render();

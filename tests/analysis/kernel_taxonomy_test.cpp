@@ -1,5 +1,7 @@
 #include "analysis/kernel_taxonomy.h"
 
+#include "analysis/kernel_taxonomy_cases.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -15,29 +17,22 @@ namespace {
 
 using C = Category;
 using P = Precision;
-constexpr std::optional<bool> kTc = true;
-constexpr std::optional<bool> kNoTc = false;
-constexpr std::optional<bool> kTcUnknown = std::nullopt;
-constexpr std::optional<Precision> kAnyPrecisionUnknown = std::nullopt;
-
-struct Case {
-  std::string_view name;
-  Category category;
-  std::optional<bool> tensor_core;
-  std::optional<Precision> precision;
-  std::string_view rule;
-};
+using taxonomy_test::Case;
+using taxonomy_test::kAnyPrecisionUnknown;
+using taxonomy_test::kNoTc;
+using taxonomy_test::kTc;
+using taxonomy_test::kTcUnknown;
 
 // One or more real kernel names per table row. Names come from the traces in
 // ../shared/traces, from published profiles of vLLM/SGLang/TensorRT-LLM/FlashInfer/
 // ROCm runs (some as the printing tool truncated them) or from the launching source
 // (the template as it demangles); they are quoted verbatim where found.
-const std::vector<Case>& row_cases() {
+const std::vector<Case>& core_cases() {
   static const std::vector<Case> cases = {
       {"Memcpy DtoD (Device -> Device)", C::kMemcpy, kNoTc, kAnyPrecisionUnknown, "^Memcpy "},
       {"Memset (Device)", C::kMemset, kNoTc, kAnyPrecisionUnknown, "^Memset "},
 
-      {"triton_tem_fused_mm_0", C::kGemm, kTcUnknown, kAnyPrecisionUnknown, "^triton_tem_"},
+      {"triton_tem_fused_mm_0", C::kGemm, kTc, kAnyPrecisionUnknown, "^triton_tem_"},
       {"triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_1", C::kNorm, kNoTc, kAnyPrecisionUnknown,
        "^triton_&rsqrt"},
       {"triton_per_fused_add_mean_mul_pow_rsqrt_0", C::kNorm, kNoTc, kAnyPrecisionUnknown,
@@ -249,8 +244,7 @@ const std::vector<Case>& row_cases() {
        "ISA1100_IU1_K1_KLA_LBSPP0_LPA0_LPB0_LDL1_LRVW1_LWPMn1_LDW0_FMA_MIAV0_MDA2_MO40_MMFGLC_NTA0_NTB0_NTC0_"
        "NTD0_NEPBS0_NLCA1_N",
        C::kGemm, kNoTc, P::kFp32, "Cijk_&_SB_"},
-      {"Cijk_Ailk_Bljk_F8SS_BH_MT256x256x128_MI16x16x1_SN_1LDSB0", C::kGemm, kTc, kAnyPrecisionUnknown,
-       "Cijk_"},
+      {"Cijk_Ailk_Bljk_F8SS_BH_MT256x256x128_MI16x16x1_SN_1LDSB0", C::kGemm, kTc, P::kFp8, "Cijk_&_F8"},
       {"_w8a8_triton_block_scaled_mm", C::kGemm, kTcUnknown, kAnyPrecisionUnknown, "scaled_mm"},
       {"_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu", C::kGemm, kTcUnknown, P::kFp4, "matmul"},
       {"fused_fused_dequantize1_NT_matmul10_kernel", C::kGemm, kTcUnknown, kAnyPrecisionUnknown, "matmul"},
@@ -358,6 +352,16 @@ const std::vector<Case>& row_cases() {
        "float, float, float>, unsigned int, float, 4, 4>)",
        C::kReduction, kNoTc, P::kFp32, "reduce"},
   };
+  return cases;
+}
+
+const std::vector<Case>& row_cases() {
+  static const std::vector<Case> cases = [] {
+    std::vector<Case> all = core_cases();
+    const auto& more = taxonomy_test::family_cases();
+    all.insert(all.end(), more.begin(), more.end());
+    return all;
+  }();
   return cases;
 }
 
