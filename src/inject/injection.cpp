@@ -27,6 +27,7 @@
 #include <string>
 #include <thread>
 
+#include "common/clock.h"
 #include "inject/activity_encoder.h"
 #include "inject/cupti_api.h"
 #include "wire/capture_window.h"
@@ -37,12 +38,6 @@ namespace {
 
 constexpr std::size_t kBufferBytes = 4u << 20;
 constexpr std::size_t kMaxQueuedBuffers = 64;  // 256 MiB waiting for the worker: beyond that, drop
-
-std::int64_t realtime_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
 
 struct Completed {
   std::uint8_t* buffer;

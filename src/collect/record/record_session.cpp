@@ -27,6 +27,7 @@
 #include "wire/capture_window.h"
 #include "collect/record/record_connection.h"
 #include "wire/record_wire.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/version.h"
 #include "store/run_file_schema.h"
@@ -34,12 +35,6 @@
 
 namespace cuprobe {
 namespace {
-
-std::int64_t realtime_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
 
 void say(const std::string& line) { std::fprintf(stderr, "cuprobe record: %s\n", line.c_str()); }
 
