@@ -25,7 +25,9 @@
 #include "collect/counters/device_sampler.h"
 #include "cli/gpu_list.h"
 #include "collect/counters/metric_presets.h"
+#include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/stop_signals.h"
 #include "common/units.h"
 #include "load/bench_metrics.h"
 #include "report/bench_report.h"
@@ -40,10 +42,6 @@
 
 namespace cuprobe {
 namespace {
-
-volatile int g_stop = 0;
-
-void on_signal(int) { g_stop = 1; }
 
 std::int64_t ns_of(const std::string& text) { return parse_duration(text).count(); }
 
@@ -120,17 +118,6 @@ class BenchObserver final : public LoadObserver {
   std::int64_t last_ = 0;
   bool sent_all_ = false;
 };
-
-void write_file_atomically(const std::string& path, const std::string& content) {
-  std::string temp = path + ".partial";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write " + temp + ": " + std::strerror(errno));
-    out << content;
-    if (!out.flush()) throw Error("cannot write " + temp + ": " + std::strerror(errno));
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) throw Error("cannot rename " + temp + " to " + path);
-}
 
 int run_bench(int argc, char** argv) {
   CLI::App app{"Streaming load against an LLM server: throughput, TTFT/ITL/TPOT/E2E over the whole run and the "
@@ -321,13 +308,8 @@ int run_bench(int argc, char** argv) {
                           : ("concurrency " + std::to_string(opt.concurrency)).c_str(),
                  prompts->describe().c_str());
   }
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-
-  LoadResult load = run_load(opt, factory, observer, &g_stop);
+  StopFlag stop;
+  LoadResult load = run_load(opt, factory, observer, stop.flag());
   offset = load.realtime_offset_ns;
 
   BenchReport report;
