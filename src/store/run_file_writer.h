@@ -38,7 +38,7 @@ struct RunCopyRow {
   std::int32_t device = -1;
   std::int64_t stream = -1;
   std::int64_t start_ns = 0, end_ns = 0;
-  std::string_view kind;  // "HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "unknown"
+  std::string_view kind;  // a MemcpyKind name (model/kinds.h): "HtoD", ..., "unknown"
   std::int64_t bytes = -1;
   std::int64_t correlation = -1;
   std::int64_t graph_id = -1;
@@ -48,7 +48,7 @@ struct RunRangeRow {
   std::int64_t pid = -1, tid = -1;
   std::int64_t start_ns = 0, end_ns = 0;
   std::int64_t name_id = 0;
-  std::string_view kind;  // "nvtx", "runtime", "driver"
+  std::string_view kind;  // a RangeKind name (model/kinds.h): "nvtx", "runtime", "driver"
   std::int64_t correlation = -1;
 };
 

@@ -1,6 +1,7 @@
 // The wire format between the injected library (libcuprobe_inject.so, inside
 // the recorded process) and the `cuprobe record` parent. This is the ONE header
-// both sides share, so it holds the standard library only.
+// both sides share, so it holds the standard library only (and model/kinds.h,
+// the enums whose numbers it carries, standard library only too).
 //
 // Transport: a Unix stream socket whose path the parent puts in
 // CUPROBE_RECORD_SOCKET. Each injected process opens one connection and sends
@@ -19,6 +20,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "model/kinds.h"
+
 namespace cuprobe::wire {
 
 inline constexpr std::uint32_t kMagic = 0x42525043;  // "CPRB"
@@ -30,7 +33,7 @@ inline constexpr const char* kStartEnv = "CUPROBE_RECORD_START";      // "on" | 
 inline constexpr const char* kApiEnv = "CUPROBE_RECORD_API";          // "1": also record runtime API calls
 inline constexpr const char* kFlushMsEnv = "CUPROBE_RECORD_FLUSH_MS";  // worker flush period
 inline constexpr const char* kGraphsEnv = "CUPROBE_RECORD_GRAPHS";  // "node" (default) | "whole"
-inline constexpr const char* kKindsEnv = "CUPROBE_RECORD_KINDS";  // "kernel,memcpy,memset,nvtx" (default all)
+inline constexpr const char* kKindsEnv = "CUPROBE_RECORD_KINDS";  // ActivityKind names, comma-separated (default all)
 
 enum class Type : std::uint16_t {
   kHello = 1,
@@ -117,8 +120,6 @@ struct GraphLaunch {
 };
 static_assert(sizeof(GraphLaunch) == 48);
 
-enum class CopyKind : std::uint8_t { kUnknown = 0, kHtoD = 1, kDtoH = 2, kDtoD = 3, kHtoH = 4, kPtoP = 5 };
-
 struct Memcpy {
   std::int64_t start;
   std::int64_t end;
@@ -127,7 +128,7 @@ struct Memcpy {
   std::int64_t graph_id;
   std::int64_t stream;
   std::int32_t device;
-  std::uint8_t kind;  // CopyKind
+  std::uint8_t kind;  // MemcpyKind (model/kinds.h)
   std::uint8_t reserved[3];
 };
 static_assert(sizeof(Memcpy) == 56);
@@ -144,15 +145,13 @@ struct Memset {
 };
 static_assert(sizeof(Memset) == 56);
 
-enum class RangeKind : std::uint16_t { kNvtx = 0, kRuntimeApi = 1, kDriverApi = 2 };
-
 struct Range {
   std::int64_t start;
   std::int64_t end;
   std::int64_t tid;
   std::int64_t correlation;  // API calls only; -1 otherwise
   std::uint32_t name_id;
-  std::uint16_t kind;  // RangeKind
+  std::uint16_t kind;  // RangeKind (model/kinds.h)
   std::uint16_t reserved;
 };
 static_assert(sizeof(Range) == 40);

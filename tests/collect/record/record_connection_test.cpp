@@ -45,7 +45,7 @@ std::string stream_for_one_process() {
   m.start = 3100;
   m.end = 3500;
   m.bytes = 4096;
-  m.kind = static_cast<std::uint8_t>(wire::CopyKind::kDtoH);
+  m.kind = static_cast<std::uint8_t>(MemcpyKind::kDtoH);
   wire::append_frame(s, wire::Type::kMemcpy, m);
   wire::Range r{};
   r.start = 900;
