@@ -69,7 +69,6 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out, con
       w.registers = k->registersPerThread;
       w.static_shared = k->staticSharedMemory;
       w.dynamic_shared = k->dynamicSharedMemory;
-      w.context = static_cast<std::int32_t>(k->contextId);
       wire::append_frame(out, wire::Type::kKernel, w);
       ++records_;
       break;
@@ -166,6 +165,7 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out, con
       break;
     }
     default:
+      unhandled_.count(static_cast<std::uint32_t>(record->kind));
       break;
   }
 }

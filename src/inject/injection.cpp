@@ -354,6 +354,7 @@ void Recorder::worker_loop() {
         wire::append_frame(out, wire::Type::kLoss,
                            wire::Loss{1, static_cast<std::uint32_t>(wire::LossReason::kBadRecord), 0});
       }
+      encoder_->append_unhandled(out);
       if (out.size() > (1u << 20)) {
         send_now(out);
         out.clear();

@@ -104,7 +104,7 @@ struct Kernel {
   std::int32_t registers;
   std::int32_t static_shared;
   std::int32_t dynamic_shared;
-  std::int32_t context;
+  std::int32_t reserved;  // was the CUDA context id, which no reader used: sent as 0
 };
 static_assert(sizeof(Kernel) == 88);
 
@@ -161,12 +161,13 @@ enum class LossReason : std::uint32_t {
   kQueueFull = 2,      // the library's hand-off queue to its worker was full
   kSendFailed = 3,     // the parent went away
   kBadRecord = 4,      // a CUPTI record the library could not read
+  kUnhandledKind = 5,  // CUPTI records of a kind the library does not encode; detail = the kind
 };
 
 struct Loss {
   std::uint64_t count;
   std::uint32_t reason;  // LossReason
-  std::uint32_t reserved;
+  std::uint32_t detail;  // kUnhandledKind: the CUpti_ActivityKind; else 0
 };
 static_assert(sizeof(Loss) == 16);
 

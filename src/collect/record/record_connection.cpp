@@ -10,12 +10,14 @@
 namespace cuprobe {
 namespace {
 
-std::string_view loss_reason_name(std::uint32_t reason) {
-  switch (static_cast<wire::LossReason>(reason)) {
+std::string loss_reason_name(const wire::Loss& loss) {
+  switch (static_cast<wire::LossReason>(loss.reason)) {
     case wire::LossReason::kCuptiDropped: return "CUPTI buffer overflow (records)";
     case wire::LossReason::kQueueFull: return "library queue full (4 MiB buffers)";
     case wire::LossReason::kSendFailed: return "send to cuprobe failed";
     case wire::LossReason::kBadRecord: return "unreadable CUPTI buffer";
+    case wire::LossReason::kUnhandledKind:
+      return "CUPTI activity kind " + std::to_string(loss.detail) + " not recorded";
   }
   return "unknown";
 }
@@ -178,7 +180,7 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
     }
     case wire::Type::kLoss: {
       auto l = wire::read_fixed<wire::Loss>(p);
-      writer_.count_loss("library", pid_, loss_reason_name(l.reason), static_cast<std::int64_t>(l.count));
+      writer_.count_loss("library", pid_, loss_reason_name(l), static_cast<std::int64_t>(l.count));
       break;
     }
     case wire::Type::kNotice: {
