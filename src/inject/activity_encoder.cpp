@@ -16,7 +16,8 @@ MemcpyKind copy_kind(std::uint8_t cupti_kind) {
   }
 }
 
-// The fields CUPTI's kernel, memcpy, memset and graph records share, into a wire record.
+// A wire activity record with its wire::Activity header filled from a CUPTI kernel,
+// memcpy, memset or graph record (they share those fields).
 template <typename Wire, typename Cupti>
 Wire common_fields(const Cupti* c) {
   Wire w{};

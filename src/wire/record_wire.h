@@ -25,7 +25,7 @@
 namespace cuprobe::wire {
 
 inline constexpr std::uint32_t kMagic = 0x42525043;  // "CPRB"
-inline constexpr std::uint16_t kVersion = 2;
+inline constexpr std::uint16_t kVersion = 3;  // 3: activity records share one Activity header
 inline constexpr std::uint32_t kMaxPayload = 1u << 20;  // anything larger is garbage
 
 inline constexpr const char* kSocketEnv = "CUPROBE_RECORD_SOCKET";
@@ -90,58 +90,43 @@ struct String {
 };
 static_assert(sizeof(String) == 8);
 
-// Timestamps in CUPTI's clock; ClockSync converts.
-struct Kernel {
+// What every GPU activity record starts with (kernel, graph launch, memcpy,
+// memset). Timestamps in CUPTI's clock; ClockSync converts.
+struct Activity {
   std::int64_t start;
   std::int64_t end;
   std::int64_t correlation;
-  std::int64_t graph_id;  // 0 = not in a graph
+  std::int64_t graph_id;  // 0 = not in a graph (a graph launch: the launched graph)
   std::int64_t stream;
-  std::uint32_t name_id;
   std::int32_t device;
+  std::uint32_t reserved;
+};
+static_assert(sizeof(Activity) == 48);
+
+// Version 3 dropped the CUDA context id, which no reader used.
+struct Kernel : Activity {
+  std::uint32_t name_id;
   std::int32_t grid[3];
   std::int32_t block[3];
   std::int32_t registers;
   std::int32_t static_shared;
   std::int32_t dynamic_shared;
-  std::int32_t reserved;  // was the CUDA context id, which no reader used: sent as 0
 };
 static_assert(sizeof(Kernel) == 88);
 
 // One CUDA graph launch as a whole (--graphs whole): its nodes are not traced.
-struct GraphLaunch {
-  std::int64_t start;
-  std::int64_t end;
-  std::int64_t correlation;
-  std::int64_t graph_id;
-  std::int64_t stream;
-  std::int32_t device;
-  std::int32_t reserved;
-};
+struct GraphLaunch : Activity {};
 static_assert(sizeof(GraphLaunch) == 48);
 
-struct Memcpy {
-  std::int64_t start;
-  std::int64_t end;
+struct Memcpy : Activity {
   std::int64_t bytes;
-  std::int64_t correlation;
-  std::int64_t graph_id;
-  std::int64_t stream;
-  std::int32_t device;
   std::uint8_t kind;  // MemcpyKind (model/kinds.h)
-  std::uint8_t reserved[3];
+  std::uint8_t reserved2[7];
 };
-static_assert(sizeof(Memcpy) == 56);
+static_assert(sizeof(Memcpy) == 64);
 
-struct Memset {
-  std::int64_t start;
-  std::int64_t end;
+struct Memset : Activity {
   std::int64_t bytes;
-  std::int64_t correlation;
-  std::int64_t graph_id;
-  std::int64_t stream;
-  std::int32_t device;
-  std::int32_t reserved;
 };
 static_assert(sizeof(Memset) == 56);
 
