@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "analysis/launch_context.h"
-#include "analysis/stats.h"
+#include "common/percentile.h"
 #include "analysis/thresholds.h"
 #include "common/units.h"
 
@@ -205,7 +205,7 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
     if (a.kind == GpuActivityKind::kKernel) durations_us.push_back(static_cast<double>(a.duration()) / 1e3);
   }
   if (durations_us.empty()) return;
-  double median_us = percentile(durations_us, 0.5);
+  double median_us = percentile(durations_us, 50);
   double kernels_per_step = static_cast<double>(durations_us.size()) / (ctx.has_steps() ? ctx.step_count() : 1.0);
   double idle = idle_share(ctx);
   if (median_us > thresholds::kShortKernelUs || idle < thresholds::kLaunchBoundIdle ||

@@ -7,7 +7,7 @@
 
 #include "analysis/interval_union.h"
 #include "analysis/periodicity.h"
-#include "analysis/stats.h"
+#include "common/percentile.h"
 
 namespace cuprobe {
 namespace {
@@ -212,12 +212,13 @@ void finish_steps(const Profile& profile, StepAssignment& a) {
     span_ms.push_back(static_cast<double>(steps[s].gpu_end - steps[s].gpu_start) / 1e6);
     busy_ms.push_back(static_cast<double>(steps[s].gpu_busy) / 1e6);
   }
-  a.summary.median_ms = percentile(cpu_ms, 0.5);
-  a.summary.p90_ms = percentile(cpu_ms, 0.9);
-  a.summary.gpu_span_median_ms = percentile(span_ms, 0.5);
-  a.summary.gpu_span_p90_ms = percentile(span_ms, 0.9);
-  a.summary.gpu_median_ms = percentile(busy_ms, 0.5);
-  a.summary.gpu_p90_ms = percentile(busy_ms, 0.9);
+  if (steps.empty()) return;  // no steps: the summary keeps its zeros
+  a.summary.median_ms = percentile(cpu_ms, 50);
+  a.summary.p90_ms = percentile(cpu_ms, 90);
+  a.summary.gpu_span_median_ms = percentile(span_ms, 50);
+  a.summary.gpu_span_p90_ms = percentile(span_ms, 90);
+  a.summary.gpu_median_ms = percentile(busy_ms, 50);
+  a.summary.gpu_p90_ms = percentile(busy_ms, 90);
 }
 
 StepAssignment detect_steps(const Profile& profile, const AnalyzeOptions& options) {

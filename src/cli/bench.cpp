@@ -2,7 +2,6 @@
 // (/v1/completions, /v1/chat/completions) and SGLang's /generate, with the
 // server's profiler and the device counters captured over the steady state.
 // One report (text, or JSON "cuprobe.bench/1"), one clock for every timestamp.
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -27,7 +26,9 @@
 #include "cli/gpu_list.h"
 #include "cli/http_client_flags.h"
 #include "collect/counters/metric_presets.h"
+#include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/stop_signals.h"
 #include "common/units.h"
 #include "common/utf8.h"
 #include "load/bench_metrics.h"
@@ -43,10 +44,6 @@
 
 namespace cuprobe {
 namespace {
-
-volatile int g_stop = 0;
-
-void on_signal(int) { g_stop = 1; }
 
 std::int64_t ns_of(const std::string& text) { return parse_duration(text).count(); }
 
@@ -123,17 +120,6 @@ class BenchObserver final : public LoadObserver {
   std::int64_t last_ = 0;
   bool sent_all_ = false;
 };
-
-void write_file_atomically(const std::string& path, const std::string& content) {
-  std::string temp = path + ".partial";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write " + temp + ": " + std::strerror(errno));
-    out << content;
-    if (!out.flush()) throw Error("cannot write " + temp + ": " + std::strerror(errno));
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) throw Error("cannot rename " + temp + " to " + path);
-}
 
 // A failed request of a run where no measured request ever got a connection
 // (the server is unreachable: exit 1, not a threshold); nullptr otherwise.
@@ -366,14 +352,9 @@ int run_bench(int argc, char** argv) {
                           : ("concurrency " + std::to_string(opt.concurrency)).c_str(),
                  prompts->describe().c_str());
   }
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-
+  StopFlag stop;
   opt.run_timeout_ns = std::max<std::int64_t>(1'000'000, run_deadline - mono_ns());
-  LoadResult load = run_load(opt, factory, observer, &g_stop);
+  LoadResult load = run_load(opt, factory, observer, stop.flag());
   offset = load.realtime_offset_ns;
 
   BenchReport report;

@@ -10,6 +10,7 @@
 
 #include "cli/parse_args.h"
 #include "cli/verb.h"
+#include "common/atomic_file.h"
 #include "common/error.h"
 #include "import/run_file/run_file_importer.h"
 #include "report/chrome_export.h"
@@ -33,18 +34,9 @@ int run_export(int argc, char** argv) {
     std::cout.flush();
     if (!std::cout) throw Error("writing to stdout failed");
   } else {
-    std::string tmp = output + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      if (!out) throw Error(output + ": cannot write");
-      write_chrome_trace(profile, out);
-      out.flush();
-      if (!out) {
-        std::filesystem::remove(tmp);
-        throw Error(output + ": write failed (disk full?)");
-      }
-    }
-    std::filesystem::rename(tmp, output);
+    AtomicFile file(output);
+    write_chrome_trace(profile, file.stream());
+    file.commit();
   }
   std::fprintf(stderr, "cuprobe export: %zu GPU activities, %zu ranges, %zu counter samples%s\n", profile.gpu.size(),
                profile.cpu.size(), profile.counters.size(),

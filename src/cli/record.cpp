@@ -15,9 +15,18 @@
 #include "collect/record/record_session.h"
 #include "common/error.h"
 #include "common/units.h"
+#include "model/kinds.h"
 
 namespace cuprobe {
 namespace {
+
+std::string activity_kind_list(std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < enum_count<ActivityKind>(); ++i) {
+    out += (i ? std::string(separator) : "") + std::string(name_of(enum_at<ActivityKind>(i)));
+  }
+  return out;
+}
 
 std::string default_output() {
   std::time_t t = std::time(nullptr);
@@ -58,15 +67,13 @@ int run_record_verb(int argc, char** argv) {
                  "node: every kernel inside CUDA graphs (default); whole: one record per graph launch (lower overhead)")
       ->check(CLI::IsMember({"node", "whole"}));
   app.add_flag("--no-counters", no_counters, "do not sample GPU counters");
-  app.add_option("--kinds", o.kinds, "what to trace, a subset of kernel,memcpy,memset,nvtx (default all)")
+  app.add_option("--kinds", o.kinds, "what to trace, a subset of " + activity_kind_list(",") + " (default all)")
       ->check([](const std::string& v) -> std::string {
         std::size_t pos = 0;
         while (pos <= v.size()) {
           std::size_t comma = v.find(',', pos);
           std::string item = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-          if (item != "kernel" && item != "memcpy" && item != "memset" && item != "nvtx") {
-            return "unknown kind '" + item + "' (kernel, memcpy, memset, nvtx)";
-          }
+          if (!from_name<ActivityKind>(item)) return "unknown kind '" + item + "' (" + activity_kind_list(", ") + ")";
           if (comma == std::string::npos) break;
           pos = comma + 1;
         }

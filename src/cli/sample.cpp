@@ -28,83 +28,45 @@
 #include "collect/counters/pm_backend.h"
 #include "collect/counters/counter_refusal.h"
 #include "report/sample_format.h"
+#include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/stop_signals.h"
 #include "common/units.h"
 
 namespace cuprobe {
 namespace {
 
-volatile sig_atomic_t g_signal = 0;
-
-void on_signal(int sig) { g_signal = sig; }
-
-void install_signal_handlers() {
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = 0;  // no SA_RESTART: a sleep ends early when a signal comes
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-}
-
-// Writes to a file through FILE.partial, renamed on close; or to stdout.
+// Writes to a file through FILE.partial, renamed on close (AtomicFile); or to stdout.
 class Output {
  public:
-  explicit Output(const std::string& path) : path_(path) {
-    if (path_.empty() || path_ == "-") {
-      file_ = stdout;
-      return;
-    }
-    temp_ = path_ + ".partial";
-    file_ = std::fopen(temp_.c_str(), "w");
-    if (!file_) throw Error("cannot write " + temp_ + ": " + std::strerror(errno));
-  }
-  ~Output() {
-    if (file_ && file_ != stdout) std::fclose(file_);
+  explicit Output(const std::string& path) {
+    if (!path.empty() && path != "-") file_.emplace(path);
   }
   bool write(const std::string& text) {
     if (failed_) return false;
-    if (!text.empty() && std::fwrite(text.data(), 1, text.size(), file_) != text.size()) failed_ = true;
+    if (file_) failed_ = !file_->stream().write(text.data(), static_cast<std::streamsize>(text.size()));
+    else failed_ = !text.empty() && std::fwrite(text.data(), 1, text.size(), stdout) != text.size();
     return !failed_;
   }
   bool flush() {
-    if (!failed_ && std::fflush(file_) != 0) failed_ = true;
+    if (!failed_) failed_ = file_ ? !file_->stream().flush() : std::fflush(stdout) != 0;
     return !failed_;
   }
   bool failed() const { return failed_; }
   // Renames the temporary file into place; a failed output stays as FILE.partial.
   void close() {
-    if (file_ == stdout) {
+    if (!file_) {
       flush();
       return;
     }
-    bool ok = !failed_ && std::fflush(file_) == 0;
-    ok = std::fclose(file_) == 0 && ok;
-    file_ = nullptr;
-    if (!ok) throw Error("writing " + temp_ + " failed: " + std::strerror(errno));
-    std::error_code ec;
-    std::filesystem::rename(temp_, path_, ec);
-    if (ec) throw Error("cannot rename " + temp_ + " to " + path_ + ": " + ec.message());
+    if (failed_) throw Error("writing " + file_->temp_path() + " failed");
+    file_->commit();
   }
 
  private:
-  std::string path_, temp_;
-  std::FILE* file_ = nullptr;
+  std::optional<AtomicFile> file_;
   bool failed_ = false;
 };
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  std::string temp = path + ".partial";
-  std::FILE* f = std::fopen(temp.c_str(), "w");
-  if (!f) throw Error("cannot write " + temp + ": " + std::strerror(errno));
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok) throw Error("writing " + temp + " failed");
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) throw Error("cannot rename " + temp + " to " + path + ": " + ec.message());
-}
 
 // Child started with execvp; exec failures come back through a close-on-exec pipe.
 pid_t start_command(const std::vector<std::string>& command) {
@@ -280,7 +242,8 @@ int run_sample(int argc, char** argv) {
   }
   if (out && !out->write(writer.header())) throw Error("cannot write output");
 
-  install_signal_handlers();
+  StopFlag stop;
+  signal(SIGPIPE, SIG_IGN);
   sampler->start();
   pid_t child = -1;
   int child_status = 0;
@@ -337,8 +300,8 @@ int run_sample(int argc, char** argv) {
         break;
       }
     }
-    if (g_signal) {
-      ended_by = g_signal == SIGINT ? "SIGINT" : "SIGTERM";
+    if (stop.signal()) {
+      ended_by = stop.signal() == SIGINT ? "SIGINT" : "SIGTERM";
       break;
     }
     if (duration && std::chrono::steady_clock::now() - began >= *duration) {
@@ -353,7 +316,7 @@ int run_sample(int argc, char** argv) {
                    stop_error.c_str());
     } else {
       // Signalled, or the output closed, while the command runs: pass the signal on.
-      kill(child, g_signal ? g_signal : SIGTERM);
+      kill(child, stop.signal() ? stop.signal() : SIGTERM);
     }
     while (waitpid(child, &child_status, 0) < 0 && errno == EINTR) {
     }

@@ -1,7 +1,9 @@
-// The two clocks of a bench run: CLOCK_MONOTONIC for every interval, and one
-// fixed offset that maps it onto CLOCK_REALTIME (unix-epoch ns, the clock the
-// report and the device sampler use). Mapping through a fixed offset keeps a
-// clock step during the run from tearing intervals apart.
+// The clocks of cuprobe, the one home of their readers. CLOCK_REALTIME
+// (unix-epoch ns) is the clock every file and report carries; CLOCK_MONOTONIC
+// measures intervals. A run that measures intervals maps them onto
+// CLOCK_REALTIME through one fixed offset, so a clock step during the run does
+// not tear intervals apart. Header-only and standard library + POSIX only: the
+// injected library uses it too.
 #pragma once
 
 #include <cstdint>
@@ -9,17 +11,17 @@
 
 namespace cuprobe {
 
-inline std::int64_t mono_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+inline std::int64_t clock_ns(clockid_t clock) {
+  timespec ts{};
+  clock_gettime(clock, &ts);
   return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-inline std::int64_t realtime_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
+// CLOCK_MONOTONIC ns.
+inline std::int64_t mono_ns() { return clock_ns(CLOCK_MONOTONIC); }
+
+// CLOCK_REALTIME ns since the unix epoch.
+inline std::int64_t realtime_ns() { return clock_ns(CLOCK_REALTIME); }
 
 // realtime = monotonic + offset, read once with the tightest bracket of a few tries.
 inline std::int64_t monotonic_to_realtime_offset() {

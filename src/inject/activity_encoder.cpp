@@ -5,18 +5,19 @@
 namespace cuprobe::inject {
 namespace {
 
-wire::CopyKind copy_kind(std::uint8_t cupti_kind) {
+MemcpyKind copy_kind(std::uint8_t cupti_kind) {
   switch (cupti_kind) {
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return wire::CopyKind::kHtoD;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return wire::CopyKind::kDtoH;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return wire::CopyKind::kDtoD;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return wire::CopyKind::kHtoH;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return wire::CopyKind::kPtoP;
-    default: return wire::CopyKind::kUnknown;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return MemcpyKind::kHtoD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return MemcpyKind::kDtoH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return MemcpyKind::kDtoD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return MemcpyKind::kHtoH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return MemcpyKind::kPtoP;
+    default: return MemcpyKind::kUnknown;
   }
 }
 
-// The fields CUPTI's kernel, memcpy, memset and graph records share, into a wire record.
+// A wire activity record with its wire::Activity header filled from a CUPTI kernel,
+// memcpy, memset or graph record (they share those fields).
 template <typename Wire, typename Cupti>
 Wire common_fields(const Cupti* c) {
   Wire w{};
@@ -69,7 +70,6 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out, con
       w.registers = k->registersPerThread;
       w.static_shared = k->staticSharedMemory;
       w.dynamic_shared = k->dynamicSharedMemory;
-      w.context = static_cast<std::int32_t>(k->contextId);
       wire::append_frame(out, wire::Type::kKernel, w);
       ++records_;
       break;
@@ -113,7 +113,7 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out, con
         w.tid = it->second.tid;
         w.correlation = -1;
         w.name_id = it->second.name_id;
-        w.kind = static_cast<std::uint16_t>(wire::RangeKind::kNvtx);
+        w.kind = static_cast<std::uint16_t>(RangeKind::kNvtx);
         open_markers_.erase(it);
         wire::append_frame(out, wire::Type::kRange, w);
         ++records_;
@@ -123,7 +123,7 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out, con
         w.tid = tid;
         w.correlation = -1;
         w.name_id = intern(m->name, wire::StringKind::kRangeName, out);
-        w.kind = static_cast<std::uint16_t>(wire::RangeKind::kNvtx);
+        w.kind = static_cast<std::uint16_t>(RangeKind::kNvtx);
         wire::append_frame(out, wire::Type::kRange, w);
         ++records_;
       }
@@ -146,7 +146,7 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out, con
       w.tid = a->threadId;
       w.correlation = a->correlationId;
       w.name_id = it->second;
-      w.kind = static_cast<std::uint16_t>(runtime ? wire::RangeKind::kRuntimeApi : wire::RangeKind::kDriverApi);
+      w.kind = static_cast<std::uint16_t>(runtime ? RangeKind::kRuntimeApi : RangeKind::kDriverApi);
       wire::append_frame(out, wire::Type::kRange, w);
       ++records_;
       break;
@@ -166,6 +166,7 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out, con
       break;
     }
     default:
+      unhandled_.count(static_cast<std::uint32_t>(record->kind));
       break;
   }
 }

@@ -11,6 +11,7 @@
 #include "inject/cupti_api.h"
 #include "wire/capture_window.h"
 #include "wire/record_wire.h"
+#include "wire/unhandled_kinds.h"
 
 namespace cuprobe::inject {
 
@@ -23,6 +24,8 @@ class ActivityEncoder {
   void encode_buffer(std::uint8_t* buffer, std::size_t valid, std::string& out, const CaptureWindow& graph_window);
   std::uint64_t records() const { return records_; }
   std::uint64_t unreadable() const { return unreadable_; }
+  // Loss frames for the records of kinds it does not encode, counted per kind since the last call.
+  void append_unhandled(std::string& out) { unhandled_.append_losses(out); }
 
  private:
   std::uint32_t intern(const char* s, wire::StringKind kind, std::string& out);
@@ -40,6 +43,7 @@ class ActivityEncoder {
   std::unordered_map<std::uint32_t, std::uint32_t> api_names_;  // runtime cbid -> string id
   std::uint64_t records_ = 0;
   std::uint64_t unreadable_ = 0;
+  wire::UnhandledKinds unhandled_;
 };
 
 }  // namespace cuprobe::inject

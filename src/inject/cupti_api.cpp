@@ -1,58 +1,40 @@
 #include "inject/cupti_api.h"
 
-#include <dlfcn.h>
-#include <link.h>
-
 #include <cstdlib>
 
+#include "common/shared_library.h"
+
 namespace cuprobe::inject {
-namespace {
-
-template <typename F>
-bool resolve(void* handle, const char* name, F& out) {
-  out = reinterpret_cast<F>(dlsym(handle, name));
-  return out != nullptr;
-}
-
-}  // namespace
 
 std::string CuptiApi::load() {
-  void* handle = nullptr;
   // A copy already in the process first: two CUPTIs in one process fight.
-  for (const char* name : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
-    handle = dlopen(name, RTLD_NOW | RTLD_NOLOAD);
-    if (handle) break;
-  }
+  OpenedLibrary lib = open_library({"libcupti.so.13", "libcupti.so.12", "libcupti.so"}, RTLD_NOW | RTLD_NOLOAD);
   std::string errors;
-  if (!handle) {
+  if (!lib) {
     const char* hint = std::getenv("CUPROBE_CUPTI_PATH");
     if (hint && *hint) {
-      handle = dlopen(hint, RTLD_NOW | RTLD_LOCAL);
-      if (!handle) errors += dlerror();
+      lib = open_library({hint}, RTLD_NOW | RTLD_LOCAL);
+      errors = lib.error;
     }
   }
-  if (!handle) {
-    for (const char* name : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
-      handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-      if (handle) break;
-    }
+  if (!lib) {
+    lib = open_library({"libcupti.so.13", "libcupti.so.12", "libcupti.so"}, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return "libcupti not found (" + (errors.empty() ? lib.error : errors) + ")";
   }
-  if (!handle) return "libcupti not found (" + (errors.empty() ? std::string(dlerror() ? dlerror() : "") : errors) + ")";
-  link_map* map = nullptr;
-  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name) path = map->l_name;
-  bool ok = resolve(handle, "cuptiGetVersion", get_version) &&
-            resolve(handle, "cuptiGetResultString", get_result_string) &&
-            resolve(handle, "cuptiGetTimestamp", get_timestamp) &&
-            resolve(handle, "cuptiActivityRegisterCallbacks", register_callbacks) &&
-            resolve(handle, "cuptiActivityEnable", enable) && resolve(handle, "cuptiActivityDisable", disable) &&
-            resolve(handle, "cuptiActivityFlushAll", flush_all) &&
-            resolve(handle, "cuptiActivityGetNextRecord", next_record) &&
-            resolve(handle, "cuptiActivityGetNumDroppedRecords", dropped_records) &&
-            resolve(handle, "cuptiSubscribe", subscribe) && resolve(handle, "cuptiEnableCallback", enable_callback) &&
-            resolve(handle, "cuptiGetCallbackName", callback_name);
-  if (!ok) return "libcupti at " + path + " lacks a needed function";
-  enable_domain = reinterpret_cast<decltype(enable_domain)>(dlsym(handle, "cuptiEnableDomain"));
-  return {};
+  path = lib.path;
+  return resolve_symbols(lib, {required_symbol("cuptiGetVersion", get_version),
+                               required_symbol("cuptiGetResultString", get_result_string),
+                               required_symbol("cuptiGetTimestamp", get_timestamp),
+                               required_symbol("cuptiActivityRegisterCallbacks", register_callbacks),
+                               required_symbol("cuptiActivityEnable", enable),
+                               required_symbol("cuptiActivityDisable", disable),
+                               required_symbol("cuptiActivityFlushAll", flush_all),
+                               required_symbol("cuptiActivityGetNextRecord", next_record),
+                               required_symbol("cuptiActivityGetNumDroppedRecords", dropped_records),
+                               required_symbol("cuptiSubscribe", subscribe),
+                               required_symbol("cuptiEnableCallback", enable_callback),
+                               required_symbol("cuptiGetCallbackName", callback_name),
+                               optional_symbol("cuptiEnableDomain", enable_domain)});
 }
 
 const char* CuptiApi::result_string(CUptiResult r) const {

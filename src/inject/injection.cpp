@@ -27,6 +27,7 @@
 #include <string>
 #include <thread>
 
+#include "common/clock.h"
 #include "inject/activity_encoder.h"
 #include "inject/cupti_api.h"
 #include "wire/capture_window.h"
@@ -37,12 +38,6 @@ namespace {
 
 constexpr std::size_t kBufferBytes = 4u << 20;
 constexpr std::size_t kMaxQueuedBuffers = 64;  // 256 MiB waiting for the worker: beyond that, drop
-
-std::int64_t realtime_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
 
 struct Completed {
   std::uint8_t* buffer;
@@ -165,27 +160,29 @@ void Recorder::send_clock_sync(std::string& out) {
                      wire::ClockSync{before + (after - before) / 2, static_cast<std::int64_t>(cupti)});
 }
 
-struct KindName {
-  CUpti_ActivityKind kind;
-  const char* name;
-};
-const KindName kBaseKinds[] = {{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "kernel"},
-                               {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy"},
-                               {CUPTI_ACTIVITY_KIND_MEMSET, "memset"},
-                               {CUPTI_ACTIVITY_KIND_MARKER, "nvtx"}};
+CUpti_ActivityKind cupti_kind(ActivityKind kind) {
+  switch (kind) {
+    case ActivityKind::kKernel: return CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    case ActivityKind::kMemcpy: return CUPTI_ACTIVITY_KIND_MEMCPY;
+    case ActivityKind::kMemset: return CUPTI_ACTIVITY_KIND_MEMSET;
+    case ActivityKind::kNvtx: return CUPTI_ACTIVITY_KIND_MARKER;
+  }
+  return CUPTI_ACTIVITY_KIND_INVALID;
+}
 
-// Whether `name` is in the comma-separated CUPROBE_RECORD_KINDS (all when unset).
-bool kind_wanted(const char* name) {
+// Whether `kind` is in the comma-separated CUPROBE_RECORD_KINDS (all when unset).
+bool kind_wanted(ActivityKind kind) {
   const char* env = std::getenv(wire::kKindsEnv);
   if (!env || !*env) return true;
   std::string list = std::string(",") + env + ",";
-  return list.find(std::string(",") + name + ",") != std::string::npos;
+  return list.find("," + std::string(name_of(kind)) + ",") != std::string::npos;
 }
 
 void Recorder::set_collecting(bool on, std::uint32_t reason) {
   if (collecting_.exchange(on) == on) return;
-  for (const auto& [kind, name] : kBaseKinds) {
-    if (!kind_wanted(name)) continue;
+  for (std::size_t i = 0; i < enum_count<ActivityKind>(); ++i) {
+    if (!kind_wanted(enum_at<ActivityKind>(i))) continue;
+    CUpti_ActivityKind kind = cupti_kind(enum_at<ActivityKind>(i));
     CUptiResult r = on ? api_.enable(kind) : api_.disable(kind);
     if (r != CUPTI_SUCCESS && on) {
       notice(wire::NoticeCode::kCuptiError, std::string("cuptiActivityEnable(") + std::to_string(kind) +
@@ -357,6 +354,7 @@ void Recorder::worker_loop() {
         wire::append_frame(out, wire::Type::kLoss,
                            wire::Loss{1, static_cast<std::uint32_t>(wire::LossReason::kBadRecord), 0});
       }
+      encoder_->append_unhandled(out);
       if (out.size() > (1u << 20)) {
         send_now(out);
         out.clear();

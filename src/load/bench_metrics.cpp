@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "common/percentile.h"
+
 namespace cuprobe {
 namespace {
 
@@ -76,15 +78,6 @@ WindowMetrics collect(const std::vector<RequestRecord>& records, const Span& spa
 }
 
 }  // namespace
-
-double percentile_sorted(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return std::numeric_limits<double>::quiet_NaN();
-  double rank = q / 100.0 * static_cast<double>(sorted.size() - 1);
-  std::size_t lo = static_cast<std::size_t>(std::floor(rank));
-  std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  double frac = rank - static_cast<double>(lo);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
-}
 
 Distribution summarize(std::vector<double> values) {
   Distribution d;

@@ -17,8 +17,7 @@ struct Distribution {
   double mean = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
 };
 
-// numpy.percentile's default (linear interpolation between closest ranks), q in [0, 100].
-double percentile_sorted(const std::vector<double>& sorted, double q);
+// Percentiles as common/percentile.h defines them (numpy.percentile's default).
 Distribution summarize(std::vector<double> values);
 
 struct WindowMetrics {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/kinds.h"
 #include "model/string_table.h"
 
 namespace cuprobe {
@@ -16,9 +17,6 @@ using TimeNs = std::int64_t;
 
 // kGraph: one launch of a whole CUDA graph, its nodes unseen (`record --graphs whole`).
 enum class GpuActivityKind : std::uint8_t { kKernel, kMemcpy, kMemset, kGraph };
-
-// Direction of a memcpy, as CUPTI and Kineto name them.
-enum class MemcpyKind : std::uint8_t { kUnknown, kHtoD, kDtoH, kDtoD, kHtoH, kPtoP };
 
 struct GpuActivity {
   GpuActivityKind kind = GpuActivityKind::kKernel;

@@ -43,17 +43,6 @@ std::string micros(TimeNs t, TimeNs base) {
   return buf;
 }
 
-const char* memcpy_kind(MemcpyKind k) {
-  switch (k) {
-    case MemcpyKind::kHtoD: return "HtoD";
-    case MemcpyKind::kDtoH: return "DtoH";
-    case MemcpyKind::kDtoD: return "DtoD";
-    case MemcpyKind::kHtoH: return "HtoH";
-    case MemcpyKind::kPtoP: return "PtoP";
-    default: return "unknown";
-  }
-}
-
 }  // namespace
 
 void write_chrome_trace(const Profile& p, std::ostream& out) {
@@ -91,7 +80,7 @@ void write_chrome_trace(const Profile& p, std::ostream& out) {
           << ",\"shared memory\":" << a.shared_memory_bytes;
     } else if (a.kind != GpuActivityKind::kGraph) {
       out << ",\"bytes\":" << a.bytes;
-      if (a.kind == GpuActivityKind::kMemcpy) out << ",\"kind\":\"" << memcpy_kind(a.memcpy_kind) << '"';
+      if (a.kind == GpuActivityKind::kMemcpy) out << ",\"kind\":\"" << name_of(a.memcpy_kind) << '"';
     }
     out << "}}";
   }

@@ -7,6 +7,14 @@
 #include "store/run_file_schema.h"
 
 namespace cuprobe {
+namespace {
+
+// Columns 1-5 of every GPU activity table: pid, device, stream, start_ns, end_ns.
+SqliteStatement& bind_activity(SqliteStatement& s, const RunActivityRow& r) {
+  return s.bind(1, r.pid).bind(2, std::int64_t{r.device}).bind(3, r.stream).bind(4, r.start_ns).bind(5, r.end_ns);
+}
+
+}  // namespace
 
 RunFileWriter::RunFileWriter(const std::string& path, bool overwrite, std::chrono::milliseconds commit_interval)
     : path_(path), commit_interval_(commit_interval) {
@@ -85,8 +93,7 @@ std::int64_t RunFileWriter::name_id(std::string_view name, std::string_view mang
 }
 
 void RunFileWriter::add_kernel(const RunKernelRow& r) {
-  kernel_.bind(1, r.pid).bind(2, std::int64_t{r.device}).bind(3, r.stream).bind(4, r.start_ns).bind(5, r.end_ns);
-  kernel_.bind(6, r.name_id);
+  bind_activity(kernel_, r).bind(6, r.name_id);
   for (int i = 0; i < 3; ++i) {
     kernel_.bind(7 + i, std::int64_t{r.grid[i]});
     kernel_.bind(10 + i, std::int64_t{r.block[i]});
@@ -98,20 +105,17 @@ void RunFileWriter::add_kernel(const RunKernelRow& r) {
 }
 
 void RunFileWriter::add_memcpy(const RunCopyRow& r) {
-  memcpy_.bind(1, r.pid).bind(2, std::int64_t{r.device}).bind(3, r.stream).bind(4, r.start_ns).bind(5, r.end_ns);
-  memcpy_.bind(6, r.kind).bind(7, r.bytes).bind(8, r.correlation).bind(9, r.graph_id).run();
+  bind_activity(memcpy_, r).bind(6, r.kind).bind(7, r.bytes).bind(8, r.correlation).bind(9, r.graph_id).run();
   ++counts_.memcpy;
 }
 
 void RunFileWriter::add_memset(const RunCopyRow& r) {
-  memset_.bind(1, r.pid).bind(2, std::int64_t{r.device}).bind(3, r.stream).bind(4, r.start_ns).bind(5, r.end_ns);
-  memset_.bind(6, r.bytes).bind(7, r.correlation).bind(8, r.graph_id).run();
+  bind_activity(memset_, r).bind(6, r.bytes).bind(7, r.correlation).bind(8, r.graph_id).run();
   ++counts_.memset;
 }
 
 void RunFileWriter::add_graph_launch(const RunCopyRow& r) {
-  graph_.bind(1, r.pid).bind(2, std::int64_t{r.device}).bind(3, r.stream).bind(4, r.start_ns).bind(5, r.end_ns);
-  graph_.bind(6, r.graph_id).bind(7, r.correlation).run();
+  bind_activity(graph_, r).bind(6, r.graph_id).bind(7, r.correlation).run();
   ++counts_.graph_launches;
 }
 

@@ -17,38 +17,36 @@
 
 namespace cuprobe {
 
-struct RunKernelRow {
+// The columns every GPU activity table starts with.
+struct RunActivityRow {
   std::int64_t pid = -1;
   std::int32_t device = -1;
   std::int64_t stream = -1;
   std::int64_t start_ns = 0, end_ns = 0;
+  std::int64_t correlation = -1;
+  std::int64_t graph_id = -1;
+};
+
+struct RunKernelRow : RunActivityRow {
   std::int64_t name_id = 0;
   std::int32_t grid[3] = {0, 0, 0};
   std::int32_t block[3] = {0, 0, 0};
   std::int32_t registers = -1;
   std::int32_t static_shared = -1;
   std::int32_t dynamic_shared = -1;
-  std::int64_t correlation = -1;
-  std::int64_t graph_id = -1;
 };
 
-// A memcpy (kind set) or a memset (kind empty).
-struct RunCopyRow {
-  std::int64_t pid = -1;
-  std::int32_t device = -1;
-  std::int64_t stream = -1;
-  std::int64_t start_ns = 0, end_ns = 0;
-  std::string_view kind;  // "HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "unknown"
+// A memcpy (kind set), a memset (kind empty) or a graph launch (neither).
+struct RunCopyRow : RunActivityRow {
+  std::string_view kind;  // a MemcpyKind name (model/kinds.h): "HtoD", ..., "unknown"
   std::int64_t bytes = -1;
-  std::int64_t correlation = -1;
-  std::int64_t graph_id = -1;
 };
 
 struct RunRangeRow {
   std::int64_t pid = -1, tid = -1;
   std::int64_t start_ns = 0, end_ns = 0;
   std::int64_t name_id = 0;
-  std::string_view kind;  // "nvtx", "runtime", "driver"
+  std::string_view kind;  // a RangeKind name (model/kinds.h): "nvtx", "runtime", "driver"
   std::int64_t correlation = -1;
 };
 

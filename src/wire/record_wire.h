@@ -1,6 +1,7 @@
 // The wire format between the injected library (libcuprobe_inject.so, inside
 // the recorded process) and the `cuprobe record` parent. This is the ONE header
-// both sides share, so it holds the standard library only.
+// both sides share, so it holds the standard library only (and model/kinds.h,
+// the enums whose numbers it carries, standard library only too).
 //
 // Transport: a Unix stream socket whose path the parent puts in
 // CUPROBE_RECORD_SOCKET. Each injected process opens one connection and sends
@@ -19,10 +20,12 @@
 #include <string_view>
 #include <type_traits>
 
+#include "model/kinds.h"
+
 namespace cuprobe::wire {
 
 inline constexpr std::uint32_t kMagic = 0x42525043;  // "CPRB"
-inline constexpr std::uint16_t kVersion = 2;
+inline constexpr std::uint16_t kVersion = 3;  // 3: activity records share one Activity header
 inline constexpr std::uint32_t kMaxPayload = 1u << 20;  // anything larger is garbage
 
 inline constexpr const char* kSocketEnv = "CUPROBE_RECORD_SOCKET";
@@ -30,7 +33,7 @@ inline constexpr const char* kStartEnv = "CUPROBE_RECORD_START";      // "on" | 
 inline constexpr const char* kApiEnv = "CUPROBE_RECORD_API";          // "1": also record runtime API calls
 inline constexpr const char* kFlushMsEnv = "CUPROBE_RECORD_FLUSH_MS";  // worker flush period
 inline constexpr const char* kGraphsEnv = "CUPROBE_RECORD_GRAPHS";  // "node" (default) | "whole"
-inline constexpr const char* kKindsEnv = "CUPROBE_RECORD_KINDS";  // "kernel,memcpy,memset,nvtx" (default all)
+inline constexpr const char* kKindsEnv = "CUPROBE_RECORD_KINDS";  // ActivityKind names, comma-separated (default all)
 
 enum class Type : std::uint16_t {
   kHello = 1,
@@ -87,64 +90,45 @@ struct String {
 };
 static_assert(sizeof(String) == 8);
 
-// Timestamps in CUPTI's clock; ClockSync converts.
-struct Kernel {
+// What every GPU activity record starts with (kernel, graph launch, memcpy,
+// memset). Timestamps in CUPTI's clock; ClockSync converts.
+struct Activity {
   std::int64_t start;
   std::int64_t end;
   std::int64_t correlation;
-  std::int64_t graph_id;  // 0 = not in a graph
+  std::int64_t graph_id;  // 0 = not in a graph (a graph launch: the launched graph)
   std::int64_t stream;
-  std::uint32_t name_id;
   std::int32_t device;
+  std::uint32_t reserved;
+};
+static_assert(sizeof(Activity) == 48);
+
+// Version 3 dropped the CUDA context id, which no reader used.
+struct Kernel : Activity {
+  std::uint32_t name_id;
   std::int32_t grid[3];
   std::int32_t block[3];
   std::int32_t registers;
   std::int32_t static_shared;
   std::int32_t dynamic_shared;
-  std::int32_t context;
 };
 static_assert(sizeof(Kernel) == 88);
 
 // One CUDA graph launch as a whole (--graphs whole): its nodes are not traced.
-struct GraphLaunch {
-  std::int64_t start;
-  std::int64_t end;
-  std::int64_t correlation;
-  std::int64_t graph_id;
-  std::int64_t stream;
-  std::int32_t device;
-  std::int32_t reserved;
-};
+struct GraphLaunch : Activity {};
 static_assert(sizeof(GraphLaunch) == 48);
 
-enum class CopyKind : std::uint8_t { kUnknown = 0, kHtoD = 1, kDtoH = 2, kDtoD = 3, kHtoH = 4, kPtoP = 5 };
-
-struct Memcpy {
-  std::int64_t start;
-  std::int64_t end;
+struct Memcpy : Activity {
   std::int64_t bytes;
-  std::int64_t correlation;
-  std::int64_t graph_id;
-  std::int64_t stream;
-  std::int32_t device;
-  std::uint8_t kind;  // CopyKind
-  std::uint8_t reserved[3];
+  std::uint8_t kind;  // MemcpyKind (model/kinds.h)
+  std::uint8_t reserved2[7];
 };
-static_assert(sizeof(Memcpy) == 56);
+static_assert(sizeof(Memcpy) == 64);
 
-struct Memset {
-  std::int64_t start;
-  std::int64_t end;
+struct Memset : Activity {
   std::int64_t bytes;
-  std::int64_t correlation;
-  std::int64_t graph_id;
-  std::int64_t stream;
-  std::int32_t device;
-  std::int32_t reserved;
 };
 static_assert(sizeof(Memset) == 56);
-
-enum class RangeKind : std::uint16_t { kNvtx = 0, kRuntimeApi = 1, kDriverApi = 2 };
 
 struct Range {
   std::int64_t start;
@@ -152,7 +136,7 @@ struct Range {
   std::int64_t tid;
   std::int64_t correlation;  // API calls only; -1 otherwise
   std::uint32_t name_id;
-  std::uint16_t kind;  // RangeKind
+  std::uint16_t kind;  // RangeKind (model/kinds.h)
   std::uint16_t reserved;
 };
 static_assert(sizeof(Range) == 40);
@@ -162,12 +146,13 @@ enum class LossReason : std::uint32_t {
   kQueueFull = 2,      // the library's hand-off queue to its worker was full
   kSendFailed = 3,     // the parent went away
   kBadRecord = 4,      // a CUPTI record the library could not read
+  kUnhandledKind = 5,  // CUPTI records of a kind the library does not encode; detail = the kind
 };
 
 struct Loss {
   std::uint64_t count;
   std::uint32_t reason;  // LossReason
-  std::uint32_t reserved;
+  std::uint32_t detail;  // kUnhandledKind: the CUpti_ActivityKind; else 0
 };
 static_assert(sizeof(Loss) == 16);
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "common/percentile.h"
 #include "common/units.h"
 
 namespace cuprobe {
@@ -15,12 +16,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kBinRatio = 1.01;
 constexpr int kZeroBin = 0;  // |v| < kTiny
 constexpr double kTiny = 1e-9;
-
-// Nearest rank (1-based) of percentile p among n values.
-std::int64_t nearest_rank(double p, std::int64_t n) {
-  auto rank = static_cast<std::int64_t>(std::ceil(p / 100.0 * static_cast<double>(n)));
-  return std::clamp<std::int64_t>(rank, 1, n);
-}
 
 }  // namespace
 
@@ -74,16 +69,16 @@ double QuantileSketch::max() const { return count_ ? max_ : kNaN; }
 
 double QuantileSketch::quantile(double p) const {
   if (count_ == 0) return kNaN;
-  std::int64_t rank = nearest_rank(p, count_);
-  if (!histogram_) {
-    std::vector<double> sorted = exact_;
-    std::nth_element(sorted.begin(), sorted.begin() + (rank - 1), sorted.end());
-    return sorted[static_cast<std::size_t>(rank - 1)];
-  }
-  std::int64_t seen = 0;
+  if (!histogram_) return percentile(exact_, p);
+  PercentileRank r = percentile_rank(p, static_cast<std::size_t>(count_));
+  return interpolate(r, value_at(r.lo), value_at(r.hi));
+}
+
+double QuantileSketch::value_at(std::size_t rank) const {
+  std::size_t seen = 0;
   for (const auto& [bin, n] : bins_) {
-    seen += n;
-    if (seen >= rank) return std::min(value_of(bin), max_);
+    seen += static_cast<std::size_t>(n);
+    if (seen > rank) return std::min(value_of(bin), max_);
   }
   return max_;
 }

@@ -45,12 +45,13 @@ class QuantileSketch {
   std::int64_t count() const { return count_; }
   double mean() const;
   double max() const;
-  double quantile(double p) const;  // p in [0, 100]; NaN when empty
+  double quantile(double p) const;  // common/percentile.h's definition; NaN when empty
 
  private:
   void to_histogram();
   static int bin_of(double v);
   static double value_of(int bin);
+  double value_at(std::size_t rank) const;  // histogram: the value at 0-based rank
   std::int64_t count_ = 0;
   double sum_ = 0, max_ = 0;
   std::vector<double> exact_;

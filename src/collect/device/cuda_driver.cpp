@@ -1,21 +1,11 @@
 #include "collect/device/cuda_driver.h"
 
-#include <dlfcn.h>
-
 #include <cctype>
 
 #include "collect/device/gpu_uuid.h"
+#include "common/shared_library.h"
 
 namespace cuprobe {
-namespace {
-
-template <typename F>
-void bind(void* handle, const char* name, F& fn) {
-  fn = reinterpret_cast<F>(dlsym(handle, name));
-}
-
-
-}  // namespace
 
 CudaDriver& CudaDriver::instance() {
   static CudaDriver driver;
@@ -23,27 +13,24 @@ CudaDriver& CudaDriver::instance() {
 }
 
 CudaDriver::CudaDriver() {
-  handle_ = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-  if (!handle_) {
-    const char* why = dlerror();
-    error_ = why ? why : "libcuda.so.1: not found";
+  OpenedLibrary lib = open_library({"libcuda.so.1"}, RTLD_NOW | RTLD_GLOBAL);
+  handle_ = lib.handle;
+  if (!lib) {
+    error_ = lib.error;
     return;
   }
-  bind(handle_, "cuInit", cu_init_);
-  bind(handle_, "cuDeviceGetCount", cu_device_get_count_);
-  bind(handle_, "cuDeviceGet", cu_device_get_);
-  bind(handle_, "cuDeviceGetName", cu_device_get_name_);
-  bind(handle_, "cuDeviceGetAttribute", cu_device_get_attribute_);
-  bind(handle_, "cuDeviceTotalMem_v2", cu_device_total_mem_);
-  bind(handle_, "cuDeviceGetPCIBusId", cu_device_get_pci_bus_id_);
-  bind(handle_, "cuDeviceGetUuid_v2", cu_device_get_uuid_);
-  if (!cu_device_get_uuid_) bind(handle_, "cuDeviceGetUuid", cu_device_get_uuid_);
-  bind(handle_, "cuDriverGetVersion", cu_driver_get_version_);
-  bind(handle_, "cuGetErrorName", cu_get_error_name_);
-  if (!cu_init_ || !cu_device_get_count_ || !cu_device_get_) {
-    error_ = "libcuda.so.1 lacks cuInit/cuDeviceGetCount";
-    return;
-  }
+  error_ = resolve_symbols(lib, {required_symbol("cuInit", cu_init_),
+                                 required_symbol("cuDeviceGetCount", cu_device_get_count_),
+                                 required_symbol("cuDeviceGet", cu_device_get_),
+                                 optional_symbol("cuDeviceGetName", cu_device_get_name_),
+                                 optional_symbol("cuDeviceGetAttribute", cu_device_get_attribute_),
+                                 optional_symbol("cuDeviceTotalMem_v2", cu_device_total_mem_),
+                                 optional_symbol("cuDeviceGetPCIBusId", cu_device_get_pci_bus_id_),
+                                 optional_symbol("cuDeviceGetUuid_v2", cu_device_get_uuid_),
+                                 optional_symbol("cuDriverGetVersion", cu_driver_get_version_),
+                                 optional_symbol("cuGetErrorName", cu_get_error_name_)});
+  if (!cu_device_get_uuid_) resolve_symbols(lib, {optional_symbol("cuDeviceGetUuid", cu_device_get_uuid_)});
+  if (!error_.empty()) return;
   loaded_ = true;
   init_result_ = cu_init_(0);
   if (init_result_ != 0) {

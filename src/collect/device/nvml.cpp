@@ -1,9 +1,9 @@
 #include "collect/device/nvml.h"
 
-#include <dlfcn.h>
-
 #include <cctype>
 #include <cstring>
+
+#include "common/shared_library.h"
 
 namespace cuprobe {
 namespace {
@@ -56,11 +56,6 @@ struct Api {
 
 Api g_api;
 
-template <typename F>
-void bind(void* h, const char* name, F& fn) {
-  fn = reinterpret_cast<F>(dlsym(h, name));
-}
-
 void list_processes(nvmlReturn_t (*fn)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*), nvmlDevice_t dev,
                     bool compute, std::vector<NvmlProcess>& out) {
   if (!fn) return;
@@ -103,30 +98,26 @@ Nvml& Nvml::instance() {
 }
 
 Nvml::Nvml() {
-  handle_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!handle_) {
-    const char* why = dlerror();
-    error_ = why ? why : "libnvidia-ml.so.1: not found";
+  OpenedLibrary lib = open_library({"libnvidia-ml.so.1"}, RTLD_NOW | RTLD_LOCAL);
+  handle_ = lib.handle;
+  if (!lib) {
+    error_ = lib.error;
     return;
   }
-  bind(handle_, "nvmlInit_v2", g_api.init);
-  bind(handle_, "nvmlErrorString", g_api.error_string);
-  bind(handle_, "nvmlSystemGetDriverVersion", g_api.system_driver_version);
-  bind(handle_, "nvmlDeviceGetCount_v2", g_api.count);
-  bind(handle_, "nvmlDeviceGetHandleByIndex_v2", g_api.by_index);
-  bind(handle_, "nvmlDeviceGetHandleByPciBusId_v2", g_api.by_pci);
-  bind(handle_, "nvmlDeviceGetName", g_api.name);
-  bind(handle_, "nvmlDeviceGetUUID", g_api.uuid);
-  bind(handle_, "nvmlDeviceGetPciInfo_v3", g_api.pci);
-  bind(handle_, "nvmlDeviceGetMemoryInfo", g_api.memory);
-  bind(handle_, "nvmlDeviceGetMemoryInfo_v2", g_api.memory_v2);
-  bind(handle_, "nvmlDeviceGetUtilizationRates", g_api.utilization);
-  bind(handle_, "nvmlDeviceGetComputeRunningProcesses_v3", g_api.compute_procs);
-  bind(handle_, "nvmlDeviceGetGraphicsRunningProcesses_v3", g_api.graphics_procs);
-  if (!g_api.init || !g_api.count || !g_api.by_index) {
-    error_ = "libnvidia-ml.so.1 lacks nvmlInit_v2/nvmlDeviceGetCount_v2";
-    return;
-  }
+  error_ = resolve_symbols(
+      lib, {required_symbol("nvmlInit_v2", g_api.init), optional_symbol("nvmlErrorString", g_api.error_string),
+            optional_symbol("nvmlSystemGetDriverVersion", g_api.system_driver_version),
+            required_symbol("nvmlDeviceGetCount_v2", g_api.count),
+            required_symbol("nvmlDeviceGetHandleByIndex_v2", g_api.by_index),
+            optional_symbol("nvmlDeviceGetHandleByPciBusId_v2", g_api.by_pci),
+            optional_symbol("nvmlDeviceGetName", g_api.name), optional_symbol("nvmlDeviceGetUUID", g_api.uuid),
+            optional_symbol("nvmlDeviceGetPciInfo_v3", g_api.pci),
+            optional_symbol("nvmlDeviceGetMemoryInfo", g_api.memory),
+            optional_symbol("nvmlDeviceGetMemoryInfo_v2", g_api.memory_v2),
+            optional_symbol("nvmlDeviceGetUtilizationRates", g_api.utilization),
+            optional_symbol("nvmlDeviceGetComputeRunningProcesses_v3", g_api.compute_procs),
+            optional_symbol("nvmlDeviceGetGraphicsRunningProcesses_v3", g_api.graphics_procs)});
+  if (!error_.empty()) return;
   nvmlReturn_t r = g_api.init();
   if (r != kNvmlSuccess) {
     error_ = std::string("nvmlInit: ") + (g_api.error_string ? g_api.error_string(r) : std::to_string(r).c_str());

@@ -10,23 +10,14 @@
 namespace cuprobe {
 namespace {
 
-std::string_view copy_kind_name(std::uint8_t kind) {
-  switch (static_cast<wire::CopyKind>(kind)) {
-    case wire::CopyKind::kHtoD: return "HtoD";
-    case wire::CopyKind::kDtoH: return "DtoH";
-    case wire::CopyKind::kDtoD: return "DtoD";
-    case wire::CopyKind::kHtoH: return "HtoH";
-    case wire::CopyKind::kPtoP: return "PtoP";
-    default: return "unknown";
-  }
-}
-
-std::string_view loss_reason_name(std::uint32_t reason) {
-  switch (static_cast<wire::LossReason>(reason)) {
+std::string loss_reason_name(const wire::Loss& loss) {
+  switch (static_cast<wire::LossReason>(loss.reason)) {
     case wire::LossReason::kCuptiDropped: return "CUPTI buffer overflow (records)";
     case wire::LossReason::kQueueFull: return "library queue full (4 MiB buffers)";
     case wire::LossReason::kSendFailed: return "send to cuprobe failed";
     case wire::LossReason::kBadRecord: return "unreadable CUPTI buffer";
+    case wire::LossReason::kUnhandledKind:
+      return "CUPTI activity kind " + std::to_string(loss.detail) + " not recorded";
   }
   return "unknown";
 }
@@ -150,7 +141,8 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
       auto m = wire::read_fixed<wire::Memcpy>(p);
       RunCopyRow r;
       if (!fill_activity(m, r)) break;
-      r.kind = copy_kind_name(m.kind);
+      r.kind = name_of_value<MemcpyKind>(m.kind);
+      if (r.kind.empty()) r.kind = name_of(MemcpyKind::kUnknown);
       r.bytes = m.bytes;
       writer_.add_memcpy(r);
       break;
@@ -180,15 +172,15 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
       r.tid = g.tid;
       r.end_ns = to_realtime(g.end);
       r.name_id = name_for(g.name_id);
-      auto kind = static_cast<wire::RangeKind>(g.kind);
-      r.kind = kind == wire::RangeKind::kNvtx ? "nvtx" : kind == wire::RangeKind::kRuntimeApi ? "runtime" : "driver";
+      r.kind = name_of_value<RangeKind>(g.kind);
+      if (r.kind.empty()) r.kind = "unknown";  // read back as neither annotation nor API call
       r.correlation = g.correlation;
       writer_.add_range(r);
       break;
     }
     case wire::Type::kLoss: {
       auto l = wire::read_fixed<wire::Loss>(p);
-      writer_.count_loss("library", pid_, loss_reason_name(l.reason), static_cast<std::int64_t>(l.count));
+      writer_.count_loss("library", pid_, loss_reason_name(l), static_cast<std::int64_t>(l.count));
       break;
     }
     case wire::Type::kNotice: {

@@ -50,8 +50,7 @@ class RecordConnection {
   std::int32_t device_for(std::int32_t local) const;
   // The fields every GPU activity record shares, onto the realtime clock and cuprobe's
   // device numbers; false when the record falls outside the capture window.
-  template <typename Wire, typename Row>
-  bool fill_activity(const Wire& w, Row& r) {
+  bool fill_activity(const wire::Activity& w, RunActivityRow& r) {
     r.start_ns = to_realtime(w.start);
     if (!keep(r.start_ns)) return false;
     r.pid = pid_;

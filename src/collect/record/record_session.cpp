@@ -1,11 +1,8 @@
 #include "collect/record/record_session.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
-#include <link.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -28,7 +25,10 @@
 #include "collect/record/inject_library.h"
 #include "collect/record/record_connection.h"
 #include "wire/record_wire.h"
+#include "common/clock.h"
 #include "common/error.h"
+#include "common/shared_library.h"
+#include "common/stop_signals.h"
 #include "common/version.h"
 #include "store/run_file_schema.h"
 #include "store/run_file_writer.h"
@@ -36,26 +36,13 @@
 namespace cuprobe {
 namespace {
 
-std::int64_t realtime_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 void say(const std::string& line) { std::fprintf(stderr, "cuprobe record: %s\n", line.c_str()); }
 
 // The libcupti file the injected processes should use for NVTX; empty if none.
 std::string find_cupti() {
-  for (const char* name : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
-    void* h = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
-    if (!h) h = dlopen(name, RTLD_LAZY | RTLD_LOCAL);
-    if (!h) continue;
-    link_map* map = nullptr;
-    std::string path;
-    if (dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name) path = map->l_name;
-    return path;
-  }
-  return {};
+  OpenedLibrary lib = open_library({"libcupti.so.13", "libcupti.so.12", "libcupti.so"}, RTLD_LAZY | RTLD_NOLOAD);
+  if (!lib) lib = open_library({"libcupti.so.13", "libcupti.so.12", "libcupti.so"}, RTLD_LAZY | RTLD_LOCAL);
+  return lib.path;
 }
 
 // cuprobe's ordinal of each GPU it sees (CUDA_VISIBLE_DEVICES applies to cuprobe as to
@@ -79,8 +66,6 @@ std::string join(const std::vector<std::string>& v) {
   }
   return out;
 }
-
-constexpr int kSignals[5] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD};
 
 void send_control(int fd, wire::ControlCommand cmd) {
   std::string frame;
@@ -107,7 +92,7 @@ class Session {
   void broadcast(wire::ControlCommand cmd);
   void accept_connections(std::int64_t now);
   void close_connection(int fd, std::int64_t now);
-  void on_signal(const signalfd_siginfo& si, std::int64_t now);
+  void on_signal(const SignalFd::Received& si, std::int64_t now);
   void reap_child(std::int64_t now);
   void check_size(std::int64_t now);
   void finish(std::int64_t now);
@@ -118,9 +103,7 @@ class Session {
   std::unique_ptr<RunFileWriter> writer_;
   std::string socket_dir_, socket_path_;
   int listen_fd_ = -1;
-  int signal_fd_ = -1;
-  sigset_t old_mask_{};
-  struct sigaction old_actions_[5]{};
+  std::optional<SignalFd> signals_;
   pid_t child_ = -1;
   std::optional<int> child_exit_;
   std::int64_t child_exit_ns_ = 0;
@@ -143,11 +126,8 @@ class Session {
 Session::~Session() {
   for (auto& [fd, c] : conns_) close(fd);
   if (listen_fd_ >= 0) close(listen_fd_);
-  if (signal_fd_ >= 0) close(signal_fd_);
   if (!socket_path_.empty()) unlink(socket_path_.c_str());
   if (!socket_dir_.empty()) rmdir(socket_dir_.c_str());
-  for (int i = 0; i < 5; ++i) sigaction(kSignals[i], &old_actions_[i], nullptr);
-  sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
 }
 
 void Session::setup_socket() {
@@ -218,8 +198,7 @@ void Session::spawn() {
   child_ = fork();
   if (child_ < 0) throw Error(std::string("fork: ") + std::strerror(errno));
   if (child_ == 0) {
-    for (int i = 0; i < 5; ++i) sigaction(kSignals[i], &old_actions_[i], nullptr);
-    sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+    if (signals_) signals_->restore();
     close(err_pipe[0]);
     execvpe(argv[0], argv.data(), envp.data());
     int e = errno;
@@ -340,8 +319,8 @@ void Session::close_connection(int fd, std::int64_t now) {
   conns_.erase(it);
 }
 
-void Session::on_signal(const signalfd_siginfo& si, std::int64_t now) {
-  int sig = static_cast<int>(si.ssi_signo);
+void Session::on_signal(const SignalFd::Received& si, std::int64_t now) {
+  int sig = si.signal;
   if (sig == SIGCHLD) {
     reap_child(now);
     return;
@@ -358,7 +337,7 @@ void Session::on_signal(const signalfd_siginfo& si, std::int64_t now) {
     if (interrupts_ == 1) {
       interrupted_at_ = now;
       // A terminal's Ctrl-C reached the command already (same process group).
-      if (child_ > 0 && !child_exit_ && si.ssi_code != SI_KERNEL) kill(child_, sig);
+      if (child_ > 0 && !child_exit_ && !si.from_terminal) kill(child_, sig);
       say(std::string(strsignal(sig)) + ": stopping; waiting for the command to exit (again to stop now)");
     } else {
       say("stopping now; the command may still run");
@@ -436,19 +415,8 @@ RecordOutcome Session::run() {
   if (o_.duration) writer_->set_metadata("duration_ns", std::to_string(o_.duration->count()));
   if (o_.max_size) writer_->set_metadata("max_size_bytes", std::to_string(o_.max_size));
 
-  // A shell starts background jobs with SIGINT ignored; an ignored signal never
-  // reaches a signalfd, so take the default (blocked) and give the command the original.
-  sigset_t mask;
-  sigemptyset(&mask);
-  for (int sig : kSignals) sigaddset(&mask, sig);
-  sigprocmask(SIG_BLOCK, &mask, &old_mask_);
-  for (int i = 0; i < 5; ++i) {
-    struct sigaction dfl{};
-    dfl.sa_handler = SIG_DFL;
-    sigaction(kSignals[i], &dfl, &old_actions_[i]);
-  }
-  signal_fd_ = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-  if (signal_fd_ < 0) throw Error(std::string("signalfd: ") + std::strerror(errno));
+  // The command gets the dispositions cuprobe was started with (SignalFd::restore).
+  signals_.emplace(std::vector<int>{SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD});
 
   setup_socket();
   if (o_.capture == CaptureMode::kAll && !o_.delay) window_.open(start_ns_);
@@ -462,14 +430,13 @@ RecordOutcome Session::run() {
   std::int64_t last_drain = 0;
   while (!finished_) {
     std::vector<pollfd> fds;
-    fds.push_back({signal_fd_, POLLIN, 0});
+    fds.push_back({signals_->fd(), POLLIN, 0});
     fds.push_back({listen_fd_, POLLIN, 0});
     for (auto& [fd, c] : conns_) fds.push_back({fd, POLLIN, 0});
     poll(fds.data(), fds.size(), 20);
     std::int64_t now = realtime_ns();
     if (fds[0].revents & POLLIN) {
-      signalfd_siginfo si{};
-      while (read(signal_fd_, &si, sizeof si) == sizeof si) on_signal(si, now);
+      while (auto si = signals_->next()) on_signal(*si, now);
       if (finished_) break;
     }
     if (fds[1].revents & POLLIN) accept_connections(now);
@@ -527,17 +494,16 @@ RecordOutcome Session::run() {
   RecordOutcome out;
   // After a window closed, the command runs on: wait for it, to pass its exit code through.
   while (child_ > 0 && !child_exit_) {
-    pollfd p{signal_fd_, POLLIN, 0};
+    pollfd p{signals_->fd(), POLLIN, 0};
     poll(&p, 1, 200);
-    signalfd_siginfo si{};
-    while (read(signal_fd_, &si, sizeof si) == sizeof si) {
-      if (si.ssi_signo == SIGCHLD) {
+    while (auto si = signals_->next()) {
+      if (si->signal == SIGCHLD) {
         int status = 0;
         if (waitpid(child_, &status, WNOHANG) == child_) {
           child_exit_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         }
-      } else if (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM) {
-        if (si.ssi_code != SI_KERNEL) kill(child_, static_cast<int>(si.ssi_signo));
+      } else if (si->signal == SIGINT || si->signal == SIGTERM) {
+        if (!si->from_terminal) kill(child_, si->signal);
         if (++interrupts_ >= 2) break;
       }
     }

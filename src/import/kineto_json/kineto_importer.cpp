@@ -31,11 +31,10 @@ EventCategory parse_event_category(std::string_view cat) {
 }
 
 MemcpyKind memcpy_kind_from_name(std::string_view name) {
-  if (name.find("HtoD") != std::string_view::npos) return MemcpyKind::kHtoD;
-  if (name.find("DtoH") != std::string_view::npos) return MemcpyKind::kDtoH;
-  if (name.find("DtoD") != std::string_view::npos) return MemcpyKind::kDtoD;
-  if (name.find("HtoH") != std::string_view::npos) return MemcpyKind::kHtoH;
-  if (name.find("PtoP") != std::string_view::npos) return MemcpyKind::kPtoP;
+  for (std::size_t i = 0; i < enum_count<MemcpyKind>(); ++i) {
+    MemcpyKind k = enum_at<MemcpyKind>(i);
+    if (k != MemcpyKind::kUnknown && name.find(name_of(k)) != std::string_view::npos) return k;
+  }
   return MemcpyKind::kUnknown;
 }
 

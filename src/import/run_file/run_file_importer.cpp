@@ -12,14 +12,6 @@
 namespace cuprobe {
 namespace {
 
-MemcpyKind memcpy_kind_from(const std::string& kind) {
-  if (kind == "HtoD") return MemcpyKind::kHtoD;
-  if (kind == "DtoH") return MemcpyKind::kDtoH;
-  if (kind == "DtoD") return MemcpyKind::kDtoD;
-  if (kind == "HtoH") return MemcpyKind::kHtoH;
-  if (kind == "PtoP") return MemcpyKind::kPtoP;
-  return MemcpyKind::kUnknown;
-}
 
 std::int64_t or_default(const SqliteStatement& s, int column, std::int64_t fallback) {
   return s.is_null(column) ? fallback : s.int64(column);
@@ -118,7 +110,7 @@ void read_all(SqliteDb& db, Profile& p) {
     while (s.step()) {
       GpuActivity a = read_activity(s, p, GpuActivityKind::kMemcpy, "memcpy");
       std::string kind = s.text(6);
-      a.memcpy_kind = memcpy_kind_from(kind);
+      a.memcpy_kind = from_name<MemcpyKind>(kind).value_or(MemcpyKind::kUnknown);
       a.name = p.strings.intern("Memcpy " + kind);
       a.bytes = or_default(s, 7, -1);
       p.gpu.push_back(a);
@@ -144,9 +136,10 @@ void read_all(SqliteDb& db, Profile& p) {
       check_interval(p, r.start, r.end, "range");
       r.name = name_of(s.int64(4));
       std::string kind = s.text(5);
-      r.kind = kind == "nvtx" ? CpuRangeKind::kAnnotation
-               : (kind == "runtime" || kind == "driver") ? CpuRangeKind::kRuntime
-                                                          : CpuRangeKind::kOther;
+      std::optional<RangeKind> recorded = from_name<RangeKind>(kind);
+      r.kind = !recorded                          ? CpuRangeKind::kOther
+               : *recorded == RangeKind::kNvtx ? CpuRangeKind::kAnnotation
+                                               : CpuRangeKind::kRuntime;
       r.correlation = or_default(s, 6, -1);
       p.cpu.push_back(r);
     }

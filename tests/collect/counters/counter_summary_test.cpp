@@ -28,8 +28,8 @@ TEST(CounterSummary, MeanPercentilesMaxPerGpuAndMetric) {
   const auto& a = s.gpus[1].metrics[0];
   EXPECT_EQ(a.samples, 100);
   EXPECT_DOUBLE_EQ(a.mean, 50.5);
-  EXPECT_DOUBLE_EQ(a.p50, 50);
-  EXPECT_DOUBLE_EQ(a.p95, 95);
+  EXPECT_DOUBLE_EQ(a.p50, 50.5);  // common/percentile.h: interpolated, as analyze and bench
+  EXPECT_NEAR(a.p95, 95.05, 1e-9);
   EXPECT_DOUBLE_EQ(a.max, 100);
   EXPECT_EQ(s.gpus[1].rows, 100);
   EXPECT_EQ(s.gpus[1].first_ns, 10);
@@ -92,6 +92,15 @@ TEST(QuantileSketch, ExactWhileSmallAndCloseWhenLarge) {
   for (int i = 0; i < 5000; ++i) z.add(i % 2 ? 0.0 : -1.0);
   EXPECT_LT(z.quantile(25), 0);
   EXPECT_EQ(z.quantile(95), 0);
+}
+
+TEST(QuantileSketch, HistogramInterpolatesBetweenRanksLikeTheExactPath) {
+  QuantileSketch q;
+  for (int i = 0; i < 5000; ++i) q.add(i < 2500 ? 1.0 : 2.0);  // past kExactLimit: histogram
+  // Rank 0.5 * 4999 = 2499.5 lies between the last 1 and the first 2.
+  EXPECT_NEAR(q.quantile(50), 1.5, 1.5 * 0.006);
+  EXPECT_NEAR(q.quantile(0), 1.0, 0.006);
+  EXPECT_DOUBLE_EQ(q.quantile(100), 2.0);  // capped at the exact max
 }
 
 TEST(CounterSummarizer, MemoryIsBoundedForLongRuns) {

@@ -10,6 +10,7 @@
 #include "store/sqlite_db.h"
 #include "store/run_file_schema.h"
 #include "support/run_cuprobe.h"
+#include "wire/unhandled_kinds.h"
 
 namespace cuprobe {
 namespace {
@@ -45,7 +46,7 @@ std::string stream_for_one_process() {
   m.start = 3100;
   m.end = 3500;
   m.bytes = 4096;
-  m.kind = static_cast<std::uint8_t>(wire::CopyKind::kDtoH);
+  m.kind = static_cast<std::uint8_t>(MemcpyKind::kDtoH);
   wire::append_frame(s, wire::Type::kMemcpy, m);
   wire::Range r{};
   r.start = 900;
@@ -217,6 +218,32 @@ TEST(RecordConnection, DropsAndCountsAfterMaxSize) {
     if (reason.find("max-size") != std::string::npos) max_size_losses += n;
   }
   EXPECT_EQ(max_size_losses, 4);  // 2 kernels, 1 memcpy, 1 range
+}
+
+// CUPTI records the library does not encode arrive as losses, one row per kind.
+TEST(RecordConnection, UnhandledCuptiKindsAreRecordedPerKind) {
+  std::string path = test::temp_dir() + "/run.cuprobe";
+  {
+    RunFileWriter writer(path, false);
+    CaptureWindow window(true);
+    RecordConnection c(writer, window);
+    std::string s = stream_for_one_process();
+    wire::UnhandledKinds kinds;
+    kinds.count(12);
+    kinds.count(12);
+    kinds.count(40);
+    kinds.append_losses(s);
+    ASSERT_TRUE(c.on_bytes(s.data(), s.size(), 1));
+    c.on_closed(2);
+    writer.finish(kRunStatusComplete);
+  }
+  SqliteDb db(path, SqliteDb::Mode::kReadOnly);
+  auto q = db.prepare("SELECT reason, count FROM losses WHERE reason LIKE 'CUPTI activity kind%' ORDER BY reason");
+  std::vector<std::pair<std::string, std::int64_t>> rows;
+  while (q.step()) rows.emplace_back(q.text(0), q.int64(1));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0], (std::pair<std::string, std::int64_t>{"CUPTI activity kind 12 not recorded", 2}));
+  EXPECT_EQ(rows[1], (std::pair<std::string, std::int64_t>{"CUPTI activity kind 40 not recorded", 1}));
 }
 
 TEST(Demangle, LeavesPlainNamesAlone) {

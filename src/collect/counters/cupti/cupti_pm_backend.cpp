@@ -16,6 +16,7 @@
 #include <mutex>
 
 #include "collect/device/cuda_driver.h"
+#include "common/clock.h"
 #include "collect/counters/cupti/cupti_status.h"
 #include "collect/counters/pm_backend.h"
 
@@ -25,12 +26,6 @@ namespace {
 #define CUPROBE_PARAMS(type, name) type name{type##_STRUCT_SIZE}
 
 constexpr std::uint32_t kMaxSamplesPerDecode = 1024;
-
-std::int64_t realtime_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
 
 struct GpuState {
   CUpti_Profiler_Host_Object* host = nullptr;
