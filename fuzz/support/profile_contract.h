@@ -1,0 +1,13 @@
+// What every importer promises about the Profile it returns (model/profile.h):
+// GPU activities and CPU ranges sorted by start with end >= start, and every
+// name and metadata text valid UTF-8 (names are repaired at the reader's
+// boundary). A broken promise aborts with the first violation, as a finding.
+#pragma once
+
+#include "model/profile.h"
+
+namespace cuprobe::fuzz {
+
+void check_profile_contract(const Profile& p);
+
+}  // namespace cuprobe::fuzz
