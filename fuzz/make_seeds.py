@@ -61,10 +61,11 @@ def kineto_seeds():
         text = json.dumps(trace, indent=1 if i % 2 else None).encode()
         write("kineto_json", stem, wrappings[i % 4].encode() + text)
         # kineto_window: the events after the fixed prefix's first kernel, and
-        # the rest of the document; byte 1 puts the window's end that far in.
+        # the rest of the document; byte 1 puts the window's end that far in,
+        # byte 2 '0': the file goes on after it.
         events = json.dumps(trace["traceEvents"])[1:].encode()
         tail = events[:-1] + b'],"traceName":"' + stem.encode() + b'"}'
-        write("kineto_window", stem, wrappings[i % 4].encode() + bytes([(37 * i) % 256]) + tail)
+        write("kineto_window", stem, wrappings[i % 4].encode() + bytes([(37 * i) % 256]) + b"0" + tail)
 
 
 SSE = {

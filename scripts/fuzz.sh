@@ -70,9 +70,11 @@ for t in $targets; do
     "$bin/fuzz_make_run_file" "$work/seeds/$t/sample.cuprobe"
     seeds+=("$work/seeds/$t")
   fi
+  dict=()
+  [[ $t == kineto_* ]] && dict=(-dict=fuzz/kineto_json.dict)
   echo "== fuzz: $t: ${seconds}s" >&2
   log="$work/logs/$t.log"
-  if "$bin/fuzz_$t" "${common[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+  if "$bin/fuzz_$t" "${common[@]}" "${dict[@]}" -max_total_time="$seconds" -print_final_stats=1 \
       -artifact_prefix="$work/artifacts/$t/" "$work/corpus/$t" "${seeds[@]}" >"$log" 2>&1; then
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
     cov="$(grep -Eo 'cov: [0-9]+' "$log" | tail -1)"

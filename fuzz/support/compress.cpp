@@ -61,7 +61,7 @@ WrapChoice wrap_choice(std::uint8_t selector) {
     default:
       break;
   }
-  if (c.wrapping != Wrapping::kPlain && (selector & 0x80)) c.cut = ((selector >> 2) & 31) + 1;
+  if (selector & 0x80) c.cut = ((selector >> 2) & 31) + 1;
   return c;
 }
 

@@ -15,7 +15,7 @@ std::string xz(std::string_view data);
 std::string wrap(Wrapping w, std::string_view data);
 
 // How a target reads its first input byte: bits 0-1 pick the wrapping (0, 1
-// plain; 2 gzip; 3 xz); with bit 7 set, a compressed result loses its last
+// plain; 2 gzip; 3 xz); with bit 7 set, the file loses its last
 // ((selector >> 2) & 31) + 1 bytes (a truncated download).
 struct WrapChoice {
   Wrapping wrapping = Wrapping::kPlain;
