@@ -2,9 +2,9 @@
 // (JsonCursor's default 4 MiB, json_cursor.h). A fixed valid prefix — the
 // trace's start and one kernel, then whitespace inside the traceEvents array —
 // ends kReach bytes before the window's end; byte 0 picks the wrapping as in
-// kineto_json, byte 1 (s) shifts the rest so the window ends s bytes into it,
-// and with bit 0 of byte 2 set the file ends there too (a file whose last
-// token meets the window's end); the fuzzed part starts at byte 3.
+// kineto_json, byte 1 (s) shifts the rest so the window ends s bytes into it;
+// when s is odd the file ends there too (its last token meets the window's
+// end). One byte steers both, so that most mutations of it matter.
 // Compressed inputs are the prefix's member/stream, compressed once, followed
 // by the fuzzed part's own (both readers take concatenated gzip members and xz
 // streams).
@@ -48,13 +48,13 @@ const Prefix& prefix() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size < 3) return 0;
+  if (size < 2) return 0;
   static ScratchFile file("trace.json");
   WrapChoice choice = wrap_choice(data[0]);
   std::size_t shift = data[1];
-  bool end_at_window = data[2] & 1;
+  bool end_at_window = shift % 2 == 1;
   std::string rest(kReach - shift, ' ');
-  rest.append(reinterpret_cast<const char*>(data) + 3, end_at_window ? std::min(shift, size - 3) : size - 3);
+  rest.append(reinterpret_cast<const char*>(data) + 2, end_at_window ? std::min(shift, size - 2) : size - 2);
   const Prefix& p = prefix();
   const std::string& head = choice.wrapping == Wrapping::kGzip ? p.gz : choice.wrapping == Wrapping::kXz ? p.xz : p.plain;
   load_and_check(file.write(head + wrap(choice, rest)));

@@ -15,7 +15,7 @@ CORPUS = ROOT / "corpus"
 GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset"}
 
 
-def sample(trace, gpu_limit=10):
+def sample(trace, gpu_limit=6):
     events = trace["traceEvents"]
     annotations = [e for e in events if e.get("cat") == "user_annotation"][:2]
     if annotations:
@@ -29,7 +29,7 @@ def sample(trace, gpu_limit=10):
     keep = []
     for e in events:
         cat = e.get("cat")
-        if (e.get("ph") == "M" and len([k for k in keep if k.get("ph") == "M"]) < 4) or e.get("ph") == "i":
+        if e.get("ph") == "M" and len([k for k in keep if k.get("ph") == "M"]) < 2:
             keep.append(e)
         elif e in gpu or e in annotations:
             keep.append(e)
@@ -39,7 +39,7 @@ def sample(trace, gpu_limit=10):
             keep.append(e)
         elif cat == "gpu_user_annotation" and len([k for k in keep if k.get("cat") == cat]) < 2:
             keep.append(e)
-        elif cat == "cpu_op" and len([k for k in keep if k.get("cat") == cat]) < 4:
+        elif cat == "cpu_op" and len([k for k in keep if k.get("cat") == cat]) < 2:
             keep.append(e)
     out = {k: v for k, v in trace.items() if k != "traceEvents"}
     out["traceEvents"] = keep
@@ -60,12 +60,13 @@ def kineto_seeds():
         stem = path.name.removesuffix(".json.gz")
         text = json.dumps(trace, indent=1 if i % 2 else None).encode()
         write("kineto_json", stem, wrappings[i % 4].encode() + text)
-        # kineto_window: the events after the fixed prefix's first kernel, and
-        # the rest of the document; byte 1 puts the window's end that far in,
-        # byte 2 '0': the file goes on after it.
-        events = json.dumps(trace["traceEvents"])[1:].encode()
-        tail = events[:-1] + b'],"traceName":"' + stem.encode() + b'"}'
-        write("kineto_window", stem, wrappings[i % 4].encode() + bytes([(37 * i) % 256]) + b"0" + tail)
+        # kineto_window: a few events after the fixed prefix's first kernel,
+        # and the rest of the document (small: the steering byte then gets
+        # its share of the mutations); byte 1, even, puts the window's end
+        # that far in, the file going on after it.
+        few = [e for e in trace["traceEvents"] if e.get("ph") == "X"][:4]
+        tail = json.dumps(few)[1:-1].encode() + b'],"traceName":"' + stem.encode() + b'"}'
+        write("kineto_window", stem, wrappings[i % 4].encode() + bytes([(38 * i + 20) % 256]) + tail)
 
 
 SSE = {

@@ -21,8 +21,9 @@ echo "== fuzz: build" >&2
 bash scripts/setup.sh fuzz
 bin=build/fuzz/fuzz
 work=build/fuzz/run  # grown corpora stay between local runs; artifacts do not
-rm -rf "$work/artifacts" "$work/logs"
-mkdir -p "$work/logs"
+rm -rf "$work/artifacts" "$work/logs" "$work/tmp"
+mkdir -p "$work/logs" "$work/tmp"
+export TMPDIR="$PWD/$work/tmp"  # the targets' scratch files; a crash leaves its own behind here
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 common=(-timeout="$timeout" -rss_limit_mb="$rss_mb")
