@@ -2,13 +2,13 @@
 // (JsonCursor's default 4 MiB, json_cursor.h). A fixed valid prefix — the
 // trace's start and one kernel, then whitespace inside the traceEvents array —
 // ends kReach bytes before the window's end; byte 0 picks the wrapping as in
-// kineto_json, byte 1 (s) shifts the rest so the window ends s bytes into it;
-// when s is odd the file ends there too (its last token meets the window's
-// end). One byte steers both, so that most mutations of it matter.
+// kineto_json. Byte 1 (s) even: the rest is shifted so that the window ends s
+// bytes into it, the file going on. Odd: the file ends there too, after the
+// rest's first s bytes, so that its last token meets the window's end; every
+// mutation before the cut moves a different token there.
 // Compressed inputs are the prefix's member/stream, compressed once, followed
 // by the fuzzed part's own (both readers take concatenated gzip members and xz
 // streams).
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -51,10 +51,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size < 2) return 0;
   static ScratchFile file("trace.json");
   WrapChoice choice = wrap_choice(data[0]);
+  std::string_view text(reinterpret_cast<const char*>(data) + 2, size - 2);
   std::size_t shift = data[1];
-  bool end_at_window = shift % 2 == 1;
+  if (shift % 2 == 1) {
+    text = text.substr(0, shift);
+    shift = text.size();
+  }
   std::string rest(kReach - shift, ' ');
-  rest.append(reinterpret_cast<const char*>(data) + 2, end_at_window ? std::min(shift, size - 2) : size - 2);
+  rest.append(text);
   const Prefix& p = prefix();
   const std::string& head = choice.wrapping == Wrapping::kGzip ? p.gz : choice.wrapping == Wrapping::kXz ? p.xz : p.plain;
   load_and_check(file.write(head + wrap(choice, rest)));

@@ -67,6 +67,11 @@ def kineto_seeds():
         few = [e for e in trace["traceEvents"] if e.get("ph") == "X"][:4]
         tail = json.dumps(few)[1:-1].encode() + b'],"traceName":"' + stem.encode() + b'"}'
         write("kineto_window", stem, wrappings[i % 4].encode() + bytes([(38 * i + 20) % 256]) + tail)
+        # ... and the same cut where the window ends (s odd), just before a
+        # time: a mutation that erases bytes before the cut puts the end of
+        # the file inside that number.
+        cut = max(s for s in range(1, 256, 2) if tail[:s].endswith((b'"ts": ', b'"dur": ', b'"ts":', b'"dur":')))
+        write("kineto_window", stem + "_cut", wrappings[i % 4].encode() + bytes([cut]) + tail)
 
 
 SSE = {
