@@ -34,9 +34,8 @@ report_failure() {  # target, log, what
   failed+=("$target")
   echo "fuzz: $target: $what; the report ends:" >&2
   grep -E '^(==[0-9]+==|SUMMARY|==FUZZ==|.*runtime error)' "$log" | head -5 | sed 's/^/  /' >&2 || true
-  # The top frames in cuprobe's own code (not the sanitizer's, libFuzzer's or libc's).
-  grep -E '^ +#[0-9]+ .* in ' "$log" |
-    grep -vE ' in (__sanitizer|__asan|__ubsan|__interceptor|fuzzer::|__libc|_start|abort|raise|main )' |
+  # The top frames in cuprobe's own code (the readers', not the fuzz harness's).
+  grep -E '^ +#[0-9]+ .* in cuprobe::' "$log" | grep -v ' in cuprobe::fuzz::' |
     head -4 | sed 's/^ */    /' >&2 || true
   local reproducer
   reproducer="$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)"
