@@ -67,6 +67,11 @@ def kineto_seeds():
         few = [e for e in trace["traceEvents"] if e.get("ph") == "X"][:4]
         tail = json.dumps(few)[1:-1].encode() + b'],"traceName":"' + stem.encode() + b'"}'
         write("kineto_window", stem, wrappings[i % 4].encode() + bytes([(38 * i + 20) % 256]) + tail)
+        # json_cursor: a small document; bytes 0 and 1 pick the window and
+        # read sizes.
+        doc = {k: v for k, v in trace.items() if k != "traceEvents"}
+        doc["traceEvents"] = few
+        write("json_cursor", stem, bytes([5 + 7 * i, 3 + i]) + json.dumps(doc).encode())
         # ... and the same cut where the window ends (s odd), just before a
         # time: a mutation that erases bytes before the cut puts the end of
         # the file inside that number.

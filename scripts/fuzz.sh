@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${CUPROBE_FUZZ_SECONDS:-45}"
-targets="${CUPROBE_FUZZ_TARGETS:-kineto_json kineto_window run_file run_file_cells sse http_response}"
+targets="${CUPROBE_FUZZ_TARGETS:-kineto_json kineto_window json_cursor run_file run_file_cells sse http_response}"
 timeout="${CUPROBE_FUZZ_TIMEOUT:-30}"
 rss_mb="${CUPROBE_FUZZ_RSS_MB:-2048}"
 
@@ -34,9 +34,9 @@ report_failure() {  # target, log, what
   failed+=("$target")
   echo "fuzz: $target: $what; the report ends:" >&2
   grep -E '^(==[0-9]+==|SUMMARY|==FUZZ==|.*runtime error)' "$log" | head -5 | sed 's/^/  /' >&2 || true
-  # The top frames in cuprobe's own code (the readers', not the fuzz harness's).
-  grep -E '^ +#[0-9]+ .* in cuprobe::' "$log" | grep -v ' in cuprobe::fuzz::' |
-    head -4 | sed 's/^ */    /' >&2 || true
+  # The top frames in cuprobe's code: the readers' and the targets' own (not
+  # the sanitizer's, libFuzzer's, libc's or fuzz/support's).
+  grep -E '^ +#[0-9]+ .*(/src/|/fuzz/[a-z_]+_fuzz\.cpp)' "$log" | head -4 | sed 's/^ */    /' >&2 || true
   local reproducer
   reproducer="$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)"
   if [[ -n $reproducer ]]; then
@@ -71,7 +71,7 @@ for t in $targets; do
     seeds+=("$work/seeds/$t")
   fi
   dict=()
-  [[ $t == kineto_* ]] && dict=(-dict=fuzz/kineto_json.dict)
+  [[ $t == kineto_* || $t == json_cursor ]] && dict=(-dict=fuzz/kineto_json.dict)
   echo "== fuzz: $t: ${seconds}s" >&2
   log="$work/logs/$t.log"
   if "$bin/fuzz_$t" "${common[@]}" "${dict[@]}" -max_total_time="$seconds" -print_final_stats=1 \
