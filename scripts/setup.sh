@@ -9,6 +9,7 @@ preset="${1:-release}"
 packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev
           python3 xz-utils)
+[[ $preset == fuzz ]] && packages+=(clang libclang-rt-dev llvm)  # libFuzzer, llvm-symbolizer
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,13 @@
+#include "support/load_and_check.h"
+
+#include "import/load_profiles.h"
+#include "support/input_errors_only.h"
+#include "support/profile_contract.h"
+
+namespace cuprobe::fuzz {
+
+void load_and_check(const std::string& path) {
+  input_errors_only([&] { check_profile_contract(load_profile(path)); });
+}
+
+}  // namespace cuprobe::fuzz
