@@ -1,12 +1,11 @@
 #include "import/kineto_json/kineto_importer.h"
 
 #include <gtest/gtest.h>
-#include <lzma.h>
-#include <zlib.h>
 
 #include <fstream>
 
 #include "common/error.h"
+#include "import/kineto_json/compress_for_test.h"
 #include "support/run_cuprobe.h"
 
 namespace cuprobe {
@@ -115,28 +114,8 @@ TEST(KinetoImporter, BadInputIsOneLineWithFileAndOffset) {
             std::string::npos);
 }
 
-std::string gzip(const std::string& data) {
-  z_stream zs{};
-  deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, data.size()) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
-
-std::string xz(const std::string& data) {
-  std::string out(lzma_stream_buffer_bound(data.size()), '\0');
-  std::size_t written = 0;
-  lzma_easy_buffer_encode(1, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()),
-                          data.size(), reinterpret_cast<std::uint8_t*>(out.data()), &written, out.size());
-  out.resize(written);
-  return out;
-}
+using test::gzip;
+using test::xz;
 
 TEST(KinetoImporter, ReadsXzAndRejectsATruncatedOne) {
   std::string dir = test::temp_dir();
