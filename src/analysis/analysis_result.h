@@ -82,6 +82,7 @@ struct RankAnalysis {
   std::vector<std::string> unknown_kernels;  // classified "other", by time
   std::vector<Finding> findings;
   std::vector<std::string> warnings;
+  ImportStats import_stats;     // what the import counted (also listed in warnings)
   CounterAttribution counters;  // empty metrics unless the profile carries counter samples
   bool complete = true;         // false when the source says the recording was cut short
 };

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "model/time_range.h"
+
 namespace cuprobe {
 
 std::vector<KernelClass> classify_activities(const Profile& profile) {
@@ -45,15 +47,15 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     TimeNs d = a.duration();
     bool in_step = steps.activity_step[i] >= 0;
     auto& c = by_category[static_cast<std::size_t>(classes[i].category)];
-    c.time += d;
+    c.time = saturating_add(c.time, d);
     c.calls += 1;
-    if (in_step) c.in_steps += d;
+    if (in_step) c.in_steps = saturating_add(c.in_steps, d);
     auto& k = by_name[a.name];
-    k.time += d;
+    k.time = saturating_add(k.time, d);
     k.calls += 1;
-    if (in_step) k.in_steps += d;
+    if (in_step) k.in_steps = saturating_add(k.in_steps, d);
     first_index.try_emplace(a.name, i);
-    if (classes[i].tensor_core.value_or(false)) tensor_core_time += d;
+    if (classes[i].tensor_core.value_or(false)) tensor_core_time = saturating_add(tensor_core_time, d);
   }
   const double busy_ns = out.gpu_busy_ms * 1e6;
   auto share = [&](TimeNs t) { return busy_ns > 0 ? static_cast<double>(t) / busy_ns : 0.0; };

@@ -36,10 +36,12 @@ void put_string(std::ostream& out, std::string_view s) {
 }
 
 std::string micros(TimeNs t, TimeNs base) {
-  TimeNs d = t - base;
-  unsigned long long mag = d < 0 ? 0ull - static_cast<unsigned long long>(d) : static_cast<unsigned long long>(d);
+  // t - base, exact even where it does not fit in TimeNs.
+  bool negative = t < base;
+  auto u = [](TimeNs x) { return static_cast<unsigned long long>(x); };
+  unsigned long long mag = negative ? u(base) - u(t) : u(t) - u(base);
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", d < 0 ? "-" : "", mag / 1000, mag % 1000);
+  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", negative ? "-" : "", mag / 1000, mag % 1000);
   return buf;
 }
 

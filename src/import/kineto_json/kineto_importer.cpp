@@ -10,6 +10,7 @@
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/timestamp.h"
 #include "common/utf8.h"
+#include "model/time_range.h"
 
 namespace cuprobe {
 namespace {
@@ -119,19 +120,30 @@ class KinetoImporter {
     }
     if (!cursor_.at_end()) cursor_.fail("unexpected data after the end of the JSON document");
     if (!saw_events_) cursor_.fail_at(0, "not a Kineto/Chrome trace: no \"traceEvents\" array");
-    for (auto& a : profile_.gpu) {
-      a.start += base_ns_;
-      a.end += base_ns_;
-    }
-    for (auto& r : profile_.cpu) {
-      r.start += base_ns_;
-      r.end += base_ns_;
-    }
+    apply_base_time(profile_.gpu);
+    apply_base_time(profile_.cpu);
     profile_.sort_by_time();
     return std::move(profile_);
   }
 
  private:
+  // Moves times by baseTimeNanoseconds; an event it would take out of range is dropped and counted.
+  template <typename Events>
+  void apply_base_time(Events& events) {
+    if (base_ns_ == 0) return;
+    std::erase_if(events, [&](auto& e) {
+      auto start = checked_time_add(e.start, base_ns_), end = checked_time_add(e.end, base_ns_);
+      if (!start || !end) {
+        profile_.stats.add(ImportStat::kTimeOutOfRange,
+                           std::string(profile_.name_of(e.name)) + " (with baseTimeNanoseconds " + std::to_string(base_ns_) + ")");
+        return true;
+      }
+      e.start = *start;
+      e.end = *end;
+      return false;
+    });
+  }
+
   void read_top_level_object() {
     cursor_.expect('{');
     std::string_view key;
@@ -177,6 +189,28 @@ class KinetoImporter {
     return *v;
   }
 
+  // A field cuprobe keeps as 32 bits; a value beyond is counted and replaced by `fallback`.
+  std::int32_t read_int32_field(const char* what, std::int32_t fallback) {
+    std::uint64_t at = cursor_.offset();
+    std::int64_t v = read_int_field(what);
+    if (v < INT32_MIN || v > INT32_MAX) {
+      profile_.stats.add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(v), at);
+      return fallback;
+    }
+    return static_cast<std::int32_t>(v);
+  }
+
+  // A rank or a world size: 0 or more, within int; otherwise counted and left unset.
+  std::optional<int> read_count_field(const char* what) {
+    std::uint64_t at = cursor_.offset();
+    std::int64_t v = read_int_field(what);
+    if (v < 0 || v > INT32_MAX) {
+      profile_.stats.add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(v), at);
+      return std::nullopt;
+    }
+    return static_cast<int>(v);
+  }
+
   void read_device_properties() {
     if (cursor_.peek() != '[') cursor_.fail("\"deviceProperties\" must be an array");
     cursor_.expect('[');
@@ -188,11 +222,11 @@ class KinetoImporter {
       std::string_view key;
       bool first_key = true;
       while (cursor_.next_key(key, first_key)) {
-        if (key == "id") d.id = static_cast<std::int32_t>(read_int_field("id"));
+        if (key == "id") d.id = read_int32_field("deviceProperties.id", -1);
         else if (key == "name" && cursor_.peek() == '"') d.name = repair_utf8(cursor_.string());
-        else if (key == "numSms") d.sm_count = static_cast<std::int32_t>(read_int_field("numSms"));
-        else if (key == "computeMajor") d.compute_major = static_cast<std::int32_t>(read_int_field("computeMajor"));
-        else if (key == "computeMinor") d.compute_minor = static_cast<std::int32_t>(read_int_field("computeMinor"));
+        else if (key == "numSms") d.sm_count = read_int32_field("deviceProperties.numSms", 0);
+        else if (key == "computeMajor") d.compute_major = read_int32_field("deviceProperties.computeMajor", 0);
+        else if (key == "computeMinor") d.compute_minor = read_int32_field("deviceProperties.computeMinor", 0);
         else if (key == "totalGlobalMem") d.memory_bytes = read_int_field("totalGlobalMem");
         else cursor_.skip_value();
       }
@@ -209,8 +243,8 @@ class KinetoImporter {
     std::string_view key;
     bool first = true;
     while (cursor_.next_key(key, first)) {
-      if (key == "rank") profile_.rank = static_cast<int>(read_int_field("distributedInfo.rank"));
-      else if (key == "world_size") profile_.world_size = static_cast<int>(read_int_field("distributedInfo.world_size"));
+      if (key == "rank") profile_.rank = read_count_field("distributedInfo.rank");
+      else if (key == "world_size") profile_.world_size = read_count_field("distributedInfo.world_size");
       else cursor_.skip_value();
     }
   }
@@ -265,8 +299,7 @@ class KinetoImporter {
       r.name = remap[r.name];
       profile_.cpu.push_back(r);
     }
-    profile_.stats.events += half.stats.events;
-    for (const auto& [reason, n] : half.stats.warnings) profile_.stats.warn(reason, n);
+    profile_.stats.merge(half.stats);
   }
 
   // "pid"/"tid" are numbers in Kineto but strings for its synthetic rows.
@@ -297,8 +330,8 @@ class KinetoImporter {
     bool first = true;
     int i = 0;
     while (cursor_.next_element(first)) {
-      std::int64_t v = read_int_field(what);
-      if (i < 3) dims[i] = static_cast<std::int32_t>(v);
+      std::int32_t v = read_int32_field(what, 0);
+      if (i < 3) dims[i] = v;
       ++i;
     }
   }
@@ -306,7 +339,7 @@ class KinetoImporter {
   void read_args(RawEvent& ev) {
     if (cursor_.peek() != '{') {
       cursor_.skip_value();
-      profile_.stats.warn("events whose \"args\" is not an object (ignored)");
+      profile_.stats.add(ImportStat::kArgsNotObject, ev.name, ev.offset);
       return;
     }
     cursor_.expect('{');
@@ -329,10 +362,10 @@ class KinetoImporter {
           if (key == "correlation") { ev.correlation = read_int_field("args.correlation"); continue; }
           break;
         case 13:
-          if (key == "shared memory") { ev.shared_memory = static_cast<std::int32_t>(read_int_field("args.shared memory")); continue; }
+          if (key == "shared memory") { ev.shared_memory = read_int32_field("args.shared memory", -1); continue; }
           break;
         case 20:
-          if (key == "registers per thread") { ev.registers = static_cast<std::int32_t>(read_int_field("args.registers per thread")); continue; }
+          if (key == "registers per thread") { ev.registers = read_int32_field("args.registers per thread", -1); continue; }
           break;
         default:
           break;
@@ -382,14 +415,14 @@ class KinetoImporter {
     keep_event(ev_);
   }
 
-  StringId intern(const std::string& raw) {
+  StringId intern(const std::string& raw, std::uint64_t offset) {
     if (auto it = raw_names_.find(raw); it != raw_names_.end()) return it->second;
     StringId id;
     if (is_valid_utf8(raw)) {
       id = profile_.strings.intern(raw);
     } else {
       id = profile_.strings.intern(repair_utf8(raw));
-      profile_.stats.warn("names with invalid UTF-8 (invalid bytes shown as U+FFFD)");
+      profile_.stats.add(ImportStat::kInvalidUtf8, raw, offset);
     }
     raw_names_.emplace(raw, id);
     return id;
@@ -398,28 +431,33 @@ class KinetoImporter {
   void keep_event(const RawEvent& ev) {
     if (ev.category == EventCategory::kIgnored || ev.category == EventCategory::kGpuAnnotation) return;
     if (ev.phase != 'X') {
-      profile_.stats.warn("events of a used category that are not complete ('X') events (ignored)");
+      profile_.stats.add(ImportStat::kNotCompleteEvent, ev.name, ev.offset);
       return;
     }
     if (!ev.ts) cursor_.fail_at(ev.offset, "event \"" + ev.name.substr(0, 80) + "\" has no \"ts\"");
     if (!ev.dur) cursor_.fail_at(ev.offset, "event \"" + ev.name.substr(0, 80) + "\" has no \"dur\"");
     if (*ev.dur < 0) {
-      profile_.stats.warn("events with a negative duration (dropped)");
+      profile_.stats.add(ImportStat::kNegativeDuration, ev.name, ev.offset);
+      return;
+    }
+    auto end = checked_time_add(*ev.ts, *ev.dur);
+    if (!time_in_range(*ev.ts) || !end) {
+      profile_.stats.add(ImportStat::kTimeOutOfRange, ev.name, ev.offset);
       return;
     }
     bool gpu = ev.category == EventCategory::kKernel || ev.category == EventCategory::kMemcpy ||
                ev.category == EventCategory::kMemset;
     if (gpu) {
-      if (*ev.dur == 0) profile_.stats.warn("GPU activities with zero duration");
-      if (ev.correlation < 0) profile_.stats.warn("GPU activities without a correlation id");
+      if (*ev.dur == 0) profile_.stats.add(ImportStat::kZeroDurationGpu, ev.name, ev.offset);
+      if (ev.correlation < 0) profile_.stats.add(ImportStat::kNoCorrelation, ev.name, ev.offset);
       GpuActivity a;
       a.kind = ev.category == EventCategory::kKernel   ? GpuActivityKind::kKernel
                : ev.category == EventCategory::kMemcpy ? GpuActivityKind::kMemcpy
                                                        : GpuActivityKind::kMemset;
       if (a.kind == GpuActivityKind::kMemcpy) a.memcpy_kind = memcpy_kind_from_name(ev.name);
-      a.name = intern(ev.name);
+      a.name = intern(ev.name, ev.offset);
       a.start = *ev.ts;
-      a.end = *ev.ts + *ev.dur;
+      a.end = *end;
       a.device = static_cast<std::int32_t>(ev.device >= 0 ? ev.device : ev.pid);
       a.stream = ev.stream >= 0 ? ev.stream : ev.tid;
       a.correlation = ev.correlation;
@@ -437,9 +475,9 @@ class KinetoImporter {
     r.kind = ev.category == EventCategory::kRuntime      ? CpuRangeKind::kRuntime
              : ev.category == EventCategory::kAnnotation ? CpuRangeKind::kAnnotation
                                                          : CpuRangeKind::kOperator;
-    r.name = intern(ev.name);
+    r.name = intern(ev.name, ev.offset);
     r.start = *ev.ts;
-    r.end = *ev.ts + *ev.dur;
+    r.end = *end;
     r.pid = ev.pid;
     r.tid = ev.tid;
     r.correlation = ev.correlation;

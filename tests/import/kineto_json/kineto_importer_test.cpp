@@ -90,11 +90,48 @@ TEST(KinetoImporter, OddEventsAreCountedNotFatal) {
     {"ph": "i", "cat": "kernel", "name": "instant", "ts": 6}]})J");
   ASSERT_EQ(p.gpu.size(), 2u);
   EXPECT_EQ(p.name_of(p.gpu[1].name), "bad \xEF\xBF\xBD byte");
-  EXPECT_EQ(p.stats.odd_events, 1 + 1 + 1 + 1 + 2);  // negative, zero, invalid UTF-8, non-X, 2 kept without correlation
-  std::string all;
-  for (const auto& [reason, n] : p.stats.warnings) all += reason + ";";
-  EXPECT_NE(all.find("negative duration"), std::string::npos);
-  EXPECT_NE(all.find("invalid UTF-8"), std::string::npos);
+  EXPECT_EQ(p.stats.count(ImportStat::kNegativeDuration), 1);
+  EXPECT_EQ(p.stats.count(ImportStat::kZeroDurationGpu), 1);
+  EXPECT_EQ(p.stats.count(ImportStat::kInvalidUtf8), 1);
+  EXPECT_EQ(p.stats.count(ImportStat::kNotCompleteEvent), 1);
+  EXPECT_EQ(p.stats.count(ImportStat::kNoCorrelation), 2);
+  // The first example, with the byte offset of its event.
+  EXPECT_EQ(p.stats.get(ImportStat::kNegativeDuration).example, "neg");
+  EXPECT_EQ(p.stats.get(ImportStat::kNegativeDuration).offset, 22u);
+  EXPECT_EQ(p.stats.problems(), 3);  // negative duration, invalid UTF-8, not an 'X' event
+}
+
+TEST(KinetoImporter, TimesThatWouldOverflowAreDroppedAndCounted) {
+  Profile p = import_text(R"J({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "huge", "ts": 9000000000000000, "dur": 9000000000000000},
+    {"ph": "X", "cat": "kernel", "name": "far", "ts": 4700000000000000, "dur": 1},
+    {"ph": "X", "cat": "kernel", "name": "ok", "ts": 10, "dur": 1}]})J");
+  ASSERT_EQ(p.gpu.size(), 1u);
+  EXPECT_EQ(p.stats.count(ImportStat::kTimeOutOfRange), 2);
+  EXPECT_EQ(p.stats.get(ImportStat::kTimeOutOfRange).example, "huge");
+}
+
+TEST(KinetoImporter, ABaseTimeThatWouldOverflowDropsTheEventsItMoves) {
+  Profile p = import_text(R"J({"baseTimeNanoseconds": 4611686018427387000, "traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "late", "ts": 1000, "dur": 1},
+    {"ph": "X", "cat": "kernel", "name": "early", "ts": -1000, "dur": 1}]})J");
+  ASSERT_EQ(p.gpu.size(), 1u);
+  EXPECT_EQ(p.gpu[0].start, 4611686018427387000 - 1000000);
+  EXPECT_EQ(p.stats.count(ImportStat::kTimeOutOfRange), 1);
+}
+
+TEST(KinetoImporter, ARankBeyondIntIsCountedNotWrapped) {
+  Profile p = import_text(R"J({"distributedInfo": {"rank": 99999999999999, "world_size": -2}, "traceEvents": []})J");
+  EXPECT_FALSE(p.rank);
+  EXPECT_FALSE(p.world_size);
+  EXPECT_EQ(p.stats.count(ImportStat::kValueOutOfRange), 2);
+  EXPECT_EQ(p.stats.get(ImportStat::kValueOutOfRange).example, "distributedInfo.rank = 99999999999999");
+}
+
+TEST(KinetoImporter, ErrorMessagesEscapeRawBytesAndStayOnOneLine) {
+  std::string err = import_error("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\\nb\xff\", \"dur\": 1}]}");
+  EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+  EXPECT_NE(err.find("a\\x0ab\xEF\xBF\xBD"), std::string::npos) << err;
 }
 
 TEST(KinetoImporter, BadInputIsOneLineWithFileAndOffset) {
