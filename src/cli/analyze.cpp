@@ -39,7 +39,7 @@ int run_analyze(int argc, char** argv) {
       }
     }
   }
-  std::string out = as_json ? analyze_json(report, as_json ? SIZE_MAX : top).dump(1) + "\n" : analyze_text(report, top);
+  std::string out = as_json ? analyze_json(report, as_json ? SIZE_MAX : top).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n" : analyze_text(report, top);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return std::fflush(stdout) == 0 ? 0 : 1;
 }

@@ -7,13 +7,19 @@
 #include <set>
 #include <string>
 
+#include "common/utf8.h"
+
 namespace cuprobe {
 namespace {
 
 // GPU tracks get pids above any real process id so the two never mix.
 constexpr std::int64_t kGpuPidBase = 1'000'000'000;
 
-void put_string(std::ostream& out, std::string_view s) {
+void put_string(std::ostream& out, std::string_view raw) {
+  // Importers repair names; anything else (metadata) is repaired here, so the output is always valid JSON.
+  std::string repaired;
+  std::string_view s = raw;
+  if (!is_valid_utf8(raw)) s = repaired = repair_utf8(raw);
   out.put('"');
   for (unsigned char c : s) {
     switch (c) {

@@ -157,10 +157,10 @@ class KinetoImporter {
       } else if (key == "distributedInfo") {
         read_distributed_info();
       } else if (key == "baseTimeNanoseconds") {
-        auto v = integer_text(cursor_.number());
-        if (!v) cursor_.fail("\"baseTimeNanoseconds\" must be an integer");
-        base_ns_ = *v;
-        profile_.metadata.emplace_back("baseTimeNanoseconds", std::to_string(*v));
+        if (auto v = read_int("baseTimeNanoseconds")) {
+          base_ns_ = *v;
+          profile_.metadata.emplace_back("baseTimeNanoseconds", std::to_string(*v));
+        }
       } else if (key == "traceName" || key == "trace_id" || key == "cuda_runtime_version" ||
                  key == "cuda_driver_version" || key == "cupti_version" || key == "displayTimeUnit") {
         read_metadata(std::string(key));
@@ -181,34 +181,63 @@ class KinetoImporter {
     }
   }
 
-  std::int64_t read_int_field(const char* what) {
-    char c = cursor_.peek();
-    if (c != '-' && (c < '0' || c > '9')) cursor_.fail(std::string("\"") + what + "\" must be a number");
-    auto v = integer_text(cursor_.number());
-    if (!v) cursor_.fail(std::string("\"") + what + "\" must be an integer");
-    return *v;
+  // Skips a value of the wrong type for `what`, counted with the value when it is a string.
+  void skip_mistyped(const char* what) {
+    std::uint64_t at = cursor_.offset();
+    std::string example = what;
+    if (cursor_.peek() == '"') example += " = \"" + std::string(cursor_.string()) + "\"";
+    else cursor_.skip_value();
+    profile_.stats.add(ImportStat::kFieldMistyped, example, at);
   }
+
+  // A number field, read tolerantly: a number written as a string is read
+  // (and counted); any other type, or text `parse` rejects, is skipped (and counted).
+  template <typename Parse>
+  auto read_number(const char* what, Parse parse) -> decltype(parse(std::string_view())) {
+    char c = cursor_.peek();
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      std::uint64_t at = cursor_.offset();
+      auto text = cursor_.number();
+      auto v = parse(text);
+      if (!v) profile_.stats.add(ImportStat::kFieldMistyped, std::string(what) + " = " + std::string(text), at);
+      return v;
+    }
+    if (c != '"') {
+      skip_mistyped(what);
+      return std::nullopt;
+    }
+    std::uint64_t at = cursor_.offset();
+    auto text = cursor_.string();
+    auto v = parse(text);
+    profile_.stats.add(v ? ImportStat::kNumberAsString : ImportStat::kFieldMistyped,
+                       std::string(what) + " = \"" + std::string(text) + "\"", at);
+    return v;
+  }
+
+  std::optional<std::int64_t> read_int(const char* what) { return read_number(what, integer_text); }
 
   // A field cuprobe keeps as 32 bits; a value beyond is counted and replaced by `fallback`.
   std::int32_t read_int32_field(const char* what, std::int32_t fallback) {
     std::uint64_t at = cursor_.offset();
-    std::int64_t v = read_int_field(what);
-    if (v < INT32_MIN || v > INT32_MAX) {
-      profile_.stats.add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(v), at);
+    auto v = read_int(what);
+    if (!v) return fallback;
+    if (*v < INT32_MIN || *v > INT32_MAX) {
+      profile_.stats.add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(*v), at);
       return fallback;
     }
-    return static_cast<std::int32_t>(v);
+    return static_cast<std::int32_t>(*v);
   }
 
   // A rank or a world size: 0 or more, within int; otherwise counted and left unset.
   std::optional<int> read_count_field(const char* what) {
     std::uint64_t at = cursor_.offset();
-    std::int64_t v = read_int_field(what);
-    if (v < 0 || v > INT32_MAX) {
-      profile_.stats.add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(v), at);
+    auto v = read_int(what);
+    if (!v) return std::nullopt;
+    if (*v < 0 || *v > INT32_MAX) {
+      profile_.stats.add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(*v), at);
       return std::nullopt;
     }
-    return static_cast<int>(v);
+    return static_cast<int>(*v);
   }
 
   void read_device_properties() {
@@ -227,7 +256,7 @@ class KinetoImporter {
         else if (key == "numSms") d.sm_count = read_int32_field("deviceProperties.numSms", 0);
         else if (key == "computeMajor") d.compute_major = read_int32_field("deviceProperties.computeMajor", 0);
         else if (key == "computeMinor") d.compute_minor = read_int32_field("deviceProperties.computeMinor", 0);
-        else if (key == "totalGlobalMem") d.memory_bytes = read_int_field("totalGlobalMem");
+        else if (key == "totalGlobalMem") d.memory_bytes = read_int("deviceProperties.totalGlobalMem").value_or(0);
         else cursor_.skip_value();
       }
       profile_.devices.push_back(std::move(d));
@@ -313,19 +342,17 @@ class KinetoImporter {
     return v ? *v : -2;
   }
 
-  std::int64_t read_time(const char* what) {
-    char c = cursor_.peek();
-    if (c != '-' && (c < '0' || c > '9')) {
-      cursor_.fail(std::string("event field \"") + what + "\" must be a number");
-    }
-    auto text = cursor_.number();
-    auto v = microseconds_text_to_ns(text);
-    if (!v) cursor_.fail(std::string("event field \"") + what + "\" is not a valid time: '" + std::string(text) + "'");
-    return *v;
+  std::optional<std::int64_t> read_time(const char* what) { return read_number(what, microseconds_text_to_ns); }
+
+  // A string field; another type is skipped and counted.
+  bool string_next(const char* what) {
+    if (cursor_.peek() == '"') return true;
+    skip_mistyped(what);
+    return false;
   }
 
   void read_dims(std::int32_t (&dims)[3], const char* what) {
-    if (cursor_.peek() != '[') cursor_.fail(std::string("args.") + what + " must be an array");
+    if (cursor_.peek() != '[') return skip_mistyped(what);  // torch.compile's "grid": "grid(100,)"
     cursor_.expect('[');
     bool first = true;
     int i = 0;
@@ -348,18 +375,18 @@ class KinetoImporter {
     while (cursor_.next_key(key, first)) {
       switch (key.size()) {
         case 4:
-          if (key == "grid") { read_dims(ev.grid, "grid"); continue; }
+          if (key == "grid") { read_dims(ev.grid, "args.grid"); continue; }
           break;
         case 5:
-          if (key == "block") { read_dims(ev.block, "block"); continue; }
-          if (key == "bytes") { ev.bytes = read_int_field("args.bytes"); continue; }
+          if (key == "block") { read_dims(ev.block, "args.block"); continue; }
+          if (key == "bytes") { ev.bytes = read_int("args.bytes").value_or(-1); continue; }
           break;
         case 6:
-          if (key == "device") { ev.device = read_int_field("args.device"); continue; }
-          if (key == "stream") { ev.stream = read_int_field("args.stream"); continue; }
+          if (key == "device") { ev.device = read_int("args.device").value_or(-1); continue; }
+          if (key == "stream") { ev.stream = read_int("args.stream").value_or(-1); continue; }
           break;
         case 11:
-          if (key == "correlation") { ev.correlation = read_int_field("args.correlation"); continue; }
+          if (key == "correlation") { ev.correlation = read_int("args.correlation").value_or(-1); continue; }
           break;
         case 13:
           if (key == "shared memory") { ev.shared_memory = read_int32_field("args.shared memory", -1); continue; }
@@ -382,7 +409,7 @@ class KinetoImporter {
     while (cursor_.next_key(key, first)) {
       if (key.size() == 2) {
         if (key == "ph") {
-          if (cursor_.peek() != '"') cursor_.fail("event field \"ph\" must be a string");
+          if (!string_next("ph")) continue;
           auto ph = cursor_.string();
           ev_.phase = ph.empty() ? '?' : ph[0];
           continue;
@@ -390,7 +417,7 @@ class KinetoImporter {
         if (key == "ts") { ev_.ts = read_time("ts"); continue; }
       } else if (key.size() == 3) {
         if (key == "cat") {
-          if (cursor_.peek() != '"') cursor_.fail("event field \"cat\" must be a string");
+          if (!string_next("cat")) continue;
           ev_.category = parse_event_category(cursor_.string());
           ev_.has_category = true;
           if (ev_.category == EventCategory::kIgnored || ev_.category == EventCategory::kGpuAnnotation) {
@@ -403,7 +430,7 @@ class KinetoImporter {
         if (key == "pid") { ev_.pid = read_id(); continue; }
         if (key == "tid") { ev_.tid = read_id(); continue; }
       } else if (key == "name") {
-        if (cursor_.peek() != '"') cursor_.fail("event field \"name\" must be a string");
+        if (!string_next("name")) continue;
         ev_.name.assign(cursor_.string());
         continue;
       } else if (key == "args") {
@@ -434,8 +461,11 @@ class KinetoImporter {
       profile_.stats.add(ImportStat::kNotCompleteEvent, ev.name, ev.offset);
       return;
     }
-    if (!ev.ts) cursor_.fail_at(ev.offset, "event \"" + ev.name.substr(0, 80) + "\" has no \"ts\"");
-    if (!ev.dur) cursor_.fail_at(ev.offset, "event \"" + ev.name.substr(0, 80) + "\" has no \"dur\"");
+    if (!ev.ts || !ev.dur) {
+      profile_.stats.add(ImportStat::kEventMissingField, ev.name + (ev.ts ? " (no usable \"dur\")" : " (no usable \"ts\")"),
+                         ev.offset);
+      return;
+    }
     if (*ev.dur < 0) {
       profile_.stats.add(ImportStat::kNegativeDuration, ev.name, ev.offset);
       return;

@@ -1,7 +1,5 @@
 #include "import/run_file/run_file_importer.h"
 
-#include <unistd.h>
-
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +7,8 @@
 
 #include "common/error.h"
 #include "common/utf8.h"
+#include "import/byte_source.h"
+#include "import/temp_dir.h"
 #include "model/time_range.h"
 #include "store/run_file_schema.h"
 #include "store/sqlite_db.h"
@@ -313,61 +313,65 @@ void check_tables(SqliteDb& db, const std::string& path) {
 // the file and its journal are copied, and the copy is rolled back and read.
 class RolledBackCopy {
  public:
-  explicit RolledBackCopy(const std::string& path) {
-    std::string pattern = (std::filesystem::temp_directory_path() / "cuprobe-run-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw InputError(path, "cannot make a temporary directory to roll back its -journal");
-    dir_ = pattern;
-    copy_ = dir_ + "/run.cuprobe";
+  explicit RolledBackCopy(const std::string& path) : copy_(dir_.path() + "/run.cuprobe") {
     std::filesystem::copy_file(path, copy_);
     std::filesystem::copy_file(path + "-journal", copy_ + "-journal");
     SqliteDb(copy_, SqliteDb::Mode::kReadWrite).exec("SELECT count(*) FROM sqlite_master");  // rolls back
   }
-  ~RolledBackCopy() {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  RolledBackCopy(const RolledBackCopy&) = delete;
-  RolledBackCopy& operator=(const RolledBackCopy&) = delete;
   const std::string& path() const { return copy_; }
 
  private:
-  std::string dir_;
+  TempDir dir_;
   std::string copy_;
 };
 
 }  // namespace
 
+bool is_run_file_header(std::string_view head) { return head.substr(0, 16) == std::string_view("SQLite format 3\0", 16); }
+
 bool looks_like_run_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   char magic[16] = {};
   in.read(magic, sizeof magic);
-  return in.gcount() == sizeof magic && std::memcmp(magic, "SQLite format 3\0", 16) == 0;
+  return is_run_file_header(std::string_view(magic, static_cast<std::size_t>(in.gcount())));
 }
 
-Profile import_run_file(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw InputError(path, "no such file");
-  if (!looks_like_run_file(path)) throw InputError(path, 0, "not a cuprobe run file (no SQLite header)");
+Profile import_run_file(const std::string& path, const std::string& shown_as) {
+  const std::string& name = shown_as.empty() ? path : shown_as;
+  if (!std::filesystem::exists(path)) throw InputError(name, "no such file");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    // A pipe or FIFO: read once into a file that SQLite can open.
+    TempDir dir;
+    std::string copy = dir.path() + "/run.cuprobe";
+    auto source = open_plain_file_from(path, 0);
+    copy_to_file(*source, copy, name);
+    return import_run_file(copy, name);
+  }
+  if (!looks_like_run_file(path)) throw InputError(name, 0, "not a cuprobe run file (no SQLite header)");
   Profile p;
-  p.file = path;
+  p.file = name;
   p.source = "cuprobe-run";
   try {
-    std::error_code ec;
     std::optional<RolledBackCopy> copy;
     if (std::filesystem::exists(path + "-journal", ec)) {
       copy.emplace(path);
-      p.stats.add(ImportStat::kJournalBeside, path + "-journal");
+      p.stats.add(ImportStat::kJournalBeside, name + "-journal");
     }
-    SqliteDb db(copy ? copy->path() : path, SqliteDb::Mode::kReadOnly);
-    check_tables(db, path);
+    const std::string& opened = copy ? copy->path() : path;
+    SqliteDb db(opened, SqliteDb::Mode::kReadOnly);
+    check_tables(db, name);
     read_all(db, p);
   } catch (const InputError&) {
     throw;
   } catch (const std::filesystem::filesystem_error& e) {
-    throw InputError(path, std::string("cannot copy the run file to roll back its -journal: ") + e.code().message());
+    throw InputError(name, std::string("cannot copy the run file to roll back its -journal: ") + e.code().message());
   } catch (const Error& e) {
     std::string reason = e.what();
-    if (reason.rfind(path + ": ", 0) == 0) reason = reason.substr(path.size() + 2);
-    throw InputError(path, "unreadable run file: " + reason);
+    for (const std::string& prefix : {path + ": ", name + ": "}) {
+      if (reason.rfind(prefix, 0) == 0) reason = reason.substr(prefix.size());
+    }
+    throw InputError(name, "unreadable run file: " + reason);
   }
   std::string format, version, status;
   for (const auto& [k, v] : p.metadata) {
@@ -375,9 +379,9 @@ Profile import_run_file(const std::string& path) {
     else if (k == "format_version") version = v;
     else if (k == "status") status = v;
   }
-  if (format != kRunFileFormat) throw InputError(path, "not a cuprobe run file (metadata format '" + format + "')");
+  if (format != kRunFileFormat) throw InputError(name, "not a cuprobe run file (metadata format '" + format + "')");
   if (version != std::to_string(kRunFileFormatVersion)) {
-    throw InputError(path, "run file format version " + version + " is not supported (expected " +
+    throw InputError(name, "run file format version " + version + " is not supported (expected " +
                                std::to_string(kRunFileFormatVersion) + ")");
   }
   if (status != kRunStatusComplete) {

@@ -101,6 +101,43 @@ TEST(KinetoImporter, OddEventsAreCountedNotFatal) {
   EXPECT_EQ(p.stats.problems(), 3);  // negative duration, invalid UTF-8, not an 'X' event
 }
 
+// issue 12 item 1: tolerant about fields, with strict accounting.
+TEST(KinetoImporter, NumbersWrittenAsStringsAreRead) {
+  Profile p = import_text(R"J({"traceEvents": [
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "ts": "10", "dur": 2,
+     "args": {"bytes": "256", "stream": "7", "device": 0, "correlation": 3}}]})J");
+  ASSERT_EQ(p.gpu.size(), 1u);
+  EXPECT_EQ(p.gpu[0].bytes, 256);
+  EXPECT_EQ(p.gpu[0].stream, 7);
+  EXPECT_EQ(p.gpu[0].start, 10000);
+  EXPECT_EQ(p.stats.count(ImportStat::kNumberAsString), 3);
+  EXPECT_EQ(p.stats.get(ImportStat::kNumberAsString).example, "ts = \"10\"");
+}
+
+TEST(KinetoImporter, MistypedOptionalFieldsAreIgnoredAndCounted) {
+  Profile p = import_text(R"J({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused", "ts": 1, "dur": 2, "args": {"grid": "grid(100,)"}},
+    {"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2,
+     "args": {"grid": [1, "x", 1], "block": {"x": 1}, "stream": null, "correlation": 1.5}}]})J");
+  ASSERT_EQ(p.gpu.size(), 1u);
+  ASSERT_EQ(p.cpu.size(), 1u);
+  EXPECT_EQ(p.stats.count(ImportStat::kFieldMistyped), 5);
+  EXPECT_EQ(p.stats.get(ImportStat::kFieldMistyped).example, "args.grid = \"grid(100,)\"");
+  EXPECT_EQ(p.gpu[0].correlation, -1);
+}
+
+TEST(KinetoImporter, EventsWithoutWhatCuprobeNeedsAreSkippedAndCounted) {
+  Profile p = import_text(R"J({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "no_ts", "dur": 1},
+    {"ph": "X", "cat": "kernel", "name": "bad_ts", "ts": "soon", "dur": 1},
+    {"ph": "X", "cat": "kernel", "name": "huge_ts", "ts": 1e999, "dur": 1},
+    {"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 1}]})J");
+  ASSERT_EQ(p.gpu.size(), 1u);
+  EXPECT_EQ(p.stats.count(ImportStat::kEventMissingField), 3);
+  EXPECT_EQ(p.stats.get(ImportStat::kEventMissingField).example, "no_ts (no usable \"ts\")");
+  EXPECT_EQ(p.stats.get(ImportStat::kEventMissingField).offset, 22u);
+}
+
 TEST(KinetoImporter, TimesThatWouldOverflowAreDroppedAndCounted) {
   Profile p = import_text(R"J({"traceEvents": [
     {"ph": "X", "cat": "kernel", "name": "huge", "ts": 9000000000000000, "dur": 9000000000000000},
@@ -129,9 +166,9 @@ TEST(KinetoImporter, ARankBeyondIntIsCountedNotWrapped) {
 }
 
 TEST(KinetoImporter, ErrorMessagesEscapeRawBytesAndStayOnOneLine) {
-  std::string err = import_error("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"a\\nb\xff\", \"dur\": 1}]}");
-  EXPECT_EQ(err.find('\n'), std::string::npos) << err;
-  EXPECT_NE(err.find("a\\x0ab\xEF\xBF\xBD"), std::string::npos) << err;
+  EXPECT_EQ(import_error("{\"traceEvents\": [{}\x01]}"), "t.json: byte 19: invalid JSON: expected ',', found '\\x01'");
+  EXPECT_EQ(import_error("{\"traceEvents\": [{}\xff]}"),
+            "t.json: byte 19: invalid JSON: expected ',', found '\xEF\xBF\xBD'");
 }
 
 TEST(KinetoImporter, BadInputIsOneLineWithFileAndOffset) {
@@ -140,14 +177,10 @@ TEST(KinetoImporter, BadInputIsOneLineWithFileAndOffset) {
             "t.json: byte 0: not a Kineto/Chrome trace: no \"traceEvents\" array");
   EXPECT_EQ(import_error(R"J({"traceEvents": {}})J"), "t.json: byte 16: \"traceEvents\" must be an array");
   EXPECT_EQ(import_error(R"J({"traceEvents": [1]})J"), "t.json: byte 17: trace event is not an object");
-  EXPECT_EQ(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": "12", "dur": 1}]})J"),
-            "t.json: byte 65: event field \"ts\" must be a number");
-  EXPECT_EQ(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "dur": 1}]})J"),
-            "t.json: byte 17: event \"k\" has no \"ts\"");
   EXPECT_NE(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel")J").find("truncated"), std::string::npos);
   EXPECT_NE(import_error(R"J({"traceEvents": []} trailing)J").find("after the end"), std::string::npos);
   EXPECT_NE(import_error("\x89PNG\r\n").find("not a JSON trace"), std::string::npos);
-  EXPECT_NE(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1e999, "dur": 1}]})J").find("not a valid time"),
+  EXPECT_NE(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1.5x, "dur": 1}]})J").find("expected ','"),
             std::string::npos);
 }
 
@@ -237,14 +270,14 @@ TEST(KinetoImporter, AnErrorInTheSecondHalfIsReportedAtItsOffset) {
   std::string text = many_events(4000, "");
   std::size_t bad = text.find(R"J("ts": 30000.5)J");
   ASSERT_NE(bad, std::string::npos);
-  text.replace(bad, 13, R"J("ts": "oops")J");
+  text.replace(bad, 13, R"J("ts": 30000.5x)J");
   std::ofstream(dir + "/t.json") << text;
   try {
     import_kineto_json(dir + "/t.json", 0);
     FAIL() << "accepted a bad timestamp";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), dir + "/t.json: byte " + std::to_string(bad + 6) +
-                                         ": event field \"ts\" must be a number");
+    EXPECT_EQ(std::string(e.what()), dir + "/t.json: byte " + std::to_string(bad + 13) +
+                                         ": invalid JSON: expected ',', found 'x'");
   }
 }
 
