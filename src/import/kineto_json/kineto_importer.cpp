@@ -442,17 +442,15 @@ class KinetoImporter {
     keep_event(ev_);
   }
 
+  // Counted per event (not per distinct name) so the count does not depend on how the file was split.
   StringId intern(const std::string& raw, std::uint64_t offset) {
-    if (auto it = raw_names_.find(raw); it != raw_names_.end()) return it->second;
-    StringId id;
-    if (is_valid_utf8(raw)) {
-      id = profile_.strings.intern(raw);
-    } else {
-      id = profile_.strings.intern(repair_utf8(raw));
-      profile_.stats.add(ImportStat::kInvalidUtf8, raw, offset);
+    auto it = raw_names_.find(raw);
+    if (it == raw_names_.end()) {
+      bool valid = is_valid_utf8(raw);
+      it = raw_names_.emplace(raw, NameEntry{profile_.strings.intern(valid ? raw : repair_utf8(raw)), valid}).first;
     }
-    raw_names_.emplace(raw, id);
-    return id;
+    if (!it->second.valid_utf8) profile_.stats.add(ImportStat::kInvalidUtf8, raw, offset);
+    return it->second.id;
   }
 
   void keep_event(const RawEvent& ev) {
@@ -529,7 +527,11 @@ class KinetoImporter {
   RawEvent ev_;
   std::int64_t base_ns_ = 0;
   bool saw_events_ = false;
-  std::unordered_map<std::string, StringId> raw_names_;
+  struct NameEntry {
+    StringId id;
+    bool valid_utf8;
+  };
+  std::unordered_map<std::string, NameEntry> raw_names_;
 };
 
 }  // namespace
