@@ -94,6 +94,7 @@ struct RankAnalysis {
   std::vector<CategoryDecisionRow> category_decisions;  // sources that occur, in CategorySource order
   std::vector<Finding> findings;
   std::vector<std::string> warnings;
+  ImportStats import_stats;     // what the import counted (also listed in warnings)
   CounterAttribution counters;  // empty metrics unless the profile carries counter samples
   bool complete = true;         // false when the source says the recording was cut short
 };

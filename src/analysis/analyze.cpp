@@ -7,6 +7,7 @@
 #include "analysis/findings.h"
 #include "analysis/interval_union.h"
 #include "analysis/step_detection.h"
+#include "model/time_range.h"
 
 namespace cuprobe {
 namespace {
@@ -21,7 +22,7 @@ void fill_window(const Profile& p, RankAnalysis& a) {
     lo = std::min(lo, c.start);
     hi = std::max(hi, c.end);
   }
-  a.window_ms = hi > lo ? static_cast<double>(hi - lo) / 1e6 : 0.0;
+  a.window_ms = hi > lo ? span_ns(lo, hi) / 1e6 : 0.0;
   a.gpu_busy_ms = static_cast<double>(busy_time(p.gpu)) / 1e6;
   a.gpu_busy_share = a.window_ms > 0 ? a.gpu_busy_ms / a.window_ms : 0.0;
   a.gpu_activities = static_cast<std::int64_t>(p.gpu.size());
@@ -73,9 +74,8 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
       a.warnings.push_back(p.file + ": step annotations found, but no GPU activity could be tied to them "
                            "(no correlation ids in the trace)");
     }
-    for (const auto& [reason, count] : p.stats.warnings) {
-      a.warnings.push_back(p.file + ": " + std::to_string(count) + " " + reason);
-    }
+    a.import_stats = p.stats;
+    for (const auto& line : p.stats.counted()) a.warnings.push_back(p.file + ": " + line.text());
     if (!a.unknown_kernels.empty()) {
       a.warnings.push_back(p.file + ": " + std::to_string(a.unknown_kernels.size()) +
                            " kernel name(s) not in the taxonomy, counted as 'other' (listed in the report)");

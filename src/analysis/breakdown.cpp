@@ -7,6 +7,8 @@
 #include "analysis/kernel_taxonomy_ops.h"
 #include "analysis/launch_context.h"
 
+#include "model/time_range.h"
+
 namespace cuprobe {
 
 void apply_launch_op_fallback(const Profile& profile, std::vector<KernelClass>& classes) {
@@ -89,18 +91,18 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     TimeNs d = a.duration();
     bool in_step = steps.activity_step[i] >= 0;
     auto& c = by_category[static_cast<std::size_t>(classes[i].category)];
-    c.time += d;
+    c.time = saturating_add(c.time, d);
     c.calls += 1;
-    if (in_step) c.in_steps += d;
+    if (in_step) c.in_steps = saturating_add(c.in_steps, d);
     auto& src = by_source[static_cast<std::size_t>(classes[i].decided_by)];
-    src.time += d;
+    src.time = saturating_add(src.time, d);
     src.calls += 1;
     auto& k = by_name[a.name];
-    k.time += d;
+    k.time = saturating_add(k.time, d);
     k.calls += 1;
-    if (in_step) k.in_steps += d;
+    if (in_step) k.in_steps = saturating_add(k.in_steps, d);
     first_index.try_emplace(a.name, i);
-    if (classes[i].tensor_core.value_or(false)) tensor_core_time += d;
+    if (classes[i].tensor_core.value_or(false)) tensor_core_time = saturating_add(tensor_core_time, d);
   }
   const double busy_ns = out.gpu_busy_ms * 1e6;
   auto share = [&](TimeNs t) { return busy_ns > 0 ? static_cast<double>(t) / busy_ns : 0.0; };

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "analysis/breakdown.h"
+#include "model/time_range.h"
 
 namespace cuprobe {
 namespace {
@@ -32,7 +33,7 @@ CounterAttributionRow finish_row(std::string key, const Accumulator& acc, std::s
   row.kernels = acc.kernels;
   row.busy_ns = acc.busy;
   row.covered_ns = acc.covered;
-  for (const CounterSample* c : acc.samples) row.sampled_ns += c->end - c->start;
+  for (const CounterSample* c : acc.samples) row.sampled_ns = saturating_add(row.sampled_ns, c->end - c->start);
   row.means.assign(n_metrics, std::nan(""));
   for (std::size_t m = 0; m < n_metrics; ++m) {
     if (acc.weight[m] > 0) row.means[m] = acc.weighted[m] / acc.weight[m];
@@ -125,7 +126,7 @@ CounterAttribution attribute_counters(const Profile& p, const std::vector<Kernel
       first_series = false;
       const auto& samples = it->second.samples;
       // First sample that could overlap: starts after a.start - longest sample.
-      auto first = std::lower_bound(samples.begin(), samples.end(), a.start - it->second.longest,
+      auto first = std::lower_bound(samples.begin(), samples.end(), saturating_add(a.start, -it->second.longest),
                                     [](const CounterSample* s, TimeNs t) { return s->start < t; });
       TimeNs metric_cover = 0;
       for (auto s = first; s != samples.end() && (*s)->start < a.end; ++s) {
@@ -136,7 +137,7 @@ CounterAttribution attribute_counters(const Profile& p, const std::vector<Kernel
         cat.weight[m] += w;
         ker.weighted[m] += (*s)->value * w;
         ker.weight[m] += w;
-        metric_cover += overlap;
+        metric_cover = saturating_add(metric_cover, overlap);
         if (note_samples) {
           cat.samples.insert(*s);
           ker.samples.insert(*s);
@@ -146,8 +147,8 @@ CounterAttribution attribute_counters(const Profile& p, const std::vector<Kernel
     }
     for (Accumulator* acc : {&cat, &ker}) {
       acc->kernels += 1;
-      acc->busy += a.end - a.start;
-      acc->covered += covered;
+      acc->busy = saturating_add(acc->busy, a.end - a.start);
+      acc->covered = saturating_add(acc->covered, covered);
     }
   }
   for (const auto& [c, acc] : categories) out.by_category.push_back(finish_row(std::string(category_name(c)), acc, n));

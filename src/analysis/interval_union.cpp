@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/time_range.h"
+
 namespace cuprobe {
 namespace {
 
@@ -13,7 +15,7 @@ TimeNs union_of_sorted(const Range& items, Get get) {
   for (const auto& item : items) {
     auto [s, e] = get(item);
     if (!open || s > cur_end) {
-      if (open) total += cur_end - cur_start;
+      if (open) total = saturating_add(total, cur_end - cur_start);
       cur_start = s;
       cur_end = e;
       open = true;
@@ -21,7 +23,7 @@ TimeNs union_of_sorted(const Range& items, Get get) {
       cur_end = e;
     }
   }
-  if (open) total += cur_end - cur_start;
+  if (open) total = saturating_add(total, cur_end - cur_start);
   return total;
 }
 

@@ -26,20 +26,20 @@ int run_analyze(int argc, char** argv) {
                  "annotation name (prefix) that marks one step; default: detect ProfilerStep#, SGLang, vLLM markers");
   app.add_flag("--json", as_json, "print the cuprobe.analyze/1 JSON report");
   app.add_option("--top", top, "kernels to list per rank (default 15)");
-  app.add_flag("--strict", strict, "fail (exit 1) when the import found odd events (see warnings)");
+  app.add_flag("--strict", strict, "fail (exit 1) when the import counted any problem (a data_loss or error import stat; see warnings)");
   if (auto rc = parse_args(app, argc, argv)) return *rc;
 
   std::vector<Profile> profiles = load_profiles(files);
   AnalyzeReport report = analyze_profiles(profiles, options);
   if (strict) {
     for (const auto& p : profiles) {
-      if (p.stats.odd_events > 0) {
-        throw Error(p.file + ": " + std::to_string(p.stats.odd_events) + " odd events (--strict): " +
-                    p.stats.warnings.front().first);
+      if (p.stats.problems() == 0) continue;
+      for (const auto& line : p.stats.counted()) {
+        if (line.info->severity != StatSeverity::kInfo) throw InputError(p.file, "--strict: " + line.text());
       }
     }
   }
-  std::string out = as_json ? analyze_json(report, as_json ? SIZE_MAX : top).dump(1) + "\n" : analyze_text(report, top);
+  std::string out = as_json ? analyze_json(report, as_json ? SIZE_MAX : top).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n" : analyze_text(report, top);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return std::fflush(stdout) == 0 ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 #include "cli/verb.h"
 #include "common/error.h"
 #include "import/load_profiles.h"
+#include "report/analyze_json.h"
 #include "report/diff_report.h"
 
 namespace cuprobe {
@@ -48,7 +49,7 @@ int run_diff(int argc, char** argv) {
   AnalyzeReport a = analyze_profiles(load_profiles(a_files), options);
   AnalyzeReport b = analyze_profiles(load_profiles(b_files), options);
   DiffReport d = diff_reports(a, b);
-  std::string out = as_json ? diff_json(d, a_files, b_files, top).dump(1) + "\n"
+  std::string out = as_json ? diff_json(d, a_files, b_files, top).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
                             : diff_text(d, label(a_files), label(b_files), top);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return std::fflush(stdout) == 0 ? 0 : 1;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/exit_codes.h"
+#include "common/utf8.h"
 
 namespace cuprobe {
 
@@ -18,12 +19,13 @@ class Error : public std::runtime_error {
   int exit_code_;
 };
 
-// Bad input in a file: "FILE: byte N: REASON".
+// Bad input in a file: "FILE: byte N: REASON", on one line with raw bytes escaped.
 class InputError : public Error {
  public:
   InputError(const std::string& file, long long byte_offset, const std::string& reason)
-      : Error(file + ": byte " + std::to_string(byte_offset) + ": " + reason) {}
-  InputError(const std::string& file, const std::string& reason) : Error(file + ": " + reason) {}
+      : Error(printable_one_line(file) + ": byte " + std::to_string(byte_offset) + ": " + printable_one_line(reason)) {}
+  InputError(const std::string& file, const std::string& reason)
+      : Error(printable_one_line(file) + ": " + printable_one_line(reason)) {}
 };
 
 }  // namespace cuprobe

@@ -54,4 +54,24 @@ std::string repair_utf8(std::string_view s) {
   return out;
 }
 
+std::string printable_one_line(std::string_view s, std::size_t max_bytes) {
+  bool cut = s.size() > max_bytes;
+  std::string repaired = repair_utf8(cut ? s.substr(0, max_bytes) : s);
+  std::string out;
+  out.reserve(repaired.size());
+  for (char ch : repaired) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f) {
+      static const char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out.push_back(ch);
+    }
+  }
+  if (cut) out += "...";
+  return out;
+}
+
 }  // namespace cuprobe

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <vector>
 
 #include "common/error.h"
@@ -19,8 +20,11 @@ namespace {
 class FileReader {
  public:
   explicit FileReader(const std::string& path, std::uint64_t offset = 0) : path_(path), offset_(offset) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO nobody writes to returns at once (its first read
+    // then says end of file) instead of waiting forever; reads block as usual.
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd_ < 0) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
     if (offset > 0 && ::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) {
       ::close(fd_);
       throw InputError(path, std::string("cannot seek: ") + std::strerror(errno));
@@ -221,13 +225,20 @@ std::unique_ptr<ByteSource> open_plain_file_from(const std::string& path, std::u
   return std::make_unique<PlainSource>(std::make_unique<FileReader>(path, offset), std::vector<char>{});
 }
 
+void copy_to_file(ByteSource& source, const std::string& path, const std::string& shown_as) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::vector<char> buf(1 << 20);
+  while (std::size_t n = source.read(buf.data(), buf.size())) out.write(buf.data(), static_cast<std::streamsize>(n));
+  if (!out.flush()) throw InputError(shown_as, "cannot copy it to " + path + " (disk full?)");
+}
+
 std::unique_ptr<ByteSource> memory_byte_source(std::string data, std::size_t max_read) {
   return std::make_unique<MemorySource>(std::move(data), max_read);
 }
 
-std::unique_ptr<ByteSource> open_byte_source(const std::string& path) {
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path, std::string* raw_head) {
   auto file = std::make_unique<FileReader>(path);
-  std::vector<char> head(6);
+  std::vector<char> head(16);
   std::size_t got = 0;
   while (got < head.size()) {
     std::size_t k = file->read(head.data() + got, head.size() - got);
@@ -235,6 +246,7 @@ std::unique_ptr<ByteSource> open_byte_source(const std::string& path) {
     got += k;
   }
   head.resize(got);
+  if (raw_head) raw_head->assign(head.begin(), head.end());
   auto starts_with = [&](std::initializer_list<unsigned char> magic) {
     if (head.size() < magic.size()) return false;
     std::size_t i = 0;

@@ -19,9 +19,13 @@ class ByteSource {
   virtual const char* encoding() const = 0;
 };
 
-std::unique_ptr<ByteSource> open_byte_source(const std::string& path);
+// Opens the file once (pipes and FIFOs too): the bytes it sniffs are not lost.
+// raw_head, when given, receives the file's first (up to 16) bytes as stored.
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path, std::string* raw_head = nullptr);
 // An uncompressed file's bytes from `offset` on (for parsing a file in parts).
 std::unique_ptr<ByteSource> open_plain_file_from(const std::string& path, std::uint64_t offset);
+// Writes everything the source has left to a new file at `path`; InputErrors name `shown_as`.
+void copy_to_file(ByteSource& source, const std::string& path, const std::string& shown_as);
 // Bytes held in memory (plain text), handed out at most max_read at a time.
 std::unique_ptr<ByteSource> memory_byte_source(std::string data, std::size_t max_read = SIZE_MAX);
 

@@ -4,17 +4,6 @@
 
 namespace cuprobe {
 
-void ImportStats::warn(const std::string& reason, std::int64_t n) {
-  odd_events += n;
-  for (auto& [r, count] : warnings) {
-    if (r == reason) {
-      count += n;
-      return;
-    }
-  }
-  warnings.emplace_back(reason, n);
-}
-
 void Profile::sort_by_time() {
   std::stable_sort(gpu.begin(), gpu.end(),
                    [](const GpuActivity& a, const GpuActivity& b) { return a.start < b.start; });

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/import_stats.h"
 #include "model/kinds.h"
 #include "model/string_table.h"
 
@@ -73,15 +74,6 @@ struct DeviceInfo {
   std::int64_t memory_bytes = 0;
 };
 
-// Non-fatal import problems: counted, never silently dropped.
-struct ImportStats {
-  std::int64_t events = 0;
-  std::int64_t odd_events = 0;  // total of the reasons below
-  std::vector<std::pair<std::string, std::int64_t>> warnings;  // reason -> count
-
-  void warn(const std::string& reason, std::int64_t n = 1);
-};
-
 struct Profile {
   std::string file;
   std::string source;  // "kineto", "cuprobe-run"
@@ -94,7 +86,7 @@ struct Profile {
   std::vector<CounterSample> counters;
   std::vector<std::pair<std::string, std::string>> metadata;
   bool complete = true;  // false when the source says it was cut short
-  ImportStats stats;
+  ImportStats stats;  // what the import counted instead of failing
 
   std::string_view name_of(StringId id) const { return strings.view(id); }
   void sort_by_time();

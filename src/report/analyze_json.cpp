@@ -9,6 +9,20 @@ using json = nlohmann::ordered_json;
 
 json optional_bool(const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); }
 
+// The counted import stats, declared ones only (docs/analyze-json.md).
+json import_stats_json(const ImportStats& stats) {
+  json list = json::array();
+  for (const auto& line : stats.counted()) {
+    list.push_back({{"id", line.info->id},
+                    {"severity", severity_name(line.info->severity)},
+                    {"description", line.info->description},
+                    {"count", line.value->count},
+                    {"example", line.value->example},
+                    {"byte_offset", line.value->offset ? json(*line.value->offset) : json(nullptr)}});
+  }
+  return list;
+}
+
 json steps_json(const StepSummary& s) {
   json j;
   j["count"] = s.steps.size();
@@ -111,6 +125,7 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   for (const auto& f : a.findings) findings.push_back(finding_json(f));
   j["findings"] = std::move(findings);
   j["warnings"] = a.warnings;
+  j["import_stats"] = import_stats_json(a.import_stats);
   j["complete"] = a.complete;
   if (!a.counters.metrics.empty()) j["counters"] = counters_json(a.counters);
   return j;

@@ -8,6 +8,10 @@
 
 namespace cuprobe {
 
+// For dump(): bytes that are not UTF-8 (a file name, say) become U+FFFD, so
+// the output is valid JSON whatever the input held.
+inline constexpr auto kReplaceInvalidUtf8 = nlohmann::ordered_json::error_handler_t::replace;
+
 nlohmann::ordered_json finding_json(const Finding& f);
 nlohmann::ordered_json analyze_json(const AnalyzeReport& report, std::size_t top_kernels);
 

@@ -7,13 +7,19 @@
 #include <set>
 #include <string>
 
+#include "common/utf8.h"
+
 namespace cuprobe {
 namespace {
 
 // GPU tracks get pids above any real process id so the two never mix.
 constexpr std::int64_t kGpuPidBase = 1'000'000'000;
 
-void put_string(std::ostream& out, std::string_view s) {
+void put_string(std::ostream& out, std::string_view raw) {
+  // Importers repair names; anything else (metadata) is repaired here, so the output is always valid JSON.
+  std::string repaired;
+  std::string_view s = raw;
+  if (!is_valid_utf8(raw)) s = repaired = repair_utf8(raw);
   out.put('"');
   for (unsigned char c : s) {
     switch (c) {
@@ -36,10 +42,12 @@ void put_string(std::ostream& out, std::string_view s) {
 }
 
 std::string micros(TimeNs t, TimeNs base) {
-  TimeNs d = t - base;
-  unsigned long long mag = d < 0 ? 0ull - static_cast<unsigned long long>(d) : static_cast<unsigned long long>(d);
+  // t - base, exact even where it does not fit in TimeNs.
+  bool negative = t < base;
+  auto u = [](TimeNs x) { return static_cast<unsigned long long>(x); };
+  unsigned long long mag = negative ? u(base) - u(t) : u(t) - u(base);
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", d < 0 ? "-" : "", mag / 1000, mag % 1000);
+  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", negative ? "-" : "", mag / 1000, mag % 1000);
   return buf;
 }
 

@@ -10,6 +10,22 @@
 namespace cuprobe {
 namespace {
 
+// file:PATH?immutable=1 with the characters a URI gives meaning to escaped.
+std::string immutable_uri(const std::string& path) {
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x21 || c >= 0x7f) {
+      static const char hex[] = "0123456789ABCDEF";
+      uri += '%';
+      uri += hex[c >> 4];
+      uri += hex[c & 15];
+    } else {
+      uri += static_cast<char>(c);
+    }
+  }
+  return uri + "?immutable=1";
+}
+
 [[noreturn]] void throw_sqlite(sqlite3* db, const std::string& what) {
   throw Error(what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
 }
@@ -75,6 +91,7 @@ void SqliteStatement::reset() {
 }
 
 bool SqliteStatement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+bool SqliteStatement::is_integer(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_INTEGER; }
 std::int64_t SqliteStatement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
 double SqliteStatement::real(int column) const { return sqlite3_column_double(stmt_, column); }
 
@@ -86,15 +103,18 @@ std::string SqliteStatement::text(int column) const {
 
 SqliteDb::SqliteDb(const std::string& path, Mode mode) : path_(path) {
   int flags = mode == Mode::kCreate     ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-              : mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY
+              : mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
                                         : SQLITE_OPEN_READWRITE;
-  if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+  // immutable=1: no locks, and a -journal beside the file is neither replayed nor deleted.
+  std::string name = mode == Mode::kReadOnly ? immutable_uri(path) : path;
+  if (sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     std::string reason = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
     throw Error(path + ": cannot open: " + reason);
   }
   sqlite3_busy_timeout(db_, 2000);
+  if (mode == Mode::kReadOnly) exec("PRAGMA query_only=1");
 }
 
 SqliteDb::~SqliteDb() { sqlite3_close_v2(db_); }
@@ -110,7 +130,7 @@ void SqliteDb::exec(std::string_view sql) {
 }
 
 bool SqliteDb::has_table(std::string_view name) {
-  auto stmt = prepare("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?1");
+  auto stmt = prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
   stmt.bind(1, name);
   return stmt.step();
 }

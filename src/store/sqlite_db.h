@@ -33,6 +33,7 @@ class SqliteStatement {
   void reset();
 
   bool is_null(int column) const;
+  bool is_integer(int column) const;  // stored as an INTEGER (not TEXT, REAL or NULL)
   std::int64_t int64(int column) const;
   double real(int column) const;
   std::string text(int column) const;
@@ -44,6 +45,8 @@ class SqliteStatement {
 
 class SqliteDb {
  public:
+  // kReadOnly opens the file immutable and query_only: nothing beside it
+  // (a -journal) is read, replayed or deleted, and no statement can write.
   enum class Mode { kCreate, kReadOnly, kReadWrite };
   SqliteDb(const std::string& path, Mode mode);
   SqliteDb(const SqliteDb&) = delete;
@@ -52,7 +55,7 @@ class SqliteDb {
 
   void exec(std::string_view sql);
   SqliteStatement prepare(std::string_view sql) { return SqliteStatement(db_, sql); }
-  bool has_table(std::string_view name);
+  bool has_table(std::string_view name);  // a real table, not a view
   const std::string& path() const { return path_; }
 
  private:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -71,6 +72,21 @@ TEST(AnalyzeCli, StrictTurnsOddEventsIntoFailure) {
   EXPECT_EQ(lenient.exit_code, 0) << lenient.err;
   EXPECT_NE(lenient.out.find("negative duration"), std::string::npos);
   EXPECT_EQ(run_cuprobe({"analyze", "--strict", dir + "/odd.json"}).exit_code, 1);
+}
+
+// issue 12 item 1: a trace full of odd fields is analyzed, every oddity counted.
+TEST(AnalyzeCli, ToleratesOddFieldsAndCountsThemInJson) {
+  auto r = run_cuprobe({"analyze", "--json", data_path("hostile_fields.json.gz")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  std::map<std::string, std::int64_t> counts;
+  for (const auto& s : j["ranks"][0]["import_stats"]) counts[s["id"]] = s["count"];
+  EXPECT_EQ(counts["number_as_string"], 500 * 4);  // stream; ts and correlation; bytes
+  EXPECT_EQ(counts["field_mistyped"], 500);        // "grid": "grid(100,)"
+  EXPECT_EQ(counts["event_missing_field"], 250);   // no dur
+  EXPECT_EQ(counts["invalid_utf8"], 250);          // the kept events named "k\xfe"
+  EXPECT_EQ(counts["event_not_complete"], 500);
+  EXPECT_EQ(run_cuprobe({"analyze", "--strict", data_path("hostile_fields.json.gz")}).exit_code, 1);
 }
 
 TEST(DiffCli, ReportsTheRatioAndWhatMoved) {

@@ -103,8 +103,8 @@ TEST(FakeLibrary, SendsGarbage) {
 }
 
 bool has_warning(const Profile& p, const std::string& text) {
-  for (const auto& [reason, n] : p.stats.warnings) {
-    if (reason.find(text) != std::string::npos) return true;
+  for (const auto& line : p.stats.counted()) {
+    if (line.text().find(text) != std::string::npos) return true;
   }
   return false;
 }

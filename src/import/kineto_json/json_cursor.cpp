@@ -124,11 +124,17 @@ void JsonCursor::discard_until(std::uint64_t target) {
       continue;
     }
     std::size_t keep = pos_;
-    if (!refill(keep)) fail("unexpected end of file");
+    if (!refill(keep)) fail_eof("");
   }
 }
 
 void JsonCursor::fail(const std::string& reason) const { fail_at(offset(), reason); }
+
+void JsonCursor::fail_eof(const char* where) const {
+  std::string reason = "unexpected end of file (truncated trace?)";
+  if (*where) reason = reason + " " + where;
+  fail(reason);
+}
 
 void JsonCursor::fail_at(std::uint64_t at, const std::string& reason) const {
   throw InputError(file_, static_cast<long long>(at), reason);
@@ -186,7 +192,7 @@ char JsonCursor::peek_slow() {
 void JsonCursor::expect(char c) {
   char got = peek();
   if (got != c) {
-    if (got == '\0') fail(std::string("unexpected end of JSON (truncated file?), expected '") + c + "'");
+    if (got == '\0') fail_eof((std::string("where '") + c + "' was expected").c_str());
     fail(std::string("invalid JSON: expected '") + c + "', found '" + got + "'");
   }
   ++pos_;
@@ -201,7 +207,7 @@ bool JsonCursor::consume_if(char c) {
 std::string_view JsonCursor::string() {
   char c = peek();
   if (c != '"') {
-    if (c == '\0') fail("unexpected end of JSON (truncated file?), expected a string");
+    if (c == '\0') fail_eof("where a string was expected");
     fail(std::string("invalid JSON: expected a string, found '") + c + "'");
   }
   std::size_t start = ++pos_;
@@ -218,7 +224,7 @@ std::string_view JsonCursor::string() {
     }
     pos_ = end_;
     std::size_t keep = start;
-    if (!refill(keep)) fail("unexpected end of JSON inside a string (truncated file?)");
+    if (!refill(keep)) fail_eof("inside a string");
     start = keep;
   }
 }
@@ -229,7 +235,7 @@ std::string_view JsonCursor::string_slow(std::size_t start) {
   for (;;) {
     if (pos_ >= end_) {
       std::size_t keep = pos_;
-      if (!refill(keep)) fail("unexpected end of JSON inside a string (truncated file?)");
+      if (!refill(keep)) fail_eof("inside a string");
     }
     char c = buf_[pos_];
     if (c == '"') {
@@ -243,7 +249,7 @@ std::string_view JsonCursor::string_slow(std::size_t start) {
       continue;
     }
     ensure_available(12);  // the longest escape: \uXXXX\uXXXX
-    if (pos_ + 1 >= end_) fail("unexpected end of JSON inside a string (truncated file?)");
+    if (pos_ + 1 >= end_) fail_eof("inside a string");
     char e = buf_[pos_ + 1];
     pos_ += 2;
     switch (e) {
@@ -293,16 +299,20 @@ std::string_view JsonCursor::string_slow(std::size_t start) {
 std::string_view JsonCursor::number() {
   char c = peek();
   if (!is_number_char(c) || c == '+' || c == 'e' || c == 'E' || c == '.') {
-    if (c == '\0') fail("unexpected end of JSON (truncated file?), expected a number");
+    if (c == '\0') fail_eof("where a number was expected");
     fail(std::string("expected a number, found '") + c + "'");
   }
+  // The token must end inside the window: refill keeps it whole (moving it to
+  // the front), and a file that ends inside it is truncated, whatever the
+  // digits read so far would mean.
   std::size_t start = pos_;
   for (;;) {
     while (pos_ < end_ && is_number_char(buf_[pos_])) ++pos_;
     if (pos_ < end_) break;
     std::size_t keep = start;
-    if (!refill(keep)) break;
+    bool more = refill(keep);
     start = keep;
+    if (!more) fail_eof("inside a number");
   }
   return std::string_view(buf_.data() + start, pos_ - start);
 }
@@ -324,7 +334,7 @@ void JsonCursor::skip_string() {
     std::size_t keep = end_;
     while (keep > pos_ && buf_[keep - 1] == '\\') --keep;
     pos_ = keep;
-    if (!refill(keep)) fail("unexpected end of JSON inside a string (truncated file?)");
+    if (!refill(keep)) fail_eof("inside a string");
   }
 }
 
@@ -332,7 +342,7 @@ void JsonCursor::skip_value() {
   char c = peek();
   switch (c) {
     case '\0':
-      fail("unexpected end of JSON (truncated file?), expected a value");
+      fail_eof("where a value was expected");
     case '"':
       ++pos_;
       skip_string();
@@ -347,7 +357,8 @@ void JsonCursor::skip_value() {
     case 'n': {
       std::string_view word = c == 't' ? "true" : c == 'f' ? "false" : "null";
       ensure_available(word.size());
-      if (end_ - pos_ < word.size() || std::string_view(buf_.data() + pos_, word.size()) != word) {
+      if (end_ - pos_ < word.size()) fail_eof("inside a literal");
+      if (std::string_view(buf_.data() + pos_, word.size()) != word) {
         fail("invalid JSON: bad literal");
       }
       pos_ += word.size();
@@ -370,7 +381,7 @@ void JsonCursor::skip_to_close(int depth) {
     if (i == end_) {
       pos_ = end_;
       std::size_t keep = pos_;
-      if (!refill(keep)) fail("unexpected end of JSON inside an object or array (truncated file?)");
+      if (!refill(keep)) fail_eof("inside an object or array");
       continue;
     }
     pos_ = i + 1;

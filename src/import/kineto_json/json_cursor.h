@@ -31,7 +31,7 @@ class JsonCursor {
   void expect(char c);            // consumes c or throws
   bool consume_if(char c);        // consumes c when it is next
   std::string_view string();      // a string value or key, unescaped
-  std::string_view number();      // the raw text of a number
+  std::string_view number();      // the raw text of a number; one that reaches the end of the file is truncated
   // Skips any value. Containers skipped this way are checked for balance and
   // well-formed strings only: values nobody reads are not validated further.
   void skip_value();
@@ -49,6 +49,8 @@ class JsonCursor {
   bool at_end();
   [[noreturn]] void fail(const std::string& reason) const;
   [[noreturn]] void fail_at(std::uint64_t offset, const std::string& reason) const;
+  // "unexpected end of file (truncated trace?) WHERE".
+  [[noreturn]] void fail_eof(const char* where) const;
   const std::string& file_name() const { return file_; }
 
  private:

@@ -10,6 +10,7 @@
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/timestamp.h"
 #include "common/utf8.h"
+#include "model/time_range.h"
 
 namespace cuprobe {
 namespace {
@@ -118,19 +119,30 @@ class KinetoImporter {
     }
     if (!cursor_.at_end()) cursor_.fail("unexpected data after the end of the JSON document");
     if (!saw_events_) cursor_.fail_at(0, "not a Kineto/Chrome trace: no \"traceEvents\" array");
-    for (auto& a : profile_.gpu) {
-      a.start += base_ns_;
-      a.end += base_ns_;
-    }
-    for (auto& r : profile_.cpu) {
-      r.start += base_ns_;
-      r.end += base_ns_;
-    }
+    apply_base_time(profile_.gpu);
+    apply_base_time(profile_.cpu);
     profile_.sort_by_time();
     return std::move(profile_);
   }
 
  private:
+  // Moves times by baseTimeNanoseconds; an event it would take out of range is dropped and counted.
+  template <typename Events>
+  void apply_base_time(Events& events) {
+    if (base_ns_ == 0) return;
+    std::erase_if(events, [&](auto& e) {
+      auto start = checked_time_add(e.start, base_ns_), end = checked_time_add(e.end, base_ns_);
+      if (!start || !end) {
+        profile_.stats.add(ImportStat::kTimeOutOfRange,
+                           std::string(profile_.name_of(e.name)) + " (with baseTimeNanoseconds " + std::to_string(base_ns_) + ")");
+        return true;
+      }
+      e.start = *start;
+      e.end = *end;
+      return false;
+    });
+  }
+
   void read_top_level_object() {
     cursor_.expect('{');
     std::string_view key;
@@ -144,10 +156,10 @@ class KinetoImporter {
       } else if (key == "distributedInfo") {
         read_distributed_info();
       } else if (key == "baseTimeNanoseconds") {
-        auto v = integer_text(cursor_.number());
-        if (!v) cursor_.fail("\"baseTimeNanoseconds\" must be an integer");
-        base_ns_ = *v;
-        profile_.metadata.emplace_back("baseTimeNanoseconds", std::to_string(*v));
+        if (auto v = read_int("baseTimeNanoseconds")) {
+          base_ns_ = *v;
+          profile_.metadata.emplace_back("baseTimeNanoseconds", std::to_string(*v));
+        }
       } else if (key == "traceName" || key == "trace_id" || key == "cuda_runtime_version" ||
                  key == "cuda_driver_version" || key == "cupti_version" || key == "displayTimeUnit") {
         read_metadata(std::string(key));
@@ -168,12 +180,63 @@ class KinetoImporter {
     }
   }
 
-  std::int64_t read_int_field(const char* what) {
+  // Skips a value of the wrong type for `what`, counted with the value when it is a string.
+  void skip_mistyped(const char* what) {
+    std::uint64_t at = cursor_.offset();
+    std::string example = what;
+    if (cursor_.peek() == '"') example += " = \"" + std::string(cursor_.string()) + "\"";
+    else cursor_.skip_value();
+    profile_.stats.add(ImportStat::kFieldMistyped, example, at);
+  }
+
+  // A number field, read tolerantly: a number written as a string is read
+  // (and counted); any other type, or text `parse` rejects, is skipped (and counted).
+  template <typename Parse>
+  auto read_number(const char* what, Parse parse) -> decltype(parse(std::string_view())) {
     char c = cursor_.peek();
-    if (c != '-' && (c < '0' || c > '9')) cursor_.fail(std::string("\"") + what + "\" must be a number");
-    auto v = integer_text(cursor_.number());
-    if (!v) cursor_.fail(std::string("\"") + what + "\" must be an integer");
-    return *v;
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      std::uint64_t at = cursor_.offset();
+      auto text = cursor_.number();
+      auto v = parse(text);
+      if (!v) profile_.stats.add(ImportStat::kFieldMistyped, std::string(what) + " = " + std::string(text), at);
+      return v;
+    }
+    if (c != '"') {
+      skip_mistyped(what);
+      return std::nullopt;
+    }
+    std::uint64_t at = cursor_.offset();
+    auto text = cursor_.string();
+    auto v = parse(text);
+    profile_.stats.add(v ? ImportStat::kNumberAsString : ImportStat::kFieldMistyped,
+                       std::string(what) + " = \"" + std::string(text) + "\"", at);
+    return v;
+  }
+
+  std::optional<std::int64_t> read_int(const char* what) { return read_number(what, integer_text); }
+
+  // A field cuprobe keeps as 32 bits; a value beyond is counted and replaced by `fallback`.
+  std::int32_t read_int32_field(const char* what, std::int32_t fallback) {
+    std::uint64_t at = cursor_.offset();
+    auto v = read_int(what);
+    if (!v) return fallback;
+    if (*v < INT32_MIN || *v > INT32_MAX) {
+      profile_.stats.add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(*v), at);
+      return fallback;
+    }
+    return static_cast<std::int32_t>(*v);
+  }
+
+  // A rank or a world size: 0 or more, within int; otherwise counted and left unset.
+  std::optional<int> read_count_field(const char* what) {
+    std::uint64_t at = cursor_.offset();
+    auto v = read_int(what);
+    if (!v) return std::nullopt;
+    if (*v < 0 || *v > INT32_MAX) {
+      profile_.stats.add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(*v), at);
+      return std::nullopt;
+    }
+    return static_cast<int>(*v);
   }
 
   void read_device_properties() {
@@ -187,12 +250,12 @@ class KinetoImporter {
       std::string_view key;
       bool first_key = true;
       while (cursor_.next_key(key, first_key)) {
-        if (key == "id") d.id = static_cast<std::int32_t>(read_int_field("id"));
+        if (key == "id") d.id = read_int32_field("deviceProperties.id", -1);
         else if (key == "name" && cursor_.peek() == '"') d.name = repair_utf8(cursor_.string());
-        else if (key == "numSms") d.sm_count = static_cast<std::int32_t>(read_int_field("numSms"));
-        else if (key == "computeMajor") d.compute_major = static_cast<std::int32_t>(read_int_field("computeMajor"));
-        else if (key == "computeMinor") d.compute_minor = static_cast<std::int32_t>(read_int_field("computeMinor"));
-        else if (key == "totalGlobalMem") d.memory_bytes = read_int_field("totalGlobalMem");
+        else if (key == "numSms") d.sm_count = read_int32_field("deviceProperties.numSms", 0);
+        else if (key == "computeMajor") d.compute_major = read_int32_field("deviceProperties.computeMajor", 0);
+        else if (key == "computeMinor") d.compute_minor = read_int32_field("deviceProperties.computeMinor", 0);
+        else if (key == "totalGlobalMem") d.memory_bytes = read_int("deviceProperties.totalGlobalMem").value_or(0);
         else cursor_.skip_value();
       }
       profile_.devices.push_back(std::move(d));
@@ -208,8 +271,8 @@ class KinetoImporter {
     std::string_view key;
     bool first = true;
     while (cursor_.next_key(key, first)) {
-      if (key == "rank") profile_.rank = static_cast<int>(read_int_field("distributedInfo.rank"));
-      else if (key == "world_size") profile_.world_size = static_cast<int>(read_int_field("distributedInfo.world_size"));
+      if (key == "rank") profile_.rank = read_count_field("distributedInfo.rank");
+      else if (key == "world_size") profile_.world_size = read_count_field("distributedInfo.world_size");
       else cursor_.skip_value();
     }
   }
@@ -264,8 +327,7 @@ class KinetoImporter {
       r.name = remap[r.name];
       profile_.cpu.push_back(r);
     }
-    profile_.stats.events += half.stats.events;
-    for (const auto& [reason, n] : half.stats.warnings) profile_.stats.warn(reason, n);
+    profile_.stats.merge(half.stats);
   }
 
   // "pid"/"tid" are numbers in Kineto but strings for its synthetic rows.
@@ -279,25 +341,23 @@ class KinetoImporter {
     return v ? *v : -2;
   }
 
-  std::int64_t read_time(const char* what) {
-    char c = cursor_.peek();
-    if (c != '-' && (c < '0' || c > '9')) {
-      cursor_.fail(std::string("event field \"") + what + "\" must be a number");
-    }
-    auto text = cursor_.number();
-    auto v = microseconds_text_to_ns(text);
-    if (!v) cursor_.fail(std::string("event field \"") + what + "\" is not a valid time: '" + std::string(text) + "'");
-    return *v;
+  std::optional<std::int64_t> read_time(const char* what) { return read_number(what, microseconds_text_to_ns); }
+
+  // A string field; another type is skipped and counted.
+  bool string_next(const char* what) {
+    if (cursor_.peek() == '"') return true;
+    skip_mistyped(what);
+    return false;
   }
 
   void read_dims(std::int32_t (&dims)[3], const char* what) {
-    if (cursor_.peek() != '[') cursor_.fail(std::string("args.") + what + " must be an array");
+    if (cursor_.peek() != '[') return skip_mistyped(what);  // torch.compile's "grid": "grid(100,)"
     cursor_.expect('[');
     bool first = true;
     int i = 0;
     while (cursor_.next_element(first)) {
-      std::int64_t v = read_int_field(what);
-      if (i < 3) dims[i] = static_cast<std::int32_t>(v);
+      std::int32_t v = read_int32_field(what, 0);
+      if (i < 3) dims[i] = v;
       ++i;
     }
   }
@@ -305,7 +365,7 @@ class KinetoImporter {
   void read_args(RawEvent& ev) {
     if (cursor_.peek() != '{') {
       cursor_.skip_value();
-      profile_.stats.warn("events whose \"args\" is not an object (ignored)");
+      profile_.stats.add(ImportStat::kArgsNotObject, ev.name, ev.offset);
       return;
     }
     cursor_.expect('{');
@@ -314,24 +374,24 @@ class KinetoImporter {
     while (cursor_.next_key(key, first)) {
       switch (key.size()) {
         case 4:
-          if (key == "grid") { read_dims(ev.grid, "grid"); continue; }
+          if (key == "grid") { read_dims(ev.grid, "args.grid"); continue; }
           break;
         case 5:
-          if (key == "block") { read_dims(ev.block, "block"); continue; }
-          if (key == "bytes") { ev.bytes = read_int_field("args.bytes"); continue; }
+          if (key == "block") { read_dims(ev.block, "args.block"); continue; }
+          if (key == "bytes") { ev.bytes = read_int("args.bytes").value_or(-1); continue; }
           break;
         case 6:
-          if (key == "device") { ev.device = read_int_field("args.device"); continue; }
-          if (key == "stream") { ev.stream = read_int_field("args.stream"); continue; }
+          if (key == "device") { ev.device = read_int("args.device").value_or(-1); continue; }
+          if (key == "stream") { ev.stream = read_int("args.stream").value_or(-1); continue; }
           break;
         case 11:
-          if (key == "correlation") { ev.correlation = read_int_field("args.correlation"); continue; }
+          if (key == "correlation") { ev.correlation = read_int("args.correlation").value_or(-1); continue; }
           break;
         case 13:
-          if (key == "shared memory") { ev.shared_memory = static_cast<std::int32_t>(read_int_field("args.shared memory")); continue; }
+          if (key == "shared memory") { ev.shared_memory = read_int32_field("args.shared memory", -1); continue; }
           break;
         case 20:
-          if (key == "registers per thread") { ev.registers = static_cast<std::int32_t>(read_int_field("args.registers per thread")); continue; }
+          if (key == "registers per thread") { ev.registers = read_int32_field("args.registers per thread", -1); continue; }
           break;
         default:
           break;
@@ -348,7 +408,7 @@ class KinetoImporter {
     while (cursor_.next_key(key, first)) {
       if (key.size() == 2) {
         if (key == "ph") {
-          if (cursor_.peek() != '"') cursor_.fail("event field \"ph\" must be a string");
+          if (!string_next("ph")) continue;
           auto ph = cursor_.string();
           ev_.phase = ph.empty() ? '?' : ph[0];
           continue;
@@ -356,7 +416,7 @@ class KinetoImporter {
         if (key == "ts") { ev_.ts = read_time("ts"); continue; }
       } else if (key.size() == 3) {
         if (key == "cat") {
-          if (cursor_.peek() != '"') cursor_.fail("event field \"cat\" must be a string");
+          if (!string_next("cat")) continue;
           ev_.category = parse_event_category(cursor_.string());
           ev_.has_category = true;
           if (ev_.category == EventCategory::kIgnored || ev_.category == EventCategory::kGpuAnnotation) {
@@ -369,7 +429,7 @@ class KinetoImporter {
         if (key == "pid") { ev_.pid = read_id(); continue; }
         if (key == "tid") { ev_.tid = read_id(); continue; }
       } else if (key == "name") {
-        if (cursor_.peek() != '"') cursor_.fail("event field \"name\" must be a string");
+        if (!string_next("name")) continue;
         ev_.name.assign(cursor_.string());
         continue;
       } else if (key == "args") {
@@ -381,44 +441,50 @@ class KinetoImporter {
     keep_event(ev_);
   }
 
-  StringId intern(const std::string& raw) {
-    if (auto it = raw_names_.find(raw); it != raw_names_.end()) return it->second;
-    StringId id;
-    if (is_valid_utf8(raw)) {
-      id = profile_.strings.intern(raw);
-    } else {
-      id = profile_.strings.intern(repair_utf8(raw));
-      profile_.stats.warn("names with invalid UTF-8 (invalid bytes shown as U+FFFD)");
+  // Counted per event (not per distinct name) so the count does not depend on how the file was split.
+  StringId intern(const std::string& raw, std::uint64_t offset) {
+    auto it = raw_names_.find(raw);
+    if (it == raw_names_.end()) {
+      bool valid = is_valid_utf8(raw);
+      it = raw_names_.emplace(raw, NameEntry{profile_.strings.intern(valid ? raw : repair_utf8(raw)), valid}).first;
     }
-    raw_names_.emplace(raw, id);
-    return id;
+    if (!it->second.valid_utf8) profile_.stats.add(ImportStat::kInvalidUtf8, raw, offset);
+    return it->second.id;
   }
 
   void keep_event(const RawEvent& ev) {
     if (ev.category == EventCategory::kIgnored || ev.category == EventCategory::kGpuAnnotation) return;
     if (ev.phase != 'X') {
-      profile_.stats.warn("events of a used category that are not complete ('X') events (ignored)");
+      profile_.stats.add(ImportStat::kNotCompleteEvent, ev.name, ev.offset);
       return;
     }
-    if (!ev.ts) cursor_.fail_at(ev.offset, "event \"" + ev.name.substr(0, 80) + "\" has no \"ts\"");
-    if (!ev.dur) cursor_.fail_at(ev.offset, "event \"" + ev.name.substr(0, 80) + "\" has no \"dur\"");
+    if (!ev.ts || !ev.dur) {
+      profile_.stats.add(ImportStat::kEventMissingField, ev.name + (ev.ts ? " (no usable \"dur\")" : " (no usable \"ts\")"),
+                         ev.offset);
+      return;
+    }
     if (*ev.dur < 0) {
-      profile_.stats.warn("events with a negative duration (dropped)");
+      profile_.stats.add(ImportStat::kNegativeDuration, ev.name, ev.offset);
+      return;
+    }
+    auto end = checked_time_add(*ev.ts, *ev.dur);
+    if (!time_in_range(*ev.ts) || !end) {
+      profile_.stats.add(ImportStat::kTimeOutOfRange, ev.name, ev.offset);
       return;
     }
     bool gpu = ev.category == EventCategory::kKernel || ev.category == EventCategory::kMemcpy ||
                ev.category == EventCategory::kMemset;
     if (gpu) {
-      if (*ev.dur == 0) profile_.stats.warn("GPU activities with zero duration");
-      if (ev.correlation < 0) profile_.stats.warn("GPU activities without a correlation id");
+      if (*ev.dur == 0) profile_.stats.add(ImportStat::kZeroDurationGpu, ev.name, ev.offset);
+      if (ev.correlation < 0) profile_.stats.add(ImportStat::kNoCorrelation, ev.name, ev.offset);
       GpuActivity a;
       a.kind = ev.category == EventCategory::kKernel   ? GpuActivityKind::kKernel
                : ev.category == EventCategory::kMemcpy ? GpuActivityKind::kMemcpy
                                                        : GpuActivityKind::kMemset;
       if (a.kind == GpuActivityKind::kMemcpy) a.memcpy_kind = memcpy_kind_from_name(ev.name);
-      a.name = intern(ev.name);
+      a.name = intern(ev.name, ev.offset);
       a.start = *ev.ts;
-      a.end = *ev.ts + *ev.dur;
+      a.end = *end;
       a.device = static_cast<std::int32_t>(ev.device >= 0 ? ev.device : ev.pid);
       a.stream = ev.stream >= 0 ? ev.stream : ev.tid;
       a.correlation = ev.correlation;
@@ -436,9 +502,9 @@ class KinetoImporter {
     r.kind = ev.category == EventCategory::kRuntime      ? CpuRangeKind::kRuntime
              : ev.category == EventCategory::kAnnotation ? CpuRangeKind::kAnnotation
                                                          : CpuRangeKind::kOperator;
-    r.name = intern(ev.name);
+    r.name = intern(ev.name, ev.offset);
     r.start = *ev.ts;
-    r.end = *ev.ts + *ev.dur;
+    r.end = *end;
     r.pid = ev.pid;
     r.tid = ev.tid;
     r.correlation = ev.correlation;
@@ -460,7 +526,11 @@ class KinetoImporter {
   RawEvent ev_;
   std::int64_t base_ns_ = 0;
   bool saw_events_ = false;
-  std::unordered_map<std::string, StringId> raw_names_;
+  struct NameEntry {
+    StringId id;
+    bool valid_utf8;
+  };
+  std::unordered_map<std::string, NameEntry> raw_names_;
 };
 
 }  // namespace

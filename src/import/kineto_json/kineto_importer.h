@@ -1,7 +1,10 @@
 // Imports a Kineto / Chrome-trace JSON file (torch.profiler, SGLang and vLLM
 // traces) into a Profile, streaming: memory grows with the events kept, not
 // with the file. Keys may come in any order; timestamps may be fractional µs
-// relative to baseTimeNanoseconds or absolute.
+// relative to baseTimeNanoseconds or absolute. Tolerant about fields, never
+// about structure: a number written as a string is read, a mistyped optional
+// field is ignored, an event without what cuprobe needs is skipped, each
+// counted in Profile::stats; bad JSON or a truncated file is an InputError.
 #pragma once
 
 #include <cstdint>

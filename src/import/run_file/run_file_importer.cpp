@@ -6,6 +6,10 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/utf8.h"
+#include "import/byte_source.h"
+#include "import/temp_dir.h"
+#include "model/time_range.h"
 #include "store/run_file_schema.h"
 #include "store/sqlite_db.h"
 
@@ -13,17 +17,62 @@ namespace cuprobe {
 namespace {
 
 
-std::int64_t or_default(const SqliteStatement& s, int column, std::int64_t fallback) {
-  return s.is_null(column) ? fallback : s.int64(column);
-}
+// One row's columns, type-checked: a value that is not an integer where one is
+// expected (SQLite stores whatever it is given), or a time or size out of
+// range, spoils the row. The caller skips a spoiled row; count() says why.
+class Row {
+ public:
+  Row(const SqliteStatement& s, const char* table) : s_(s), table_(table) {}
 
-std::int32_t int32_or(const SqliteStatement& s, int column, std::int32_t fallback) {
-  return static_cast<std::int32_t>(or_default(s, column, fallback));
-}
+  std::int64_t integer(int c, const char* column) {
+    if (!s_.is_integer(c)) return spoil(ImportStat::kWrongValueType, c, column);
+    return s_.int64(c);
+  }
+  std::int64_t integer_or(int c, const char* column, std::int64_t fallback) {
+    return s_.is_null(c) ? fallback : integer(c, column);
+  }
+  std::int32_t int32_or(int c, const char* column, std::int32_t fallback) {
+    std::int64_t v = integer_or(c, column, fallback);
+    if (v < INT32_MIN || v > INT32_MAX) return static_cast<std::int32_t>(spoil(ImportStat::kValueOutOfRange, c, column));
+    return static_cast<std::int32_t>(v);
+  }
+  TimeNs time(int c, const char* column) {
+    std::int64_t v = integer(c, column);
+    if (!time_in_range(v)) return spoil(ImportStat::kTimeOutOfRange, c, column);
+    return v;
+  }
+  // Text, repaired to UTF-8 (counted when it had to be).
+  std::string text(int c, Profile& p) {
+    std::string t = s_.text(c);
+    if (is_valid_utf8(t)) return t;
+    p.stats.add(ImportStat::kInvalidUtf8, t);
+    return repair_utf8(t);
+  }
+  std::int64_t out_of_range(int c, const char* column) { return spoil(ImportStat::kValueOutOfRange, c, column); }
+  // True when the row is usable; otherwise counts why it is not.
+  bool keep(Profile& p) {
+    if (problem_) p.stats.add(*problem_, example_);
+    return !problem_;
+  }
+
+ private:
+  std::int64_t spoil(ImportStat why, int c, const char* column) {
+    if (!problem_) {
+      problem_ = why;
+      example_ = std::string(table_) + "." + column + " = " + (s_.is_null(c) ? std::string("NULL") : "'" + s_.text(c) + "'");
+    }
+    return 0;
+  }
+
+  const SqliteStatement& s_;
+  const char* table_;
+  std::optional<ImportStat> problem_;
+  std::string example_;
+};
 
 void check_interval(Profile& p, TimeNs start, TimeNs& end, const char* what) {
   if (end < start) {
-    p.stats.warn(std::string(what) + " ending before it starts (end set to start)");
+    p.stats.add(ImportStat::kReversedInterval, what);
     end = start;
   }
 }
@@ -32,16 +81,16 @@ void check_interval(Profile& p, TimeNs start, TimeNs& end, const char* what) {
 constexpr const char* kActivityColumns = "device, stream, start_ns, end_ns, correlation, graph_id";
 
 // Reads kActivityColumns (columns 0-5) of the current row.
-GpuActivity read_activity(const SqliteStatement& s, Profile& p, GpuActivityKind kind, const char* what) {
+GpuActivity read_activity(Row& row, Profile& p, GpuActivityKind kind, const char* what) {
   GpuActivity a;
   a.kind = kind;
-  a.device = int32_or(s, 0, -1);
-  a.stream = or_default(s, 1, -1);
-  a.start = s.int64(2);
-  a.end = s.int64(3);
+  a.device = row.int32_or(0, "device", -1);
+  a.stream = row.integer_or(1, "stream", -1);
+  a.start = row.time(2, "start_ns");
+  a.end = row.time(3, "end_ns");
   check_interval(p, a.start, a.end, what);
-  a.correlation = or_default(s, 4, -1);
-  a.graph_id = or_default(s, 5, -1);
+  a.correlation = row.integer_or(4, "correlation", -1);
+  a.graph_id = row.integer_or(5, "graph_id", -1);
   return a;
 }
 
@@ -49,49 +98,72 @@ std::string activity_query(const char* more_columns, const char* table) {
   return std::string("SELECT ") + kActivityColumns + (*more_columns ? ", " : "") + more_columns + " FROM " + table;
 }
 
+// Sums the two shared-memory columns into 32 bits; -1 when neither is known.
+std::int32_t shared_memory(Row& row) {
+  std::int64_t st = row.integer_or(14, "static_shared", -1), dyn = row.integer_or(15, "dynamic_shared", -1);
+  if (st < 0 && dyn < 0) return -1;
+  st = std::max<std::int64_t>(st, 0);
+  dyn = std::max<std::int64_t>(dyn, 0);
+  if (st > INT32_MAX || dyn > INT32_MAX - st) return static_cast<std::int32_t>(row.out_of_range(14, "static_shared"));
+  return static_cast<std::int32_t>(st + dyn);
+}
+
 void read_all(SqliteDb& db, Profile& p) {
   std::unordered_map<std::int64_t, StringId> names;
   {
     auto s = db.prepare("SELECT id, name FROM names");
-    while (s.step()) names[s.int64(0)] = p.strings.intern(s.text(1));
+    while (s.step()) {
+      Row row(s, "names");
+      std::int64_t id = row.integer(0, "id");
+      std::string name = row.text(1, p);
+      if (row.keep(p)) names[id] = p.strings.intern(name);
+    }
   }
   auto name_of = [&](std::int64_t id) {
     auto it = names.find(id);
     if (it != names.end()) return it->second;
-    p.stats.warn("name id missing from the names table");
+    p.stats.add(ImportStat::kUnknownNameId, "name_id " + std::to_string(id));
     return p.strings.intern("<unknown>");
   };
   {
     auto s = db.prepare("SELECT key, value FROM metadata ORDER BY key");
-    while (s.step()) p.metadata.emplace_back(s.text(0), s.text(1));
+    while (s.step()) {
+      Row row(s, "metadata");
+      std::string key = row.text(0, p);
+      p.metadata.emplace_back(std::move(key), row.text(1, p));
+    }
   }
   {
     auto s = db.prepare("SELECT id, name, sm_count, compute_major, compute_minor, memory_bytes FROM devices ORDER BY id");
     while (s.step()) {
+      Row row(s, "devices");
       DeviceInfo d;
-      d.id = static_cast<std::int32_t>(s.int64(0));
-      d.name = s.text(1);
-      d.sm_count = int32_or(s, 2, 0);
-      d.compute_major = int32_or(s, 3, 0);
-      d.compute_minor = int32_or(s, 4, 0);
-      d.memory_bytes = or_default(s, 5, 0);
-      p.devices.push_back(std::move(d));
+      d.id = row.int32_or(0, "id", -1);
+      d.name = row.text(1, p);
+      d.sm_count = row.int32_or(2, "sm_count", 0);
+      d.compute_major = row.int32_or(3, "compute_major", 0);
+      d.compute_minor = row.int32_or(4, "compute_minor", 0);
+      d.memory_bytes = row.integer_or(5, "memory_bytes", 0);
+      if (row.keep(p)) p.devices.push_back(std::move(d));
     }
   }
   {
     auto s = db.prepare(activity_query(
         "name_id, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared",
         "kernels"));
+    static constexpr const char* kDims[] = {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z"};
     while (s.step()) {
-      GpuActivity a = read_activity(s, p, GpuActivityKind::kKernel, "kernel");
-      a.name = name_of(s.int64(6));
+      Row row(s, "kernels");
+      GpuActivity a = read_activity(row, p, GpuActivityKind::kKernel, "kernel");
+      std::int64_t name_id = row.integer(6, "name_id");
       for (int i = 0; i < 3; ++i) {
-        a.grid[i] = int32_or(s, 7 + i, 0);
-        a.block[i] = int32_or(s, 10 + i, 0);
+        a.grid[i] = row.int32_or(7 + i, kDims[i], 0);
+        a.block[i] = row.int32_or(10 + i, kDims[3 + i], 0);
       }
-      a.registers_per_thread = int32_or(s, 13, -1);
-      std::int64_t st = or_default(s, 14, -1), dyn = or_default(s, 15, -1);
-      a.shared_memory_bytes = st < 0 && dyn < 0 ? -1 : static_cast<std::int32_t>(std::max<std::int64_t>(st, 0) + std::max<std::int64_t>(dyn, 0));
+      a.registers_per_thread = row.int32_or(13, "registers", -1);
+      a.shared_memory_bytes = shared_memory(row);
+      if (!row.keep(p)) continue;
+      a.name = name_of(name_id);
       p.gpu.push_back(a);
     }
   }
@@ -100,7 +172,9 @@ void read_all(SqliteDb& db, Profile& p) {
     // Whole-graph records (--graphs whole): one activity per launch, its nodes unseen.
     auto s = db.prepare(activity_query("", "graph_launches"));
     while (s.step()) {
-      GpuActivity a = read_activity(s, p, GpuActivityKind::kGraph, "graph launch");
+      Row row(s, "graph_launches");
+      GpuActivity a = read_activity(row, p, GpuActivityKind::kGraph, "graph launch");
+      if (!row.keep(p)) continue;
       a.name = p.strings.intern("CUDA graph " + std::to_string(a.graph_id) + " (whole launch)");
       p.gpu.push_back(a);
     }
@@ -108,56 +182,70 @@ void read_all(SqliteDb& db, Profile& p) {
   {
     auto s = db.prepare(activity_query("kind, bytes", "memcpy"));
     while (s.step()) {
-      GpuActivity a = read_activity(s, p, GpuActivityKind::kMemcpy, "memcpy");
-      std::string kind = s.text(6);
+      Row row(s, "memcpy");
+      GpuActivity a = read_activity(row, p, GpuActivityKind::kMemcpy, "memcpy");
+      std::string kind = row.text(6, p);
+      a.bytes = row.integer_or(7, "bytes", -1);
+      if (!row.keep(p)) continue;
       a.memcpy_kind = from_name<MemcpyKind>(kind).value_or(MemcpyKind::kUnknown);
       a.name = p.strings.intern("Memcpy " + kind);
-      a.bytes = or_default(s, 7, -1);
       p.gpu.push_back(a);
     }
   }
   {
     auto s = db.prepare(activity_query("bytes", "memset"));
     while (s.step()) {
-      GpuActivity a = read_activity(s, p, GpuActivityKind::kMemset, "memset");
+      Row row(s, "memset");
+      GpuActivity a = read_activity(row, p, GpuActivityKind::kMemset, "memset");
       a.name = memset_name;
-      a.bytes = or_default(s, 6, -1);
-      p.gpu.push_back(a);
+      a.bytes = row.integer_or(6, "bytes", -1);
+      if (row.keep(p)) p.gpu.push_back(a);
     }
   }
   {
     auto s = db.prepare("SELECT pid, tid, start_ns, end_ns, name_id, kind, correlation FROM ranges");
     while (s.step()) {
+      Row row(s, "ranges");
       CpuRange r;
-      r.pid = or_default(s, 0, -1);
-      r.tid = or_default(s, 1, -1);
-      r.start = s.int64(2);
-      r.end = s.int64(3);
-      check_interval(p, r.start, r.end, "range");
-      r.name = name_of(s.int64(4));
+      r.pid = row.integer_or(0, "pid", -1);
+      r.tid = row.integer_or(1, "tid", -1);
+      r.start = row.time(2, "start_ns");
+      r.end = row.time(3, "end_ns");
+      std::int64_t name_id = row.integer(4, "name_id");
       std::string kind = s.text(5);
+      r.correlation = row.integer_or(6, "correlation", -1);
+      if (!row.keep(p)) continue;
+      check_interval(p, r.start, r.end, "range");
+      r.name = name_of(name_id);
       std::optional<RangeKind> recorded = from_name<RangeKind>(kind);
-      r.kind = !recorded                          ? CpuRangeKind::kOther
+      r.kind = !recorded                       ? CpuRangeKind::kOther
                : *recorded == RangeKind::kNvtx ? CpuRangeKind::kAnnotation
                                                : CpuRangeKind::kRuntime;
-      r.correlation = or_default(s, 6, -1);
       p.cpu.push_back(r);
     }
   }
   {
     std::unordered_map<std::int64_t, StringId> metrics;
     auto m = db.prepare("SELECT id, name FROM metrics");
-    while (m.step()) metrics[m.int64(0)] = p.strings.intern(m.text(1));
+    while (m.step()) {
+      Row row(m, "metrics");
+      std::int64_t id = row.integer(0, "id");
+      std::string name = row.text(1, p);
+      if (row.keep(p)) metrics[id] = p.strings.intern(name);
+    }
     auto s = db.prepare("SELECT device, start_ns, end_ns, metric_id, value FROM samples WHERE value IS NOT NULL");
     while (s.step()) {
+      Row row(s, "samples");
       CounterSample c;
-      c.device = int32_or(s, 0, -1);
-      c.start = s.int64(1);
-      c.end = s.int64(2);
+      c.device = row.int32_or(0, "device", -1);
+      c.start = row.time(1, "start_ns");
+      c.end = row.time(2, "end_ns");
+      std::int64_t metric_id = row.integer(3, "metric_id");
+      if (!row.keep(p)) continue;
       check_interval(p, c.start, c.end, "counter sample");
-      auto it = metrics.find(s.int64(3));
+      auto it = metrics.find(metric_id);
       if (it == metrics.end()) {
-        p.stats.warn("counter sample with an unknown metric id");
+        p.stats.add(ImportStat::kUnknownMetricId, "metric_id " + std::to_string(metric_id));
         continue;
       }
       c.metric = it->second;
@@ -166,61 +254,117 @@ void read_all(SqliteDb& db, Profile& p) {
     }
   }
   {
-    auto s = db.prepare("SELECT source, pid, reason, count FROM losses WHERE count > 0");
+    // One stat for all losses; the example lists each reason, largest first.
+    auto s = db.prepare("SELECT source, pid, reason, count FROM losses ORDER BY count DESC");
+    std::int64_t total = 0;
+    std::string reasons;
     while (s.step()) {
-      p.stats.warn("lost records: " + s.text(2) + " (" + s.text(0) + ", pid " + std::to_string(s.int64(1)) + ")",
-                   s.int64(3));
+      Row row(s, "losses");
+      std::int64_t pid = row.integer_or(1, "pid", -1);
+      std::int64_t count = row.integer_or(3, "count", 0);
+      if (!row.keep(p) || count <= 0) continue;
+      total = saturating_add(total, count);
+      if (!reasons.empty()) reasons += "; ";
+      reasons += std::to_string(count) + " " + s.text(2) + " (" + s.text(0) + ", pid " + std::to_string(pid) + ")";
     }
+    p.stats.add(ImportStat::kLostRecords, reasons, {}, total);
   }
   {
     auto s = db.prepare("SELECT source, pid, message FROM notices ORDER BY time_ns");
     while (s.step()) {
       std::string who = s.text(0);
-      if (!s.is_null(1) && s.int64(1) > 0) who += " pid " + std::to_string(s.int64(1));
-      p.stats.warn(who + ": " + s.text(2));
+      if (s.is_integer(1) && s.int64(1) > 0) who += " pid " + std::to_string(s.int64(1));
+      p.stats.add(ImportStat::kRecorderNotice, who + ": " + s.text(2));
     }
   }
   {
     auto s = db.prepare("SELECT pid, end_reason FROM processes WHERE end_reason IS NULL OR end_reason != 'exited'");
     while (s.step()) {
       std::string reason = s.is_null(1) ? "still running when the recording ended" : s.text(1);
-      p.stats.warn("process " + std::to_string(s.int64(0)) + ": " + reason);
+      p.stats.add(ImportStat::kProcessNotExited, "process " + s.text(0) + ": " + reason);
     }
   }
 }
 
+constexpr const char* kTables[] = {"metadata", "names",  "kernels", "memcpy", "memset",    "ranges",
+                                   "metrics",  "samples", "losses", "notices", "processes", "devices"};
+
+// Only real tables are read: a view could run any query (even one that never ends).
+void check_tables(SqliteDb& db, const std::string& path) {
+  for (const char* table : kTables) {
+    if (db.has_table(table)) continue;
+    auto s = db.prepare("SELECT type FROM sqlite_master WHERE name = ?1");
+    s.bind(1, std::string_view(table));
+    std::string what = s.step() ? "'" + std::string(table) + "' is a " + s.text(0) + ", not a table"
+                                : "no table '" + std::string(table) + "'";
+    throw InputError(path, "not a cuprobe run file (" + what + ")");
+  }
+}
+
+// A recorder killed mid-commit leaves a hot journal. Rolling it back needs a
+// writable connection, which a reading verb must not open on the user's file:
+// the file and its journal are copied, and the copy is rolled back and read.
+class RolledBackCopy {
+ public:
+  explicit RolledBackCopy(const std::string& path) : copy_(dir_.path() + "/run.cuprobe") {
+    std::filesystem::copy_file(path, copy_);
+    std::filesystem::copy_file(path + "-journal", copy_ + "-journal");
+    SqliteDb(copy_, SqliteDb::Mode::kReadWrite).exec("SELECT count(*) FROM sqlite_master");  // rolls back
+  }
+  const std::string& path() const { return copy_; }
+
+ private:
+  TempDir dir_;
+  std::string copy_;
+};
+
 }  // namespace
+
+bool is_run_file_header(std::string_view head) { return head.substr(0, 16) == std::string_view("SQLite format 3\0", 16); }
 
 bool looks_like_run_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   char magic[16] = {};
   in.read(magic, sizeof magic);
-  return in.gcount() == sizeof magic && std::memcmp(magic, "SQLite format 3\0", 16) == 0;
+  return is_run_file_header(std::string_view(magic, static_cast<std::size_t>(in.gcount())));
 }
 
-Profile import_run_file(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw InputError(path, "no such file");
-  if (!looks_like_run_file(path)) throw InputError(path, 0, "not a cuprobe run file (no SQLite header)");
+Profile import_run_file(const std::string& path, const std::string& shown_as) {
+  const std::string& name = shown_as.empty() ? path : shown_as;
+  if (!std::filesystem::exists(path)) throw InputError(name, "no such file");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    // A pipe or FIFO: read once into a file that SQLite can open.
+    TempDir dir;
+    std::string copy = dir.path() + "/run.cuprobe";
+    auto source = open_plain_file_from(path, 0);
+    copy_to_file(*source, copy, name);
+    return import_run_file(copy, name);
+  }
+  if (!looks_like_run_file(path)) throw InputError(name, 0, "not a cuprobe run file (no SQLite header)");
   Profile p;
-  p.file = path;
+  p.file = name;
   p.source = "cuprobe-run";
   try {
-    // A recorder killed mid-commit leaves a hot journal that only a writable
-    // connection can roll back; nothing else is ever written.
-    std::error_code ec;
-    bool hot_journal = std::filesystem::exists(path + "-journal", ec);
-    SqliteDb db(path, hot_journal ? SqliteDb::Mode::kReadWrite : SqliteDb::Mode::kReadOnly);
-    for (const char* table : {"metadata", "names", "kernels", "memcpy", "memset", "ranges", "metrics",
-                              "samples", "losses", "notices", "processes", "devices"}) {
-      if (!db.has_table(table)) throw InputError(path, std::string("not a cuprobe run file (no table '") + table + "')");
+    std::optional<RolledBackCopy> copy;
+    if (std::filesystem::exists(path + "-journal", ec)) {
+      copy.emplace(path);
+      p.stats.add(ImportStat::kJournalBeside, name + "-journal");
     }
+    const std::string& opened = copy ? copy->path() : path;
+    SqliteDb db(opened, SqliteDb::Mode::kReadOnly);
+    check_tables(db, name);
     read_all(db, p);
   } catch (const InputError&) {
     throw;
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw InputError(name, std::string("cannot copy the run file to roll back its -journal: ") + e.code().message());
   } catch (const Error& e) {
     std::string reason = e.what();
-    if (reason.rfind(path + ": ", 0) == 0) reason = reason.substr(path.size() + 2);
-    throw InputError(path, "unreadable run file: " + reason);
+    for (const std::string& prefix : {path + ": ", name + ": "}) {
+      if (reason.rfind(prefix, 0) == 0) reason = reason.substr(prefix.size());
+    }
+    throw InputError(name, "unreadable run file: " + reason);
   }
   std::string format, version, status;
   for (const auto& [k, v] : p.metadata) {
@@ -228,16 +372,16 @@ Profile import_run_file(const std::string& path) {
     else if (k == "format_version") version = v;
     else if (k == "status") status = v;
   }
-  if (format != kRunFileFormat) throw InputError(path, "not a cuprobe run file (metadata format '" + format + "')");
+  if (format != kRunFileFormat) throw InputError(name, "not a cuprobe run file (metadata format '" + format + "')");
   if (version != std::to_string(kRunFileFormatVersion)) {
-    throw InputError(path, "run file format version " + version + " is not supported (expected " +
+    throw InputError(name, "run file format version " + version + " is not supported (expected " +
                                std::to_string(kRunFileFormatVersion) + ")");
   }
   if (status != kRunStatusComplete) {
     p.complete = false;
-    p.stats.warn(status == kRunStatusRecording
-                     ? std::string("recording did not finish (cuprobe was killed or is still running)")
-                     : "recording " + status);
+    p.stats.add(ImportStat::kRecordingUnfinished, status == kRunStatusRecording
+                                                      ? std::string("cuprobe was killed or is still running")
+                                                      : "status " + status);
   }
   p.stats.events = static_cast<std::int64_t>(p.gpu.size() + p.cpu.size() + p.counters.size());
   p.sort_by_time();

@@ -91,7 +91,7 @@ TEST(RecordConnection, WritesRowsOnTheRealtimeClock) {
   EXPECT_EQ(p.cpu[0].kind, CpuRangeKind::kAnnotation);
   ASSERT_EQ(p.devices.size(), 1u);
   EXPECT_EQ(p.devices[0].name, "NVIDIA H200");
-  EXPECT_EQ(p.stats.odd_events, 3);  // the lost records
+  EXPECT_EQ(p.stats.count(ImportStat::kLostRecords), 3);
 }
 
 // Two processes with different CUDA_VISIBLE_DEVICES both call their GPU "device 0":
@@ -162,9 +162,9 @@ TEST(RecordConnection, ProcessWithoutGoodbyeIsReported) {
   }
   Profile p = import_run_file(path);
   bool saw_cut = false, saw_no_goodbye = false;
-  for (const auto& [reason, n] : p.stats.warnings) {
-    if (reason.find("cut mid-frame") != std::string::npos) saw_cut = true;
-    if (reason.find("without goodbye") != std::string::npos) saw_no_goodbye = true;
+  for (const auto& line : p.stats.counted()) {
+    if (line.text().find("cut mid-frame") != std::string::npos) saw_cut = true;
+    if (line.text().find("without goodbye") != std::string::npos) saw_no_goodbye = true;
   }
   EXPECT_TRUE(saw_cut);
   EXPECT_TRUE(saw_no_goodbye);
@@ -213,11 +213,9 @@ TEST(RecordConnection, DropsAndCountsAfterMaxSize) {
   }
   Profile p = import_run_file(path);
   EXPECT_TRUE(p.gpu.empty());
-  std::int64_t max_size_losses = 0;
-  for (const auto& [reason, n] : p.stats.warnings) {
-    if (reason.find("max-size") != std::string::npos) max_size_losses += n;
-  }
-  EXPECT_EQ(max_size_losses, 4);  // 2 kernels, 1 memcpy, 1 range
+  // Every reason is listed in the one records_lost stat.
+  EXPECT_NE(p.stats.get(ImportStat::kLostRecords).example.find("4 max-size reached"), std::string::npos)
+      << p.stats.get(ImportStat::kLostRecords).example;  // 2 kernels, 1 memcpy, 1 range
 }
 
 // CUPTI records the library does not encode arrive as losses, one row per kind.

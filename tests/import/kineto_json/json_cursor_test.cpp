@@ -51,7 +51,7 @@ TEST(JsonCursor, UnescapesStrings) {
 }
 
 TEST(JsonCursor, SkipsStringsWithEscapedQuotesAcrossWindows) {
-  Fixture f(R"J([ "x\\\"}]", {"k": "\\"}, 3 ] 7)J", 4, 1);
+  Fixture f(R"J([ "x\\\"}]", {"k": "\\"}, 3 ] 7 )J", 4, 1);  // a number must not end the file
   f.cursor.skip_value();
   EXPECT_EQ(f.cursor.number(), "7");
 }
@@ -80,6 +80,44 @@ TEST(JsonCursor, ErrorsCarryTheByteOffset) {
               f.cursor.string();
             }).find("control character"),
             std::string::npos);
+}
+
+// Reads [n, n, ...] number by number, as the importer reads fields.
+void read_numbers(JsonCursor& c) {
+  c.expect('[');
+  bool first = true;
+  while (c.next_element(first)) c.number();
+  if (!c.at_end()) c.fail("trailing data");
+}
+
+TEST(JsonCursor, ATextCutAnywhereIsAnUnexpectedEndOfFile) {
+  const std::string doc = "[12345678, -0.25, 6.5e3, 1700000000000000.125, 7]";
+  for (std::size_t window : {4u, 5u, 8u, 16u, 64u}) {
+    for (std::size_t max_read : {1u, 3u, 7u, 64u}) {
+      for (std::size_t cut = 1; cut < doc.size(); ++cut) {
+        std::string err = error_of([&] {
+          Fixture f(doc.substr(0, cut), window, max_read);
+          read_numbers(f.cursor);
+        });
+        ASSERT_EQ(err.rfind("t.json: byte " + std::to_string(cut) + ": unexpected end of file", 0), 0u)
+            << "cut " << cut << " window " << window << " read " << max_read << ": " << err;
+      }
+      Fixture whole(doc, window, max_read);
+      EXPECT_NO_THROW(read_numbers(whole.cursor));
+    }
+  }
+}
+
+TEST(JsonCursor, ANumberStraddlingTheWindowComesBackWhole) {
+  // The window is full after "[1, 22"; the rest of the number needs a refill.
+  Fixture f("[1, 223344556677]", 6, 6);
+  auto& c = f.cursor;
+  c.expect('[');
+  bool first = true;
+  ASSERT_TRUE(c.next_element(first));
+  EXPECT_EQ(c.number(), "1");
+  ASSERT_TRUE(c.next_element(first));
+  EXPECT_EQ(c.number(), "223344556677");
 }
 
 TEST(JsonCursor, RejectsDeepNesting) {

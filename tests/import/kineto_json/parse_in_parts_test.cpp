@@ -1,0 +1,60 @@
+// Differential test (issue 11): the one-thread and the two-thread parse give
+// the same profile for every fixture in tests/data.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "import/byte_source.h"
+#include "import/kineto_json/kineto_importer.h"
+#include "support/run_cuprobe.h"
+
+namespace cuprobe {
+namespace {
+
+void expect_same(const Profile& a, const Profile& b, const std::string& what) {
+  ASSERT_EQ(a.gpu.size(), b.gpu.size()) << what;
+  ASSERT_EQ(a.cpu.size(), b.cpu.size()) << what;
+  for (std::size_t i = 0; i < a.gpu.size(); ++i) {
+    const auto &x = a.gpu[i], &y = b.gpu[i];
+    ASSERT_TRUE(x.start == y.start && x.end == y.end && x.kind == y.kind && x.device == y.device &&
+                x.stream == y.stream && x.correlation == y.correlation && x.bytes == y.bytes &&
+                a.name_of(x.name) == b.name_of(y.name))
+        << what << ": GPU activity " << i;
+  }
+  for (std::size_t i = 0; i < a.cpu.size(); ++i) {
+    const auto &x = a.cpu[i], &y = b.cpu[i];
+    ASSERT_TRUE(x.start == y.start && x.end == y.end && x.kind == y.kind && x.pid == y.pid && x.tid == y.tid &&
+                x.correlation == y.correlation && a.name_of(x.name) == b.name_of(y.name))
+        << what << ": CPU range " << i;
+  }
+  EXPECT_EQ(a.stats.events, b.stats.events) << what;
+  for (std::size_t s = 0; s < kImportStatCount; ++s) {
+    EXPECT_EQ(a.stats.count(static_cast<ImportStat>(s)), b.stats.count(static_cast<ImportStat>(s)))
+        << what << ": " << import_stat_info(static_cast<ImportStat>(s)).id;
+  }
+  EXPECT_EQ(a.rank, b.rank) << what;
+  EXPECT_EQ(a.devices.size(), b.devices.size()) << what;
+}
+
+TEST(KinetoParseInParts, OneAndTwoThreadsAgreeOnEveryFixture) {
+  std::string dir = test::temp_dir();
+  int traces = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(test::data_path(""))) {
+    std::string name = entry.path().filename().string();
+    if (name.find(".json") == std::string::npos) continue;
+    std::string plain = dir + "/" + name + ".plain.json";
+    auto source = open_byte_source(entry.path().string());
+    copy_to_file(*source, plain, name);
+    Profile one = import_kineto_json(plain, UINT64_MAX);
+    Profile two = import_kineto_json(plain, 0);
+    bool parts = false;
+    for (const auto& [k, v] : two.metadata) parts |= k == "parsed_in_parts";
+    EXPECT_TRUE(parts) << name << ": the second thread's half was not adopted";
+    expect_same(one, two, name);
+    ++traces;
+  }
+  EXPECT_GE(traces, 6);
+}
+
+}  // namespace
+}  // namespace cuprobe
