@@ -10,12 +10,16 @@
 #              CUPROBE_FUZZ_TARGETS  the targets to run (default: all of them)
 #              CUPROBE_FUZZ_TIMEOUT  seconds one input may take (default 30)
 #              CUPROBE_FUZZ_RSS_MB   memory limit per target in MB (default 2048)
+#              CUPROBE_FUZZ_SEED     libFuzzer's -seed (default: random; 1 under CI=true, so that a
+#                                    CI run repeats what a developer ran before submitting)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${CUPROBE_FUZZ_SECONDS:-45}"
 targets="${CUPROBE_FUZZ_TARGETS:-kineto_json kineto_window json_cursor run_file run_file_cells sse http_response}"
 timeout="${CUPROBE_FUZZ_TIMEOUT:-30}"
 rss_mb="${CUPROBE_FUZZ_RSS_MB:-2048}"
+seed="${CUPROBE_FUZZ_SEED:-}"
+[[ -z $seed && ${CI:-} == true ]] && seed=1
 
 echo "== fuzz: build" >&2
 bash scripts/setup.sh fuzz
@@ -27,6 +31,7 @@ export TMPDIR="$PWD/$work/tmp"  # the targets' scratch files; a crash leaves its
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 common=(-timeout="$timeout" -rss_limit_mb="$rss_mb")
+[[ -n $seed ]] && common+=(-seed="$seed")
 
 failed=()
 report_failure() {  # target, log, what

@@ -45,7 +45,7 @@ void check_profile_contract(const Profile& p) {
     check_text(k, "a metadata key");
     check_text(v, "a metadata value");
   }
-  for (const auto& [reason, n] : p.stats.warnings) check_text(reason, "a warning");
+  for (const ImportStatLine& line : p.stats.counted()) check_text(line.text(), "a warning");
 }
 
 }  // namespace cuprobe::fuzz

@@ -4,6 +4,13 @@
 #include "store/run_file_writer.h"
 
 namespace cuprobe::fuzz {
+namespace {
+
+RunActivityRow activity(std::int64_t start_ns, std::int64_t end_ns) {
+  return {.pid = 4242, .device = 0, .stream = 7, .start_ns = start_ns, .end_ns = end_ns};
+}
+
+}  // namespace
 
 void write_sample_run_file(const std::string& path) {
   RunFileWriter w(path, true);
@@ -18,14 +25,21 @@ void write_sample_run_file(const std::string& path) {
                  .kind = "nvtx"});
     w.add_range({.pid = 4242, .tid = 4243, .start_ns = t + 100, .end_ns = t + 400,
                  .name_id = w.name_id("cudaLaunchKernel"), .kind = "runtime", .correlation = 10 + step});
-    w.add_kernel({.pid = 4242, .device = 0, .stream = 7, .start_ns = t + 500, .end_ns = t + 4500,
-                  .name_id = w.name_id("void gemm_kernel<128>(float*)", "_Z11gemm_kernelILi128EEvPf"),
-                  .grid = {132, 1, 1}, .block = {256, 1, 1}, .registers = 64, .static_shared = 1024,
-                  .dynamic_shared = 49152, .correlation = 10 + step});
-    w.add_memcpy({.pid = 4242, .device = 0, .stream = 7, .start_ns = t + 4600, .end_ns = t + 5600, .kind = "DtoH",
-                  .bytes = 4096});
-    w.add_memset({.pid = 4242, .device = 0, .stream = 7, .start_ns = t + 5700, .end_ns = t + 5800, .bytes = 4096});
-    w.add_graph_launch({.pid = 4242, .device = 0, .stream = 7, .start_ns = t + 6000, .end_ns = t + 8000, .graph_id = 3});
+    RunKernelRow kernel;
+    kernel.RunActivityRow::operator=(activity(t + 500, t + 4500));
+    kernel.correlation = 10 + step;
+    kernel.name_id = w.name_id("void gemm_kernel<128>(float*)", "_Z11gemm_kernelILi128EEvPf");
+    kernel.grid[0] = 132;
+    kernel.block[0] = 256;
+    kernel.registers = 64;
+    kernel.static_shared = 1024;
+    kernel.dynamic_shared = 49152;
+    w.add_kernel(kernel);
+    w.add_memcpy({activity(t + 4600, t + 5600), "DtoH", 4096});
+    w.add_memset({activity(t + 5700, t + 5800), {}, 4096});
+    RunActivityRow graph = activity(t + 6000, t + 8000);
+    graph.graph_id = 3;
+    w.add_graph_launch({graph});
     w.add_sample(0, t, t + 5000, "sm__cycles_active.avg", 0.75);
     w.add_sample(0, t + 5000, t + 10000, "dram__throughput.avg.pct_of_peak_sustained_elapsed", 31.5);
   }
