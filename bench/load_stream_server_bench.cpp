@@ -20,10 +20,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string key = argv[i];
     long long value = std::atoll(argv[i + 1]);
-    if (key == "--port") port = static_cast<unsigned>(value);
-    else if (key == "--ttft-us") opt.ttft_us = value;
-    else if (key == "--itl-us") opt.itl_us = value;
-    else if (key == "--tokens-per-event") opt.tokens_per_event = static_cast<int>(value);
+    if (key == "--port")
+      port = static_cast<unsigned>(value);
+    else if (key == "--ttft-us")
+      opt.ttft_us = value;
+    else if (key == "--itl-us")
+      opt.itl_us = value;
+    else if (key == "--tokens-per-event")
+      opt.tokens_per_event = static_cast<int>(value);
     else {
       std::fprintf(stderr, "unknown option %s\n", argv[i]);
       return 2;

@@ -33,8 +33,8 @@ Outcome parse(std::string_view response, std::size_t piece, HttpResponseParser::
   Body body;
   feed_in_pieces(response, piece, [&](std::string_view p) { return parser.feed(p, body); });
   if (!parser.failed()) parser.finish_on_eof();
-  return {parser.status(), parser.headers_done(), parser.done(), parser.failed(), parser.chunked(),
-          parser.error(), parser.content_type(), std::move(body.bytes)};
+  return {parser.status(),  parser.headers_done(), parser.done(),         parser.failed(),
+          parser.chunked(), parser.error(),        parser.content_type(), std::move(body.bytes)};
 }
 
 void compare(const Outcome& a, const Outcome& b) {

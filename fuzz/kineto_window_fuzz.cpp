@@ -32,11 +32,10 @@ struct Prefix {
 const Prefix& prefix() {
   static const Prefix p = [] {
     Prefix out;
-    out.plain =
-        R"({"schemaVersion":1,"deviceProperties":[{"id":0,"name":"NVIDIA H200","totalGlobalMem":150109323264,)"
-        R"("computeMajor":9,"computeMinor":0,"numSms":132}],"baseTimeNanoseconds":1764000000000000000,)"
-        R"("traceEvents":[{"ph":"X","cat":"kernel","name":"gemm_kernel","pid":0,"tid":7,"ts":1000.250,)"
-        R"("dur":12.5,"args":{"device":0,"stream":7,"correlation":11,"grid":[132,1,1],"block":[256,1,1]}},)";
+    out.plain = R"({"schemaVersion":1,"deviceProperties":[{"id":0,"name":"NVIDIA H200","totalGlobalMem":150109323264,)"
+                R"("computeMajor":9,"computeMinor":0,"numSms":132}],"baseTimeNanoseconds":1764000000000000000,)"
+                R"("traceEvents":[{"ph":"X","cat":"kernel","name":"gemm_kernel","pid":0,"tid":7,"ts":1000.250,)"
+                R"("dur":12.5,"args":{"device":0,"stream":7,"correlation":11,"grid":[132,1,1],"block":[256,1,1]}},)";
     out.plain.resize(kWindow - kReach, '\n');
     out.gz = gzip(out.plain);
     out.xz = xz(out.plain);
@@ -60,7 +59,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string rest(kReach - shift, ' ');
   rest.append(text);
   const Prefix& p = prefix();
-  const std::string& head = choice.wrapping == Wrapping::kGzip ? p.gz : choice.wrapping == Wrapping::kXz ? p.xz : p.plain;
+  const std::string& head = choice.wrapping == Wrapping::kGzip ? p.gz
+                            : choice.wrapping == Wrapping::kXz ? p.xz
+                                                               : p.plain;
   load_and_check(file.write(head + wrap(choice, rest)));
   return 0;
 }

@@ -42,7 +42,8 @@ const Base& base() {
     write_sample_run_file(file.path());
     {
       SqliteDb db(file.path(), SqliteDb::Mode::kReadOnly);
-      auto t = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+      auto t =
+          db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
       while (t.step()) out.tables.push_back(t.text(0));
       for (const auto& table : out.tables) {
         auto c = db.prepare("SELECT name FROM pragma_table_info(?1)");
@@ -60,18 +61,26 @@ const Base& base() {
 std::string quoted(const std::string& identifier) { return "\"" + identifier + "\""; }
 
 std::int64_t some_integer(FuzzedDataProvider& in) {
-  static constexpr std::int64_t kEdges[] = {
-      0, -1, 1, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(),
-      std::numeric_limits<std::int64_t>::max() / 2 + 1, std::numeric_limits<std::int32_t>::max(),
-      std::numeric_limits<std::int32_t>::min(), std::int64_t{1} << 32, std::int64_t{1} << 53,
-      -(std::int64_t{1} << 62), 1764000000000000000};
+  static constexpr std::int64_t kEdges[] = {0,
+                                            -1,
+                                            1,
+                                            std::numeric_limits<std::int64_t>::min(),
+                                            std::numeric_limits<std::int64_t>::max(),
+                                            std::numeric_limits<std::int64_t>::max() / 2 + 1,
+                                            std::numeric_limits<std::int32_t>::max(),
+                                            std::numeric_limits<std::int32_t>::min(),
+                                            std::int64_t{1} << 32,
+                                            std::int64_t{1} << 53,
+                                            -(std::int64_t{1} << 62),
+                                            1764000000000000000};
   if (in.ConsumeBool()) return kEdges[in.ConsumeIntegralInRange<std::size_t>(0, std::size(kEdges) - 1)];
   return in.ConsumeIntegral<std::int64_t>();
 }
 
 double some_real(FuzzedDataProvider& in) {
-  static constexpr double kEdges[] = {0.0, -0.0, 1e300, -1e300, std::numeric_limits<double>::infinity(),
-                                      -std::numeric_limits<double>::infinity(), 9.3e18, -9.3e18, 0.5};
+  static constexpr double kEdges[] = {
+      0.0,    -0.0,    1e300, -1e300, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+      9.3e18, -9.3e18, 0.5};
   if (in.ConsumeBool()) return kEdges[in.ConsumeIntegralInRange<std::size_t>(0, std::size(kEdges) - 1)];
   return in.ConsumeFloatingPoint<double>();
 }

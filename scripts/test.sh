@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs the whole test suite twice: a release build, then a
-# build under AddressSanitizer + UndefinedBehaviorSanitizer.
+# Checks the formatting (.clang-format), then sets up, builds and runs the whole
+# test suite twice: a release build, then a build under AddressSanitizer +
+# UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"
+bash scripts/check_format.sh
 for preset in release sanitize; do
   echo "== $preset" >&2
   bash scripts/setup.sh "$preset"

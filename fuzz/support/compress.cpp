@@ -29,8 +29,7 @@ std::string xz(std::string_view data) {
   std::string out(lzma_stream_buffer_bound(data.size()), '\0');
   std::size_t used = 0;
   if (lzma_easy_buffer_encode(0, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()),
-                              data.size(), reinterpret_cast<std::uint8_t*>(out.data()), &used,
-                              out.size()) != LZMA_OK) {
+                              data.size(), reinterpret_cast<std::uint8_t*>(out.data()), &used, out.size()) != LZMA_OK) {
     throw std::runtime_error("lzma_easy_buffer_encode failed");
   }
   out.resize(used);

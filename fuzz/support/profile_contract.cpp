@@ -18,15 +18,16 @@ template <class Spans>
 void check_spans(const Spans& spans, const char* what) {
   for (std::size_t i = 0; i < spans.size(); ++i) {
     if (spans[i].end < spans[i].start) {
-      broken(std::string(what) + " " + std::to_string(i) + " ends before it starts (" +
-             std::to_string(spans[i].start) + " > " + std::to_string(spans[i].end) + ")");
+      broken(std::string(what) + " " + std::to_string(i) + " ends before it starts (" + std::to_string(spans[i].start) +
+             " > " + std::to_string(spans[i].end) + ")");
     }
     TimeNs duration = 0;
     if (__builtin_sub_overflow(spans[i].end, spans[i].start, &duration)) {
       broken(std::string(what) + " " + std::to_string(i) + " has a duration beyond 64 bits (" +
              std::to_string(spans[i].start) + " to " + std::to_string(spans[i].end) + ")");
     }
-    if (i > 0 && spans[i].start < spans[i - 1].start) broken(std::string(what) + " not sorted by start at " + std::to_string(i));
+    if (i > 0 && spans[i].start < spans[i - 1].start)
+      broken(std::string(what) + " not sorted by start at " + std::to_string(i));
   }
 }
 

@@ -16,15 +16,29 @@ void write_sample_run_file(const std::string& path) {
   RunFileWriter w(path, true);
   w.set_metadata("rank", "1");
   w.set_metadata("world_size", "2");
-  w.add_device({.id = 0, .name = "NVIDIA H200", .sm_count = 132, .compute_major = 9, .compute_minor = 0,
-                .memory_bytes = 150109323264, .uuid = "GPU-0a1b2c3d"});
+  w.add_device({.id = 0,
+                .name = "NVIDIA H200",
+                .sm_count = 132,
+                .compute_major = 9,
+                .compute_minor = 0,
+                .memory_bytes = 150109323264,
+                .uuid = "GPU-0a1b2c3d"});
   w.process_started(4242, 1, "python serve.py --model m", 900, 130000);
   std::int64_t t = 1000;
   for (std::int64_t step = 0; step < 2; ++step, t += 10000) {
-    w.add_range({.pid = 4242, .tid = 4243, .start_ns = t, .end_ns = t + 9000, .name_id = w.name_id("decode_step"),
+    w.add_range({.pid = 4242,
+                 .tid = 4243,
+                 .start_ns = t,
+                 .end_ns = t + 9000,
+                 .name_id = w.name_id("decode_step"),
                  .kind = "nvtx"});
-    w.add_range({.pid = 4242, .tid = 4243, .start_ns = t + 100, .end_ns = t + 400,
-                 .name_id = w.name_id("cudaLaunchKernel"), .kind = "runtime", .correlation = 10 + step});
+    w.add_range({.pid = 4242,
+                 .tid = 4243,
+                 .start_ns = t + 100,
+                 .end_ns = t + 400,
+                 .name_id = w.name_id("cudaLaunchKernel"),
+                 .kind = "runtime",
+                 .correlation = 10 + step});
     RunKernelRow kernel;
     kernel.RunActivityRow::operator=(activity(t + 500, t + 4500));
     kernel.correlation = 10 + step;

@@ -19,9 +19,9 @@ struct Step {
   TimeNs cpu_end = 0;
   TimeNs gpu_start = 0;  // first..last GPU activity assigned to the step (0,0 when none)
   TimeNs gpu_end = 0;
-  TimeNs gpu_busy = 0;   // union of the step's GPU activity intervals
+  TimeNs gpu_busy = 0;  // union of the step's GPU activity intervals
   std::int64_t activities = 0;
-  std::string kind;      // "decode", "prefill", or "step"
+  std::string kind;  // "decode", "prefill", or "step"
 };
 
 struct StepSummary {
@@ -29,10 +29,10 @@ struct StepSummary {
   std::string marker;           // the annotation name (prefix) or "period of N kernels"
   std::int64_t period_kernels = 0;
   std::vector<Step> steps;
-  double median_ms = 0, p90_ms = 0;                  // CPU span
+  double median_ms = 0, p90_ms = 0;  // CPU span
   double gpu_span_median_ms = 0, gpu_span_p90_ms = 0;
-  double gpu_median_ms = 0, gpu_p90_ms = 0;          // GPU busy time per step
-  std::int64_t assigned_activities = 0;              // GPU activities placed in a step
+  double gpu_median_ms = 0, gpu_p90_ms = 0;  // GPU busy time per step
+  std::int64_t assigned_activities = 0;      // GPU activities placed in a step
 };
 
 struct CategoryRow {
@@ -68,7 +68,7 @@ struct CategoryDecisionRow {
 
 struct Finding {
   std::string id;
-  std::string severity;  // "high", "medium", "low"
+  std::string severity;   // "high", "medium", "low"
   double share = 0;       // of GPU busy time (gpu_idle: of step time)
   double step_share = 0;  // of step time: what findings are ranked by
   std::optional<int> rank;
@@ -89,8 +89,8 @@ struct RankAnalysis {
   StepSummary steps;
   std::vector<CategoryRow> categories;  // by time, largest first
   double tensor_core_share = 0;
-  std::vector<KernelRow> kernels;       // by time, largest first
-  std::vector<std::string> unknown_kernels;  // classified "other", by time
+  std::vector<KernelRow> kernels;                       // by time, largest first
+  std::vector<std::string> unknown_kernels;             // classified "other", by time
   std::vector<CategoryDecisionRow> category_decisions;  // sources that occur, in CategorySource order
   std::vector<Finding> findings;
   std::vector<std::string> warnings;

@@ -58,20 +58,22 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     add_rank_findings(p, classes[i], steps, a);
     a.counters = attribute_counters(p, classes[i]);
     a.complete = p.complete;
-    if (!p.complete) a.warnings.push_back(p.file + ": the recording is marked incomplete (cut short); numbers cover what was saved");
+    if (!p.complete)
+      a.warnings.push_back(p.file + ": the recording is marked incomplete (cut short); numbers cover what was saved");
     if (!options.step_marker.empty() && a.steps.steps.empty()) {
       a.warnings.push_back(p.file + ": no annotation starts with the step marker '" + options.step_marker + "'");
     }
     if (steps.placed_by_time > 0) {
-      bool any_runtime = std::any_of(p.cpu.begin(), p.cpu.end(),
-                                     [](const CpuRange& r) { return r.kind == CpuRangeKind::kRuntime; });
-      std::string why = any_runtime ? "in the trace"
-                                    : "(the trace has no CUDA runtime calls; `cuprobe record --api` adds them)";
-      a.warnings.push_back(p.file + ": " + std::to_string(steps.placed_by_time) + " GPU activities have no launch call " +
-                           why + "; placed in steps by their GPU start time");
+      bool any_runtime =
+          std::any_of(p.cpu.begin(), p.cpu.end(), [](const CpuRange& r) { return r.kind == CpuRangeKind::kRuntime; });
+      std::string why =
+          any_runtime ? "in the trace" : "(the trace has no CUDA runtime calls; `cuprobe record --api` adds them)";
+      a.warnings.push_back(p.file + ": " + std::to_string(steps.placed_by_time) +
+                           " GPU activities have no launch call " + why + "; placed in steps by their GPU start time");
     }
     if (a.steps.source == "annotation" && a.steps.assigned_activities == 0) {
-      a.warnings.push_back(p.file + ": step annotations found, but no GPU activity could be tied to them "
+      a.warnings.push_back(p.file +
+                           ": step annotations found, but no GPU activity could be tied to them "
                            "(no correlation ids in the trace)");
     }
     a.import_stats = p.stats;

@@ -6,7 +6,6 @@
 
 #include "analysis/kernel_taxonomy_ops.h"
 #include "analysis/launch_context.h"
-
 #include "model/time_range.h"
 
 namespace cuprobe {
@@ -74,8 +73,8 @@ std::vector<KernelClass> classify_activities(const Profile& profile) {
   return classes;
 }
 
-void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& classes,
-                       const StepAssignment& steps, RankAnalysis& out) {
+void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& classes, const StepAssignment& steps,
+                       RankAnalysis& out) {
   struct Totals {
     TimeNs time = 0;
     TimeNs in_steps = 0;
@@ -112,16 +111,16 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
   for (int c = 0; c < kCategoryCount; ++c) {
     const auto& t = by_category[static_cast<std::size_t>(c)];
     if (t.calls == 0) continue;
-    out.categories.push_back({static_cast<Category>(c), static_cast<double>(t.time) / 1e6, share(t.time), t.calls,
-                              per_step_ms(t.in_steps)});
+    out.categories.push_back(
+        {static_cast<Category>(c), static_cast<double>(t.time) / 1e6, share(t.time), t.calls, per_step_ms(t.in_steps)});
   }
   std::sort(out.categories.begin(), out.categories.end(),
             [](const CategoryRow& a, const CategoryRow& b) { return a.time_ms > b.time_ms; });
   for (int s = 0; s < kCategorySourceCount; ++s) {
     const auto& t = by_source[static_cast<std::size_t>(s)];
     if (t.calls > 0) {
-      out.category_decisions.push_back({static_cast<CategorySource>(s), static_cast<double>(t.time) / 1e6,
-                                        share(t.time), t.calls, 0});
+      out.category_decisions.push_back(
+          {static_cast<CategorySource>(s), static_cast<double>(t.time) / 1e6, share(t.time), t.calls, 0});
     }
   }
 

@@ -21,7 +21,7 @@ void apply_launch_op_fallback(const Profile& profile, std::vector<KernelClass>& 
 
 // Fills categories, kernels, tensor_core_share and unknown_kernels of `out`
 // (gpu_busy_ms must already be set).
-void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& classes,
-                       const StepAssignment& steps, RankAnalysis& out);
+void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& classes, const StepAssignment& steps,
+                       RankAnalysis& out);
 
 }  // namespace cuprobe

@@ -112,10 +112,13 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
     f.severity = f.share >= thresholds::kSevereShare ? "high" : "medium";
     f.title = buf;
     f.kernels = {w.name};
-    f.suggestion = "This rank reached the collective long before its peers. Look at what the late rank did just "
-                   "before (host work, a data-dependent branch, a first-call warm-up or compile), balance work "
-                   "across ranks, and leave warm-up iterations out of the profile.";
-    f.numbers = {{"excess_ms", excess[r]}, {"communication_ms", comm_ms}, {"worst_call_ms", w.here_ms},
+    f.suggestion =
+        "This rank reached the collective long before its peers. Look at what the late rank did just "
+        "before (host work, a data-dependent branch, a first-call warm-up or compile), balance work "
+        "across ranks, and leave warm-up iterations out of the profile.";
+    f.numbers = {{"excess_ms", excess[r]},
+                 {"communication_ms", comm_ms},
+                 {"worst_call_ms", w.here_ms},
                  {"worst_call_peer_ms", w.peer_ms}};
     a.findings.push_back(std::move(f));
     discount_waiting(a, comm_ms, excess[r]);

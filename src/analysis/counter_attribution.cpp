@@ -23,8 +23,8 @@ struct Accumulator {
   TimeNs busy = 0;
   TimeNs covered = 0;
   std::unordered_set<const CounterSample*> samples;  // distinct samples overlapped (one metric's series)
-  std::vector<double> weighted;  // sum of value * overlap
-  std::vector<double> weight;    // sum of overlap
+  std::vector<double> weighted;                      // sum of value * overlap
+  std::vector<double> weight;                        // sum of overlap
 };
 
 CounterAttributionRow finish_row(std::string key, const Accumulator& acc, std::size_t n_metrics) {

@@ -8,8 +8,8 @@ namespace cuprobe {
 namespace {
 
 bool all_have_steps(const AnalyzeReport& r) {
-  return !r.ranks.empty() && std::all_of(r.ranks.begin(), r.ranks.end(),
-                                         [](const RankAnalysis& a) { return !a.steps.steps.empty(); });
+  return !r.ranks.empty() &&
+         std::all_of(r.ranks.begin(), r.ranks.end(), [](const RankAnalysis& a) { return !a.steps.steps.empty(); });
 }
 
 struct Side {

@@ -19,10 +19,10 @@ struct DiffChange {
 };
 
 struct DiffReport {
-  std::string basis;  // "step" or "trace"
-  double a_ms = 0, b_ms = 0;            // GPU time per step (or per trace)
-  double a_wall_ms = 0, b_wall_ms = 0;  // step time (CPU span) or trace window
-  std::vector<DiffChange> changes;      // largest |delta| first
+  std::string basis;                                 // "step" or "trace"
+  double a_ms = 0, b_ms = 0;                         // GPU time per step (or per trace)
+  double a_wall_ms = 0, b_wall_ms = 0;               // step time (CPU span) or trace window
+  std::vector<DiffChange> changes;                   // largest |delta| first
   std::vector<Finding> appeared, disappeared, kept;  // kept: B's version
   double ratio() const { return b_ms > 0 ? a_ms / b_ms : 0; }
   double wall_ratio() const { return b_wall_ms > 0 ? a_wall_ms / b_wall_ms : 0; }

@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "analysis/launch_context.h"
-#include "common/percentile.h"
 #include "analysis/thresholds.h"
+#include "common/percentile.h"
 #include "common/units.h"
 
 namespace cuprobe {
@@ -56,7 +56,8 @@ std::optional<Finding> category_share_finding(const Context& ctx, Category categ
   f.step_share = ctx.step_share_of(row->per_step_ms, row->time_ms);
   f.severity = severity_for_share(row->share, medium, high);
   f.kernels = ctx.top_kernels(category, 3);
-  f.numbers = {{"time_ms", row->time_ms}, {"calls", static_cast<double>(row->calls)}, {"per_step_ms", row->per_step_ms}};
+  f.numbers = {
+      {"time_ms", row->time_ms}, {"calls", static_cast<double>(row->calls)}, {"per_step_ms", row->per_step_ms}};
   return f;
 }
 
@@ -79,13 +80,14 @@ void copy_cast_dominant(Context& ctx) {
       if (!path.empty()) ++paths[path];
     }
     if (!paths.empty()) {
-      origin = std::max_element(paths.begin(), paths.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+      origin =
+          std::max_element(paths.begin(), paths.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
     }
   }
   f.title = "copies/casts take " + format_percent(row->share) + " of GPU time";
   if (ctx.has_steps()) {
-    f.title += " (" + format_duration_ms(row->per_step_ms) + " of each " + format_duration_ms(ctx.steps.summary.median_ms) +
-               " step)";
+    f.title += " (" + format_duration_ms(row->per_step_ms) + " of each " +
+               format_duration_ms(ctx.steps.summary.median_ms) + " step)";
   }
   if (!origin.empty()) f.title += ", launched from " + origin;
   f.suggestion =
@@ -99,7 +101,8 @@ void low_tensor_core_share(Context& ctx) {
   const auto& a = ctx.analysis;
   if (a.gpu_busy_ms <= 0 || a.tensor_core_share >= thresholds::kTensorCoreLow) return;
   const CategoryRow* graphs = ctx.category(Category::kCudaGraph);
-  if (graphs && graphs->share >= thresholds::kOpaqueGraphNoTensorFinding) return;  // unknowable: see graphs_recorded_whole
+  if (graphs && graphs->share >= thresholds::kOpaqueGraphNoTensorFinding)
+    return;  // unknowable: see graphs_recorded_whole
   double cuda_core_matmul_ms = 0;
   std::vector<std::string> cuda_core_matmuls;
   for (const auto& k : a.kernels) {
@@ -115,9 +118,12 @@ void low_tensor_core_share(Context& ctx) {
   f.id = "low_tensor_core_share";
   f.share = cuda_core_share;
   f.step_share = ctx.step_share_of(ctx.has_steps() ? cuda_core_matmul_ms / ctx.step_count() : 0, cuda_core_matmul_ms);
-  if (cuda_core_share >= thresholds::kCudaCoreMatmulHigh) f.severity = "high";
-  else if (a.tensor_core_share < thresholds::kTensorCoreVeryLow) f.severity = "medium";
-  else f.severity = "low";
+  if (cuda_core_share >= thresholds::kCudaCoreMatmulHigh)
+    f.severity = "high";
+  else if (a.tensor_core_share < thresholds::kTensorCoreVeryLow)
+    f.severity = "medium";
+  else
+    f.severity = "low";
   f.title = "only " + format_percent(a.tensor_core_share) + " of GPU time runs on tensor cores";
   constexpr double kWorthNaming = 0.05;  // below this, CUDA-core matmuls are split-K reductions and the like
   if (!cuda_core_matmuls.empty() && cuda_core_share >= kWorthNaming) {
@@ -183,19 +189,21 @@ void gpu_idle(Context& ctx, const HostCalls& calls) {
   f.severity = idle >= thresholds::kIdleHigh ? "high" : "medium";
   const auto& s = ctx.steps.summary;
   if (ctx.has_steps()) {
-    f.title = "GPU idle " + format_percent(idle) + " of each step (" + format_duration_ms(s.gpu_median_ms) + " GPU time in a " +
-              format_duration_ms(s.median_ms) + " step): host- or launch-bound";
+    f.title = "GPU idle " + format_percent(idle) + " of each step (" + format_duration_ms(s.gpu_median_ms) +
+              " GPU time in a " + format_duration_ms(s.median_ms) + " step): host- or launch-bound";
   } else {
     f.title = "GPU idle " + format_percent(idle) + " of the trace window: host- or launch-bound";
   }
   std::string syncs = calls.seen ? format_fixed(calls.syncs, 1) + (ctx.has_steps() ? " per step here: " : " here: ") +
                                        ".item(), .cpu(), printing tensors"
                                  : ".item(), .cpu(), printing tensors; `cuprobe record --api` counts them";
-  f.suggestion = "The GPU waits for the CPU. Capture the step in a CUDA graph (torch.compile mode=\"reduce-overhead\", "
-                 "or the engine's CUDA-graph option), remove per-step synchronizations (" +
-                 syncs + "), and move host-side work (sampling, stopping checks) off the critical path or onto the GPU.";
+  f.suggestion =
+      "The GPU waits for the CPU. Capture the step in a CUDA graph (torch.compile mode=\"reduce-overhead\", "
+      "or the engine's CUDA-graph option), remove per-step synchronizations (" +
+      syncs + "), and move host-side work (sampling, stopping checks) off the critical path or onto the GPU.";
   f.numbers = {{"idle_share", idle}};
-  if (calls.seen) f.numbers.insert(f.numbers.end(), {{"launches_per_step", calls.launches}, {"syncs_per_step", calls.syncs}});
+  if (calls.seen)
+    f.numbers.insert(f.numbers.end(), {{"launches_per_step", calls.launches}, {"syncs_per_step", calls.syncs}});
   ctx.analysis.findings.push_back(std::move(f));
 }
 
@@ -219,31 +227,36 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   f.step_share = std::min(idle, launch_cost > 0 ? launch_cost : idle);
   f.share = f.step_share;
   f.severity = severity_for_share(f.step_share, 0.2, thresholds::kSevereShare);
-  f.title = format_fixed(kernels_per_step, 0) + " kernels per step with a median of " + format_fixed(median_us, 1) + " us: ";
-  f.title += calls.launches > 0 ? "too short to hide the " + format_fixed(calls.launch_us_mean, 1) + " us it takes to launch each"
-                                : "too short to hide their launches (" + std::string(kNoHostCalls) + ")";
-  f.suggestion = "Cut launches per step: CUDA graphs replay the whole step with one launch; fuse small elementwise "
-                 "and norm kernels (torch.compile, fused RMSNorm/rotary/activation kernels); batch more requests "
-                 "per step so each kernel does more work.";
+  f.title =
+      format_fixed(kernels_per_step, 0) + " kernels per step with a median of " + format_fixed(median_us, 1) + " us: ";
+  f.title += calls.launches > 0
+                 ? "too short to hide the " + format_fixed(calls.launch_us_mean, 1) + " us it takes to launch each"
+                 : "too short to hide their launches (" + std::string(kNoHostCalls) + ")";
+  f.suggestion =
+      "Cut launches per step: CUDA graphs replay the whole step with one launch; fuse small elementwise "
+      "and norm kernels (torch.compile, fused RMSNorm/rotary/activation kernels); batch more requests "
+      "per step so each kernel does more work.";
   f.numbers = {{"kernels_per_step", kernels_per_step}, {"median_kernel_us", median_us}};
   if (calls.launches > 0) f.numbers.emplace_back("launch_api_us_mean", calls.launch_us_mean);
   ctx.analysis.findings.push_back(std::move(f));
 }
 
 void graphs_recorded_whole(Context& ctx) {
-  auto found = category_share_finding(ctx, Category::kCudaGraph, "graphs_recorded_whole", thresholds::kOpaqueGraphShare,
-                                      2.0);
+  auto found =
+      category_share_finding(ctx, Category::kCudaGraph, "graphs_recorded_whole", thresholds::kOpaqueGraphShare, 2.0);
   if (!found) return;
   Finding& f = *found;
   const CategoryRow* row = ctx.category(Category::kCudaGraph);
   f.severity = "low";  // a property of the recording, not of the program
   f.step_share = 0;
-  f.title = "whole CUDA graph launches take " + format_percent(f.share) + " of GPU time (" + std::to_string(row->calls) +
-            " launches, " + format_duration_ms(row->time_ms / static_cast<double>(row->calls)) +
+  f.title = "whole CUDA graph launches take " + format_percent(f.share) + " of GPU time (" +
+            std::to_string(row->calls) + " launches, " +
+            format_duration_ms(row->time_ms / static_cast<double>(row->calls)) +
             " each): the kernels inside are not seen";
-  f.suggestion = "The run was recorded with `--graphs whole` (cheap, one record per launch). For the per-kernel "
-                 "breakdown, record a short window with every kernel: `cuprobe record --graphs node --delay 60s "
-                 "--duration 5s -- ...`.";
+  f.suggestion =
+      "The run was recorded with `--graphs whole` (cheap, one record per launch). For the per-kernel "
+      "breakdown, record a short window with every kernel: `cuprobe record --graphs node --delay 60s "
+      "--duration 5s -- ...`.";
   ctx.analysis.findings.push_back(std::move(f));
 }
 
@@ -253,9 +266,10 @@ void communication_dominant(Context& ctx) {
   if (!found) return;
   Finding& f = *found;
   f.title = "collectives take " + format_percent(f.share) + " of GPU time";
-  f.suggestion = "Check whether the collectives move data or wait (compare ranks: a collective_wait finding means "
-                 "waiting); overlap communication with compute, use the engine's custom all-reduce for small "
-                 "messages, or lower the tensor-parallel degree.";
+  f.suggestion =
+      "Check whether the collectives move data or wait (compare ranks: a collective_wait finding means "
+      "waiting); overlap communication with compute, use the engine's custom all-reduce for small "
+      "messages, or lower the tensor-parallel degree.";
   ctx.analysis.findings.push_back(std::move(f));
 }
 
@@ -282,9 +296,10 @@ void host_memcpy_in_step(Context& ctx) {
   for (const auto& [name, n] : by_name) f.kernels.push_back(name);
   f.title = format_fixed(per_step, 1) + " host<->device copies per step";
   if (bytes > 0) f.title += " (" + format_fixed(bytes / ctx.step_count() / 1024, 1) + " KiB per step)";
-  f.suggestion = "Each device-to-host copy in a step usually blocks the CPU until the GPU drains; keep step inputs "
-                 "on the GPU, use pinned memory with non_blocking copies, and read results back once per step "
-                 "at most.";
+  f.suggestion =
+      "Each device-to-host copy in a step usually blocks the CPU until the GPU drains; keep step inputs "
+      "on the GPU, use pinned memory with non_blocking copies, and read results back once per step "
+      "at most.";
   f.numbers = {{"copies_per_step", per_step}, {"time_ms", time_ms}, {"bytes", bytes}};
   ctx.analysis.findings.push_back(std::move(f));
 }

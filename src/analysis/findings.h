@@ -11,8 +11,8 @@
 namespace cuprobe {
 
 // `analysis` must have its breakdown and steps filled. Adds to analysis.findings.
-void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& classes,
-                       const StepAssignment& steps, RankAnalysis& analysis);
+void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& classes, const StepAssignment& steps,
+                       RankAnalysis& analysis);
 
 // Highest step_share first; ties by severity then id.
 void rank_findings(std::vector<Finding>& findings);

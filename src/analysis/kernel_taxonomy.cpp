@@ -21,9 +21,8 @@ using taxonomy::RowPrecision;
 using taxonomy::Tc;
 
 constexpr std::array<std::string_view, kCategoryCount> kCategoryNames = {
-    "gemm",        "attention", "moe",       "communication", "copy_cast", "elementwise",
-    "norm",        "reduction", "sampling",  "memcpy",        "memset",    "cuda_graph", "conv",
-    "embedding",   "optimizer", "other"};
+    "gemm",     "attention", "moe",    "communication", "copy_cast", "elementwise", "norm",      "reduction",
+    "sampling", "memcpy",    "memset", "cuda_graph",    "conv",      "embedding",   "optimizer", "other"};
 
 constexpr std::size_t kMaxPieces = 512;
 constexpr std::size_t kMaxConditions = 3;
@@ -78,9 +77,14 @@ class Matcher {
                       : row.tensor_core == Tc::kNo ? std::optional<bool>(false)
                                                    : tensor_core_from_tokens(hits);
       switch (row.precision.mode) {
-        case RowPrecision::kFixed: k.precision = row.precision.precision; break;
-        case RowPrecision::kUnknown: break;
-        case RowPrecision::kFromName: k.precision = precision_from_tokens(hits); break;
+        case RowPrecision::kFixed:
+          k.precision = row.precision.precision;
+          break;
+        case RowPrecision::kUnknown:
+          break;
+        case RowPrecision::kFromName:
+          k.precision = precision_from_tokens(hits);
+          break;
       }
       return k;
     }
@@ -237,8 +241,7 @@ class Matcher {
       std::size_t start = i + 1 - piece_length_[p];
       if (hits.anywhere[p] < 0xFFFF) ++hits.anywhere[p];
       if (start == 0) hits.at_start[p] = true;
-      bool bounded = (start == 0 || !is_letter(name[start - 1])) &&
-                     (i + 1 == name.size() || !is_digit(name[i + 1]));
+      bool bounded = (start == 0 || !is_letter(name[start - 1])) && (i + 1 == name.size() || !is_digit(name[i + 1]));
       if (bounded && hits.bounded[p] < 0xFFFF) ++hits.bounded[p];
     }
   }
@@ -319,23 +322,34 @@ std::optional<Category> parse_category(std::string_view name) {
 
 std::string_view category_source_name(CategorySource s) {
   switch (s) {
-    case CategorySource::kName: return "name";
-    case CategorySource::kKind: return "kind";
-    case CategorySource::kLaunchOp: return "launch_op";
-    case CategorySource::kUnknown: return "unknown";
+    case CategorySource::kName:
+      return "name";
+    case CategorySource::kKind:
+      return "kind";
+    case CategorySource::kLaunchOp:
+      return "launch_op";
+    case CategorySource::kUnknown:
+      return "unknown";
   }
   return "unknown";
 }
 
 std::string_view precision_name(Precision p) {
   switch (p) {
-    case Precision::kFp4: return "fp4";
-    case Precision::kFp8: return "fp8";
-    case Precision::kBf16: return "bf16";
-    case Precision::kFp16: return "fp16";
-    case Precision::kTf32: return "tf32";
-    case Precision::kFp32: return "fp32";
-    case Precision::kInt8: return "int8";
+    case Precision::kFp4:
+      return "fp4";
+    case Precision::kFp8:
+      return "fp8";
+    case Precision::kBf16:
+      return "bf16";
+    case Precision::kFp16:
+      return "fp16";
+    case Precision::kTf32:
+      return "tf32";
+    case Precision::kFp32:
+      return "fp32";
+    case Precision::kInt8:
+      return "int8";
   }
   return "unknown";
 }

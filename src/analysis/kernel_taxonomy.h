@@ -11,9 +11,24 @@
 namespace cuprobe {
 
 // Names are written in JSON and stored reports: never rename one, only add.
-enum class Category { kGemm, kAttention, kMoe, kCommunication, kCopyCast, kElementwise, kNorm,
-                      kReduction, kSampling, kMemcpy, kMemset, kCudaGraph, kConv, kEmbedding,
-                      kOptimizer, kOther };
+enum class Category {
+  kGemm,
+  kAttention,
+  kMoe,
+  kCommunication,
+  kCopyCast,
+  kElementwise,
+  kNorm,
+  kReduction,
+  kSampling,
+  kMemcpy,
+  kMemset,
+  kCudaGraph,
+  kConv,
+  kEmbedding,
+  kOptimizer,
+  kOther
+};
 inline constexpr int kCategoryCount = 16;
 
 // "gemm", "attention", "moe", "communication", "copy_cast", "elementwise", "norm",

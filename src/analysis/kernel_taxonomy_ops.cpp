@@ -1,6 +1,6 @@
-// Operator rows for the launch-op fallback (user annotations only match rows marked so). "=name": the whole operator name; "name*":
-// a prefix; otherwise a substring. Case-sensitive (operator names are identifiers).
-// First match wins; exact names come first so that `aten::to` is not `aten::topk`.
+// Operator rows for the launch-op fallback (user annotations only match rows marked so). "=name": the whole operator
+// name; "name*": a prefix; otherwise a substring. Case-sensitive (operator names are identifiers). First match wins;
+// exact names come first so that `aten::to` is not `aten::topk`.
 #include "analysis/kernel_taxonomy_ops.h"
 
 namespace cuprobe {
@@ -167,8 +167,8 @@ constexpr OpRow kOpRows[] = {
     {"=aten::ones", C::kElementwise},
     {"aten::bitwise_*", C::kElementwise},
     {"aten::logical_*", C::kElementwise},
-    {"aten::clamp*", C::kElementwise},   // clamp_, clamp_min, clamp_max
-    {"aten::addc*", C::kElementwise},    // addcmul(_), addcdiv(_)
+    {"aten::clamp*", C::kElementwise},  // clamp_, clamp_min, clamp_max
+    {"aten::addc*", C::kElementwise},   // addcmul(_), addcdiv(_)
     {"aten::lerp*", C::kElementwise},
     {"aten::masked_fill*", C::kElementwise},
     {"_backward", C::kElementwise},  // activation backward ops (threshold_backward, silu_backward, ...)

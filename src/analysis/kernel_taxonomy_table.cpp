@@ -28,15 +28,15 @@ constexpr Row kRows[] = {
     // Inductor (torch.compile) Triton kernels, by prefix: their fused names repeat the names
     // of the operators they fused ("..._all_reduce_0", "..._index_select_..."), which the
     // later rows would take at face value.
-    {"^triton_tem_", C::kGemm, kYes},          // template GEMMs (tl.dot)
-    {"^triton_&rsqrt", C::kNorm, kNo},         // RMSNorm: mean, pow, rsqrt
-    {"^triton_&rms_norm", C::kNorm, kNo},      // fused custom RMSNorm op
+    {"^triton_tem_", C::kGemm, kYes},      // template GEMMs (tl.dot)
+    {"^triton_&rsqrt", C::kNorm, kNo},     // RMSNorm: mean, pow, rsqrt
+    {"^triton_&rms_norm", C::kNorm, kNo},  // fused custom RMSNorm op
     {"^triton_&layer_norm", C::kNorm, kNo},
-    {"^triton_&batch_norm", C::kNorm, kNo},    // native_batch_norm_legit
-    {"^triton_poi_", C::kElementwise, kNo},    // pointwise
-    {"^triton_red_", C::kReduction, kNo},      // reduction
-    {"^triton_per_", C::kReduction, kNo},      // persistent reduction
-    {"^triton_for_", C::kElementwise, kNo},    // foreach (horizontally fused pointwise)
+    {"^triton_&batch_norm", C::kNorm, kNo},  // native_batch_norm_legit
+    {"^triton_poi_", C::kElementwise, kNo},  // pointwise
+    {"^triton_red_", C::kReduction, kNo},    // reduction
+    {"^triton_per_", C::kReduction, kNo},    // persistent reduction
+    {"^triton_for_", C::kElementwise, kNo},  // foreach (horizontally fused pointwise)
 
     // Communication: NCCL/RCCL, custom all-reduce, expert-parallel dispatch/combine.
     // Before norms and reductions: fused all-reduce kernels name both.
@@ -90,7 +90,7 @@ constexpr Row kRows[] = {
     {"^_decode_", C::kAttention, kOpen},             // Triton decode-attention variants
     {"^attn_fwd", C::kAttention, kOpen},             // ROCm Triton flash attention
     {"^_attn_fwd", C::kAttention, kOpen},
-    {"^mla_", C::kAttention, kYes},                  // aiter's assembly MLA decode (MFMA)
+    {"^mla_", C::kAttention, kYes},  // aiter's assembly MLA decode (MFMA)
 
     // Norms (before MoE and elementwise).
     {"rms_norm", C::kNorm, kNo},
@@ -98,39 +98,39 @@ constexpr Row kRows[] = {
     {"layer_norm", C::kNorm, kNo},
     {"layernorm", C::kNorm, kNo},
     {"RowwiseMoments", C::kNorm, kNo},
-    {"batch_norm", C::kNorm, kNo},       // ATen: batch_norm_collect_statistics_kernel, ...
-    {"batchnorm", C::kNorm, kNo},        // MIOpenBatchNormFwdTrainSpatial, ...
-    {"bn_fw_", C::kNorm, kNo},           // cuDNN batch norm
+    {"batch_norm", C::kNorm, kNo},  // ATen: batch_norm_collect_statistics_kernel, ...
+    {"batchnorm", C::kNorm, kNo},   // MIOpenBatchNormFwdTrainSpatial, ...
+    {"bn_fw_", C::kNorm, kNo},      // cuDNN batch norm
     {"bn_bw_", C::kNorm, kNo},
     {"group_norm", C::kNorm, kNo},
-    {"GammaBeta", C::kNorm, kNo},        // LayerNorm backward (ATen, apex)
+    {"GammaBeta", C::kNorm, kNo},  // LayerNorm backward (ATen, apex)
 
     // Convolution: cuDNN, MIOpen, CUTLASS and ATen (before GEMM: implicit-GEMM convolutions
     // name gemm, xmma and cutlass).
-    {"nchwToNhwc", C::kCopyCast, kNo},   // cuDNN layout transposes around convolutions
+    {"nchwToNhwc", C::kCopyCast, kNo},  // cuDNN layout transposes around convolutions
     {"nhwcToNchw", C::kCopyCast, kNo},
-    {"convol", C::kConv, kOpen},         // convolve_sgemm, ImplicitGemmConvolution, ...
+    {"convol", C::kConv, kOpen},  // convolve_sgemm, ImplicitGemmConvolution, ...
     {"implicit_gemm&ffma", C::kConv, kNo, fixed(P::kFp32)},
     {"xmma_&implicit_gemm", C::kConv, kYes},  // sm80_xmma_fprop_implicit_gemm_...
     {"implicit_gemm", C::kConv, kOpen},
     {"cutlass&fprop", C::kConv, kOpen},
     {"cutlass&dgrad", C::kConv, kOpen},
     {"cutlass&wgrad", C::kConv, kOpen},
-    {"dgrad_engine", C::kConv, kNo},     // cuDNN legacy backward-data
+    {"dgrad_engine", C::kConv, kNo},  // cuDNN legacy backward-data
     {"dgrad2d", C::kConv, kNo},
-    {"wgrad_alg", C::kConv, kNo},        // cuDNN legacy backward-filter
+    {"wgrad_alg", C::kConv, kNo},  // cuDNN legacy backward-filter
     {"winograd", C::kConv, kOpen},
     {"scudnn", C::kConv, kNo, fixed(P::kFp32)},  // cuDNN SIMT fp32 kernels
-    {"cudnn", C::kConv, kOpen},          // other cuDNN kernels (attention and norms matched above)
+    {"cudnn", C::kConv, kOpen},                  // other cuDNN kernels (attention and norms matched above)
     {"MIOpenConv", C::kConv, kOpen},
     {"miopenSp3AsmConv", C::kConv, kOpen},
     {"igemm_fwd_gtc", C::kConv, kOpen},  // MIOpen implicit-GEMM assembly convolutions
     {"igemm_bwd_gtc", C::kConv, kOpen},
     {"igemm_wrw_gtc", C::kConv, kOpen},
     {"naive_conv_", C::kConv, kNo},
-    {"grouped_conv", C::kConv, kOpen},   // Composable Kernel
-    {"conv_depthwise", C::kConv, kNo},   // ATen depthwise 2-D/3-D
-    {"conv1d", C::kConv, kNo},           // depthwise causal conv1d (Mamba)
+    {"grouped_conv", C::kConv, kOpen},  // Composable Kernel
+    {"conv_depthwise", C::kConv, kNo},  // ATen depthwise 2-D/3-D
+    {"conv1d", C::kConv, kNo},          // depthwise causal conv1d (Mamba)
     {"im2col", C::kConv, kNo},
     {"col2im", C::kConv, kNo},
 
@@ -142,16 +142,16 @@ constexpr Row kRows[] = {
     {"topkGating", C::kMoe, kNo},
     {"topk_gating", C::kMoe, kNo},
     {"expandInputRows", C::kMoe, kNo},
-    {"aiter&fmoe", C::kMoe, kYes},       // aiter's assembly fused MoE (MFMA)
+    {"aiter&fmoe", C::kMoe, kYes},  // aiter's assembly fused MoE (MFMA)
     {"moe", C::kMoe, kOpen},
 
     // Embeddings: ATen, FBGEMM. Before GEMM ("fbgemm_gpu" names gemm); after "rotary"
     // (rotary_embedding_kernel is elementwise).
     {"rotary", C::kElementwise, kNo},
-    {"embedding", C::kEmbedding, kNo},   // embedding_backward_feature_kernel, split_embedding_codegen_*
-    {"fbgemm&cutlass", C::kGemm, kOpen}, // FBGEMM's fp8/bf16 GEMMs (f8f8bf16_rowwise, ...)
+    {"embedding", C::kEmbedding, kNo},    // embedding_backward_feature_kernel, split_embedding_codegen_*
+    {"fbgemm&cutlass", C::kGemm, kOpen},  // FBGEMM's fp8/bf16 GEMMs (f8f8bf16_rowwise, ...)
     {"fbgemm&quantize", C::kCopyCast, kNo},
-    {"fbgemm", C::kEmbedding, kNo},      // FBGEMM's other kernels prepare embedding lookups
+    {"fbgemm", C::kEmbedding, kNo},  // FBGEMM's other kernels prepare embedding lookups
 
     // GEMM. cuBLAS's nvjet names carry the types after the prefix: q = fp8, o = fp4,
     // t = bf16, h = fp16, s = fp32 (A B C-compute-D, or C-compute-D when A, B = C).
@@ -180,13 +180,13 @@ constexpr Row kRows[] = {
     {"Cijk_&_HHS_", C::kGemm, kOpen, fixed(P::kFp16)},
     {"Cijk_&_SB_", C::kGemm, kOpen, fixed(P::kFp32)},
     {"Cijk_", C::kGemm, kOpen},
-    {"flatmm", C::kGemm, kOpen},         // Composable Kernel / aiter flat-B GEMMs
-    {"gemm_a8w8", C::kGemm, kOpen},      // aiter a8w8 GEMMs (int8 or fp8)
+    {"flatmm", C::kGemm, kOpen},     // Composable Kernel / aiter flat-B GEMMs
+    {"gemm_a8w8", C::kGemm, kOpen},  // aiter a8w8 GEMMs (int8 or fp8)
     {"scaled_mm", C::kGemm, kOpen},
     {"matmul", C::kGemm, kOpen},
     {"cutlass", C::kGemm, kOpen},
     {"gemm", C::kGemm, kOpen},
-    {"^rocblas_", C::kGemm, kNo},        // rocBLAS level-1/2 kernels (its GEMMs are Tensile Cijk_)
+    {"^rocblas_", C::kGemm, kNo},  // rocBLAS level-1/2 kernels (its GEMMs are Tensile Cijk_)
 
     // Elementwise kernels with their own names.
     {"MLARope", C::kElementwise, kNo},
@@ -205,7 +205,7 @@ constexpr Row kRows[] = {
     // Pooling (vision): a windowed reduction.
     {"max_pool", C::kReduction, kNo},
     {"avg_pool", C::kReduction, kNo},
-    {"pooling", C::kReduction, kNo},     // MIOpenPoolingForward, cudnn pooling_fw_4d_kernel
+    {"pooling", C::kReduction, kNo},  // MIOpenPoolingForward, cudnn pooling_fw_4d_kernel
 
     // Selection, sorting, softmax, scans (before "gather": gatherTopK).
     {"topk", C::kReduction, kNo},
@@ -238,13 +238,13 @@ constexpr Row kRows[] = {
 
 // Lowest precision first: a GEMM named "e4m3 in, bf16 out, f32 accumulate" is fp8.
 constexpr Token kPrecisionTokens[] = {
-    {"e2m1", P::kFp4},     {"fp4", P::kFp4},  // nvfp4, mxfp4
-    {"e4m3", P::kFp8},     {"e5m2", P::kFp8},  {"fp8", P::kFp8}, {"float8", P::kFp8},
-    {"int8", P::kInt8, true}, {"qint8", P::kInt8}, {"i8", P::kInt8, true},
-    {"bf16", P::kBf16},    {"bfloat16", P::kBf16}, {"bhalf", P::kBf16},  // ck::bhalf_t
-    {"fp16", P::kFp16},    {"f16", P::kFp16, true}, {"half", P::kFp16}, {"float16", P::kFp16},  // HIP's _Float16
-    {"tf32", P::kTf32},    {"tfloat32", P::kTf32},
-    {"fp32", P::kFp32},    {"f32", P::kFp32, true}, {"float", P::kFp32},
+    {"e2m1", P::kFp4},        {"fp4", P::kFp4},  // nvfp4, mxfp4
+    {"e4m3", P::kFp8},        {"e5m2", P::kFp8},       {"fp8", P::kFp8},       {"float8", P::kFp8},
+    {"int8", P::kInt8, true}, {"qint8", P::kInt8},     {"i8", P::kInt8, true}, {"bf16", P::kBf16},
+    {"bfloat16", P::kBf16},   {"bhalf", P::kBf16},                                                     // ck::bhalf_t
+    {"fp16", P::kFp16},       {"f16", P::kFp16, true}, {"half", P::kFp16},     {"float16", P::kFp16},  // HIP's _Float16
+    {"tf32", P::kTf32},       {"tfloat32", P::kTf32},  {"fp32", P::kFp32},     {"f32", P::kFp32, true},
+    {"float", P::kFp32},
 };
 
 // Occurrences of `text` cancel as many occurrences of the precision token `masks`.
@@ -254,12 +254,11 @@ constexpr MaskToken kMaskTokens[] = {
 };
 
 constexpr TcToken kTensorCoreTokens[] = {
-    {"tensorop", true},  {"gmma", true},      {"hmma", true},       {"wmma", true},
-    {"tcgen05", true},   {"sm100_mma", true}, {"sm80_16x8x", true}, {"mfma", true},
-    {"_xdl", true},      {"16816gemm", true}, {"1688gemm", true},   {"884gemm", true},
-    {"16832gemm", true}, {"_mi16x", true},    {"_mi32x", true},     {"_mi4x", true},
-    {"884cudnn", true},  {"1688cudnn", true}, {"16816cudnn", true}, {"xdlops", true},
-    {"simt", false},     {"ffma", false},     {"_fma_", false},
+    {"tensorop", true},  {"gmma", true},       {"hmma", true},      {"wmma", true},       {"tcgen05", true},
+    {"sm100_mma", true}, {"sm80_16x8x", true}, {"mfma", true},      {"_xdl", true},       {"16816gemm", true},
+    {"1688gemm", true},  {"884gemm", true},    {"16832gemm", true}, {"_mi16x", true},     {"_mi32x", true},
+    {"_mi4x", true},     {"884cudnn", true},   {"1688cudnn", true}, {"16816cudnn", true}, {"xdlops", true},
+    {"simt", false},     {"ffma", false},      {"_fma_", false},
 };
 
 }  // namespace

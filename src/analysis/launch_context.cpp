@@ -10,8 +10,8 @@ bool is_graph_launch_call(std::string_view name) { return name.find("GraphLaunch
 
 bool is_synchronizing_call(std::string_view name) {
   if (name.find("Synchronize") != std::string_view::npos) return true;
-  constexpr std::string_view kSyncCopies[] = {"cudaMemcpy", "cuMemcpyDtoH_v2", "cuMemcpyDtoH", "hipMemcpy",
-                                             "hipMemcpyWithStream", "hipMemcpyDtoH"};
+  constexpr std::string_view kSyncCopies[] = {"cudaMemcpy", "cuMemcpyDtoH_v2",     "cuMemcpyDtoH",
+                                              "hipMemcpy",  "hipMemcpyWithStream", "hipMemcpyDtoH"};
   for (std::string_view c : kSyncCopies) {
     if (name == c) return true;
   }
@@ -49,8 +49,10 @@ void for_each_launch_with_enclosing(
   for (const CpuRange* r : order) {
     auto& stack = open[ThreadKey{r->pid, r->tid}];
     while (!stack.empty() && stack.back()->end < r->end) stack.pop_back();
-    if (encloses(*r)) stack.push_back(r);
-    else fn(*r, stack);
+    if (encloses(*r))
+      stack.push_back(r);
+    else
+      fn(*r, stack);
   }
 }
 

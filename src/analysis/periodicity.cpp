@@ -31,8 +31,7 @@ std::vector<std::size_t> candidate_lags(const std::vector<StringId>& names) {
   for (const auto& [name, histogram] : gaps) {
     auto mode = std::max_element(histogram.begin(), histogram.end(),
                                  [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (mode->second >= 2 && static_cast<std::int64_t>(mode->first) >= kMinPeriod &&
-        mode->first <= names.size() / 2) {
+    if (mode->second >= 2 && static_cast<std::int64_t>(mode->first) >= kMinPeriod && mode->first <= names.size() / 2) {
       lags.push_back(mode->first);
     }
   }

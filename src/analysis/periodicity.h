@@ -17,9 +17,9 @@
 namespace cuprobe {
 
 struct PeriodicSteps {
-  std::int64_t period = 0;           // kernels per step; 0 = no periodicity found
-  double match = 0;                  // fraction of positions matching one period later
-  std::vector<std::size_t> starts;   // index of each step's first kernel
+  std::int64_t period = 0;          // kernels per step; 0 = no periodicity found
+  double match = 0;                 // fraction of positions matching one period later
+  std::vector<std::size_t> starts;  // index of each step's first kernel
 };
 
 // names: kernel names in launch order; boundary_score[i]: how likely a step starts at kernel i.

@@ -69,8 +69,7 @@ std::vector<const CpuRange*> annotation_steps(const Profile& profile, const Anal
   return outermost;
 }
 
-void assign_by_annotation(const Profile& profile, const std::vector<const CpuRange*>& ranges,
-                          StepAssignment& out) {
+void assign_by_annotation(const Profile& profile, const std::vector<const CpuRange*>& ranges, StepAssignment& out) {
   for (const CpuRange* r : ranges) {
     Step s;
     s.cpu_start = r->start;
@@ -120,7 +119,7 @@ void assign_by_annotation(const Profile& profile, const std::vector<const CpuRan
 
 void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
   constexpr double kAfterDeviceToHostCopy = 1e15;  // outweighs any idle gap (ns)
-  std::vector<std::size_t> kernel_index;  // into profile.gpu
+  std::vector<std::size_t> kernel_index;           // into profile.gpu
   std::vector<StringId> names;
   std::vector<double> boundary_score;
   TimeNs last_end = 0;

@@ -15,7 +15,7 @@ namespace cuprobe {
 
 struct StepAssignment {
   StepSummary summary;
-  std::vector<int> activity_step;  // per Profile::gpu index; -1 = in no step
+  std::vector<int> activity_step;   // per Profile::gpu index; -1 = in no step
   std::int64_t placed_by_time = 0;  // activities without a launch record, placed by GPU time
 };
 

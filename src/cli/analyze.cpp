@@ -1,7 +1,8 @@
 // cuprobe analyze TRACE...: where each step's GPU time goes, with findings.
+#include "analysis/analyze.h"
+
 #include <cstdio>
 
-#include "analysis/analyze.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "common/error.h"
@@ -13,9 +14,10 @@ namespace cuprobe {
 namespace {
 
 int run_analyze(int argc, char** argv) {
-  CLI::App app{"Kernel-level breakdown per step of torch profiler (Kineto) traces and cuprobe runs, with findings.\n"
-               "Give one file per rank (.json, .json.gz, .json.xz); ranks come from distributedInfo or the name.",
-               argv[0]};
+  CLI::App app{
+      "Kernel-level breakdown per step of torch profiler (Kineto) traces and cuprobe runs, with findings.\n"
+      "Give one file per rank (.json, .json.gz, .json.xz); ranks come from distributedInfo or the name.",
+      argv[0]};
   std::vector<std::string> files;
   AnalyzeOptions options;
   bool as_json = false;
@@ -26,7 +28,8 @@ int run_analyze(int argc, char** argv) {
                  "annotation name (prefix) that marks one step; default: detect ProfilerStep#, SGLang, vLLM markers");
   app.add_flag("--json", as_json, "print the cuprobe.analyze/1 JSON report");
   app.add_option("--top", top, "kernels to list per rank (default 15)");
-  app.add_flag("--strict", strict, "fail (exit 1) when the import counted any problem (a data_loss or error import stat; see warnings)");
+  app.add_flag("--strict", strict,
+               "fail (exit 1) when the import counted any problem (a data_loss or error import stat; see warnings)");
   if (auto rc = parse_args(app, argc, argv)) return *rc;
 
   std::vector<Profile> profiles = load_profiles(files);
@@ -39,7 +42,9 @@ int run_analyze(int argc, char** argv) {
       }
     }
   }
-  std::string out = as_json ? analyze_json(report, as_json ? SIZE_MAX : top).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n" : analyze_text(report, top);
+  std::string out = as_json
+                        ? analyze_json(report, as_json ? SIZE_MAX : top).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
+                        : analyze_text(report, top);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return std::fflush(stdout) == 0 ? 0 : 1;
 }

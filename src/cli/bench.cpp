@@ -18,22 +18,20 @@
 #include <vector>
 
 #include "cli/deprecated_option.h"
+#include "cli/gpu_list.h"
+#include "cli/http_client_flags.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "collect/counters/counter_summary.h"
-#include "report/counter_summary_report.h"
 #include "collect/counters/device_sampler.h"
-#include "cli/gpu_list.h"
-#include "cli/http_client_flags.h"
 #include "collect/counters/metric_presets.h"
 #include "common/atomic_file.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/stop_signals.h"
 #include "common/units.h"
 #include "common/utf8.h"
 #include "load/bench_metrics.h"
-#include "report/bench_report.h"
-#include "common/clock.h"
 #include "load/http_url.h"
 #include "load/load_runner.h"
 #include "load/profiler_control.h"
@@ -41,6 +39,8 @@
 #include "load/readiness.h"
 #include "load/request_builder.h"
 #include "load/stream_decoder.h"
+#include "report/bench_report.h"
+#include "report/counter_summary_report.h"
 
 namespace cuprobe {
 namespace {
@@ -93,8 +93,10 @@ class BenchObserver final : public LoadObserver {
       : profiler_(profiler), quiet_(quiet), planned_(planned) {}
   void on_steady_start(std::int64_t) override {
     // Everything was sent before the first request ended: no steady state to profile.
-    if (profiler_ && sent_all_) profiler_->skip("no steady state: every request was sent before the first one ended");
-    else if (profiler_) profiler_->request_start();
+    if (profiler_ && sent_all_)
+      profiler_->skip("no steady state: every request was sent before the first one ended");
+    else if (profiler_)
+      profiler_->request_start();
     if (!quiet_) std::fprintf(stderr, "bench: steady state reached (first measured request ended)\n");
   }
   void on_issue_end(std::int64_t) override {
@@ -144,9 +146,10 @@ bool rejected_field(const std::vector<RequestRecord>& records, const char* field
 }
 
 int run_bench(int argc, char** argv) {
-  CLI::App app{"Streaming load against an LLM server: throughput, TTFT/ITL/TPOT/E2E over the whole run and the "
-               "steady state, with the server's profiler (--profile) and device counters (--sample) captured "
-               "inside the steady window. http:// or https:// (--cacert, --insecure)."};
+  CLI::App app{
+      "Streaming load against an LLM server: throughput, TTFT/ITL/TPOT/E2E over the whole run and the "
+      "steady state, with the server's profiler (--profile) and device counters (--sample) captured "
+      "inside the steady window. http:// or https:// (--cacert, --insecure)."};
   app.name(argv[0]);
   std::string url_text, endpoint, model, arrival_text = "poisson", duration_text, warmup_text = "0";
   std::string dataset, extra_body_text, request_timeout_text = "10m", timeout_text = "1h", wait_timeout_text = "10m";
@@ -157,7 +160,8 @@ int run_bench(int argc, char** argv) {
   double rate = 0, max_error_rate = 0, temperature = 0;
   std::uint64_t requests = 0, seed = 1;
   std::int64_t input_len = 256, output_len = 128, profile_steps = 0;
-  bool no_ignore_eos = false, no_stream_options = false, no_wait = false, json = false, quiet = false, sample = false, sample_optional = false;
+  bool no_ignore_eos = false, no_stream_options = false, no_wait = false, json = false, quiet = false, sample = false,
+       sample_optional = false;
   app.add_option("URL", url_text,
                  "server, e.g. http://127.0.0.1:30000, http://host:8000/v1/chat/completions or https://gateway/v1")
       ->required();
@@ -173,7 +177,8 @@ int run_bench(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--input-len", input_len, "synthetic prompt length in words (~tokens)")->capture_default_str();
   app.add_option("--output-len", output_len, "max_tokens of every request")->capture_default_str();
-  app.add_option("--dataset", dataset, "JSONL prompts: {\"prompt\": ...} or {\"messages\": [...]}, optional max_tokens");
+  app.add_option("--dataset", dataset,
+                 "JSONL prompts: {\"prompt\": ...} or {\"messages\": [...]}, optional max_tokens");
   app.add_flag("--no-ignore-eos", no_ignore_eos, "do not ask the server to ignore EOS (outputs may be shorter)");
   app.add_flag("--no-stream-options", no_stream_options,
                "leave stream_options out of OpenAI request bodies (servers that reject unknown fields with 400/422); "
@@ -217,9 +222,12 @@ int run_bench(int argc, char** argv) {
   }
   ApiKind api = api_for_endpoint(endpoint);
   Arrival arrival;
-  if (arrival_text == "poisson") arrival = Arrival::kPoisson;
-  else if (arrival_text == "constant") arrival = Arrival::kConstant;
-  else throw Error("--arrival must be poisson or constant", kExitUsage);
+  if (arrival_text == "poisson")
+    arrival = Arrival::kPoisson;
+  else if (arrival_text == "constant")
+    arrival = Arrival::kConstant;
+  else
+    throw Error("--arrival must be poisson or constant", kExitUsage);
   if (rate < 0) throw Error("--rate must be positive", kExitUsage);
   if (concurrency == 0 && rate <= 0) throw Error("--concurrency must be at least 1", kExitUsage);
   if (concurrency < -1) throw Error("--concurrency must be at least 1", kExitUsage);
@@ -256,9 +264,12 @@ int run_bench(int argc, char** argv) {
   std::optional<ProfileSettings> profile;
   if (!profile_kind.empty()) {
     ProfileSettings ps;
-    if (profile_kind == "sglang") ps.kind = ProfilerKind::kSglang;
-    else if (profile_kind == "vllm") ps.kind = ProfilerKind::kVllm;
-    else throw Error("--profile must be sglang or vllm", kExitUsage);
+    if (profile_kind == "sglang")
+      ps.kind = ProfilerKind::kSglang;
+    else if (profile_kind == "vllm")
+      ps.kind = ProfilerKind::kVllm;
+    else
+      throw Error("--profile must be sglang or vllm", kExitUsage);
     if (ps.kind == ProfilerKind::kVllm && (profile_steps > 0 || !profile_dir.empty())) {
       throw Error("--profile-steps and --profile-dir are SGLang options (vLLM writes to VLLM_TORCH_PROFILER_DIR)",
                   kExitUsage);
@@ -291,11 +302,11 @@ int run_bench(int argc, char** argv) {
     // --timeout bounds everything, the readiness wait included.
     std::int64_t wait_ns = std::min<std::int64_t>(ns_of(wait_timeout_text), run_deadline - mono_ns());
     bool bounded_by_run = wait_ns < ns_of(wait_timeout_text);
-    ReadinessResult ready = wait_until_ready(server, client, std::chrono::nanoseconds(std::max<std::int64_t>(wait_ns, 1)),
-                                             std::chrono::seconds(1),
-                                             [&](double t, const std::string& state) {
-                                               if (!quiet) std::fprintf(stderr, "bench: [%6.1fs] %s\n", t, state.c_str());
-                                             });
+    ReadinessResult ready =
+        wait_until_ready(server, client, std::chrono::nanoseconds(std::max<std::int64_t>(wait_ns, 1)),
+                         std::chrono::seconds(1), [&](double t, const std::string& state) {
+                           if (!quiet) std::fprintf(stderr, "bench: [%6.1fs] %s\n", t, state.c_str());
+                         });
     if (!ready.ready) {
       throw Error("server not ready after " + (bounded_by_run ? timeout_text + " (--timeout)" : wait_timeout_text) +
                   "; last seen: " + ready.last.state);
@@ -379,7 +390,8 @@ int run_bench(int argc, char** argv) {
     report.sample["start_ns"] = from;
     report.sample["end_ns"] = to;
     report.sample_text = format_counter_summary(summary);
-    if (inside.empty()) report.sample_note = "no counter sample fell inside the window (it is shorter than --interval?)";
+    if (inside.empty())
+      report.sample_note = "no counter sample fell inside the window (it is shorter than --interval?)";
   } else {
     report.sample_note = sample_note;
   }
@@ -401,8 +413,8 @@ int run_bench(int argc, char** argv) {
     std::fprintf(stderr, "cuprobe bench: cannot reach %s: %s\n", server.base().c_str(), refused->error_detail.c_str());
     return kExitFailed;
   }
-  for (const auto& [field, option] : {std::pair{"stream_options", "--no-stream-options"},
-                                      std::pair{"ignore_eos", "--no-ignore-eos"}}) {
+  for (const auto& [field, option] :
+       {std::pair{"stream_options", "--no-stream-options"}, std::pair{"ignore_eos", "--no-ignore-eos"}}) {
     if (rejected_field(load.records, field)) {
       std::fprintf(stderr, "cuprobe bench: the server rejected %s; try %s\n", field, option);
     }
@@ -415,8 +427,10 @@ int run_bench(int argc, char** argv) {
   return kExitOk;
 }
 
-const VerbRegistration kRegistration{"bench", "streaming load at concurrency C or rate R, with latency metrics, "
-                                              "server profiler and counters from the steady state", &run_bench};
+const VerbRegistration kRegistration{"bench",
+                                     "streaming load at concurrency C or rate R, with latency metrics, "
+                                     "server profiler and counters from the steady state",
+                                     &run_bench};
 
 }  // namespace
 }  // namespace cuprobe

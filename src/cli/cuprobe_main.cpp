@@ -1,5 +1,6 @@
 #include "cli/cuprobe_main.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -7,8 +8,6 @@
 #include <filesystem>
 #include <new>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/parse_args.h"
 #include "cli/verb.h"

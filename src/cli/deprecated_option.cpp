@@ -10,7 +10,8 @@ void add_deprecated_alias(CLI::App& app, CLI::Option* current, const std::string
   app.add_option_function<std::string>(
          old_name,
          [current, old_name, name, warning](const std::string& value) {
-           if (current->count() > 0) throw CLI::ValidationError(old_name, "the old spelling of " + name + ": give only one");
+           if (current->count() > 0)
+             throw CLI::ValidationError(old_name, "the old spelling of " + name + ": give only one");
            std::fputs(warning.c_str(), stderr);
            current->add_result(value);
            current->run_callback();  // validates, then sets the variable

@@ -4,9 +4,8 @@
 // both spellings is a usage error.
 #pragma once
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace cuprobe {
 

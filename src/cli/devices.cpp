@@ -6,24 +6,24 @@
 #include "cli/verb.h"
 #include "collect/counters/counter_refusal.h"
 #include "collect/device/device_inventory.h"
-#include "report/devices_report.h"
 #include "common/error.h"
 #include "common/units.h"
+#include "report/devices_report.h"
 
 namespace cuprobe {
 namespace {
 
 int run_devices(int argc, char** argv) {
-  CLI::App app{"Lists each GPU: index, name, chip, SMs, memory, the processes holding it, and whether its "
-               "hardware counters can be read (and if not, why).",
-               "cuprobe devices"};
+  CLI::App app{
+      "Lists each GPU: index, name, chip, SMs, memory, the processes holding it, and whether its "
+      "hardware counters can be read (and if not, why).",
+      "cuprobe devices"};
   bool json = false, require_idle = false;
   std::string max_idle_memory = "256MiB";
   app.add_flag("--json", json, "print JSON (schema cuprobe.devices/1)");
   app.add_flag("--require-idle", require_idle,
                "exit 4 when any GPU runs a process or holds more than --max-idle-memory");
-  app.add_option("--max-idle-memory", max_idle_memory, "memory in use still counted as idle")
-      ->capture_default_str();
+  app.add_option("--max-idle-memory", max_idle_memory, "memory in use still counted as idle")->capture_default_str();
   if (auto code = parse_args(app, argc, argv)) return *code;
   std::uint64_t max_idle = parse_size(max_idle_memory);
 

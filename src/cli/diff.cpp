@@ -1,8 +1,9 @@
 // cuprobe diff A B: step time before and after, and what moved.
+#include "analysis/diff.h"
+
 #include <cstdio>
 
 #include "analysis/analyze.h"
-#include "analysis/diff.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "common/error.h"
@@ -30,9 +31,10 @@ std::string label(const std::vector<std::string>& files) {
 }
 
 int run_diff(int argc, char** argv) {
-  CLI::App app{"Compare two runs: GPU time per step before (A) and after (B), what moved, which findings changed.\n"
-               "A side of several ranks is a comma-separated list: r0.json.gz,r1.json.gz",
-               argv[0]};
+  CLI::App app{
+      "Compare two runs: GPU time per step before (A) and after (B), what moved, which findings changed.\n"
+      "A side of several ranks is a comma-separated list: r0.json.gz,r1.json.gz",
+      argv[0]};
   std::string a_arg, b_arg;
   AnalyzeOptions options;
   bool as_json = false;

@@ -1,12 +1,11 @@
 // cuprobe export --chrome RUN.cuprobe -o trace.json: a run file as a
 // Chrome/Perfetto trace.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/parse_args.h"
 #include "cli/verb.h"
@@ -19,9 +18,10 @@ namespace cuprobe {
 namespace {
 
 int run_export(int argc, char** argv) {
-  CLI::App app("Convert a cuprobe run file to another format.\n"
-               "Usage: cuprobe export --chrome RUN.cuprobe -o trace.json",
-               argv[0]);
+  CLI::App app(
+      "Convert a cuprobe run file to another format.\n"
+      "Usage: cuprobe export --chrome RUN.cuprobe -o trace.json",
+      argv[0]);
   std::string input, output;
   bool chrome = false;
   app.add_flag("--chrome", chrome, "write a Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev)")->required();

@@ -16,7 +16,8 @@ void add_http_client_flags(CLI::App& app, HttpClientFlags& flags) {
       ->allow_extra_args(false);
   app.add_option("--api-key", flags.api_key,
                  "sends 'Authorization: Bearer KEY' with every request (default: $OPENAI_API_KEY)");
-  app.add_option("--cacert", flags.ca_file, "https: trust the CA certificates in this PEM file (default: the system's)");
+  app.add_option("--cacert", flags.ca_file,
+                 "https: trust the CA certificates in this PEM file (default: the system's)");
   app.add_flag("--insecure", flags.insecure, "https: do not verify the server's certificate or host name");
 }
 

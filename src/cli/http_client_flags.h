@@ -3,10 +3,9 @@
 // OPENAI_API_KEY environment variable), and for https:// --cacert, --insecure.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "load/http_client_config.h"
 #include "load/http_url.h"

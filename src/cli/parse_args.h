@@ -2,9 +2,8 @@
 // error is one line on stderr and exit code 2.
 #pragma once
 
-#include <optional>
-
 #include <CLI/CLI.hpp>
+#include <optional>
 
 namespace cuprobe {
 

@@ -1,16 +1,15 @@
 // cuprobe record [OPTIONS] -- CMD ARGS...: the kernel timeline and GPU
 // counters of an unmodified CUDA program, in one run file (docs/record.md).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <ctime>
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "cli/deprecated_option.h"
+#include "cli/gpu_list.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
-#include "cli/gpu_list.h"
 #include "collect/counters/metric_presets.h"
 #include "collect/record/record_session.h"
 #include "common/error.h"
@@ -48,9 +47,10 @@ int run_record_verb(int argc, char** argv) {
       break;
     }
   }
-  CLI::App app("Run a command and record its CUDA kernels, copies, NVTX ranges and the GPU counters\n"
-               "into one run file (SQLite). Usage: cuprobe record [OPTIONS] -- CMD ARGS...",
-               argv[0]);
+  CLI::App app(
+      "Run a command and record its CUDA kernels, copies, NVTX ranges and the GPU counters\n"
+      "into one run file (SQLite). Usage: cuprobe record [OPTIONS] -- CMD ARGS...",
+      argv[0]);
   RecordOptions o;
   std::string graphs = "node";
   std::string delay, duration, capture = "all", max_size, interval = "10ms", gpu_text = "all";
@@ -59,9 +59,11 @@ int run_record_verb(int argc, char** argv) {
   app.add_flag("-f,--force", o.force, "replace the output file if it exists");
   app.add_option("--delay", delay, "start recording this long after the command starts (e.g. 60s)");
   app.add_option("--duration", duration, "record for this long, then close the run file (the command runs on)");
-  app.add_option("--capture", capture, "all | cuda-profiler (between cudaProfilerStart/Stop) | signal (SIGUSR1 toggles)")
+  app.add_option("--capture", capture,
+                 "all | cuda-profiler (between cudaProfilerStart/Stop) | signal (SIGUSR1 toggles)")
       ->check(CLI::IsMember({"all", "cuda-profiler", "signal"}));
-  app.add_option("--max-size", max_size, "stop recording when the run file reaches this size (e.g. 512MiB); the rest is counted as lost");
+  app.add_option("--max-size", max_size,
+                 "stop recording when the run file reaches this size (e.g. 512MiB); the rest is counted as lost");
   app.add_flag("--api", o.api_calls, "also record CUDA runtime API calls (launch correlation; costs more)");
   app.add_option("--graphs", graphs,
                  "node: every kernel inside CUDA graphs (default); whole: one record per graph launch (lower overhead)")
@@ -117,10 +119,11 @@ int run_record_verb(int argc, char** argv) {
   std::fprintf(stderr,
                "cuprobe record: wrote %s (%s): %lld kernels, %lld memcpy, %lld memset, %lld ranges, "
                "%lld graph launches, %lld counter samples, %lld processes; %lld records lost%s\n",
-               o.output.c_str(), r.status.c_str(), static_cast<long long>(r.kernels),
-               static_cast<long long>(r.memcpy), static_cast<long long>(r.memset), static_cast<long long>(r.ranges),
-               static_cast<long long>(r.graph_launches), static_cast<long long>(r.samples), static_cast<long long>(r.processes),
-               static_cast<long long>(r.losses), r.losses > 0 ? " (see the losses table)" : "");
+               o.output.c_str(), r.status.c_str(), static_cast<long long>(r.kernels), static_cast<long long>(r.memcpy),
+               static_cast<long long>(r.memset), static_cast<long long>(r.ranges),
+               static_cast<long long>(r.graph_launches), static_cast<long long>(r.samples),
+               static_cast<long long>(r.processes), static_cast<long long>(r.losses),
+               r.losses > 0 ? " (see the losses table)" : "");
   return r.exit_code;
 }
 

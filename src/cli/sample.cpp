@@ -17,21 +17,21 @@
 #include <thread>
 #include <vector>
 
+#include "cli/gpu_list.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
+#include "collect/counters/counter_refusal.h"
 #include "collect/counters/counter_summary.h"
-#include "report/counter_summary_report.h"
 #include "collect/counters/device_sampler.h"
-#include "cli/gpu_list.h"
 #include "collect/counters/metric_catalog.h"
 #include "collect/counters/metric_presets.h"
 #include "collect/counters/pm_backend.h"
-#include "collect/counters/counter_refusal.h"
-#include "report/sample_format.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/stop_signals.h"
 #include "common/units.h"
+#include "report/counter_summary_report.h"
+#include "report/sample_format.h"
 
 namespace cuprobe {
 namespace {
@@ -44,8 +44,10 @@ class Output {
   }
   bool write(const std::string& text) {
     if (failed_) return false;
-    if (file_) failed_ = !file_->stream().write(text.data(), static_cast<std::streamsize>(text.size()));
-    else failed_ = !text.empty() && std::fwrite(text.data(), 1, text.size(), stdout) != text.size();
+    if (file_)
+      failed_ = !file_->stream().write(text.data(), static_cast<std::streamsize>(text.size()));
+    else
+      failed_ = !text.empty() && std::fwrite(text.data(), 1, text.size(), stdout) != text.size();
     return !failed_;
   }
   bool flush() {
@@ -100,8 +102,8 @@ pid_t start_command(const std::vector<std::string>& command) {
   return pid;
 }
 
-std::string live_view(const std::vector<std::string>& names, const std::map<int, CounterRow>& latest,
-                      std::int64_t rows, std::int64_t lost) {
+std::string live_view(const std::vector<std::string>& names, const std::map<int, CounterRow>& latest, std::int64_t rows,
+                      std::int64_t lost) {
   std::string out = "\x1b[H\x1b[2J";
   char line[256];
   std::snprintf(line, sizeof line, "cuprobe sample: %lld samples, %lld lost   (Ctrl-C ends)\n",
@@ -168,18 +170,21 @@ int run_sample(int argc, char** argv) {
       break;
     }
   }
-  CLI::App app{"Samples the hardware counters of one or all GPUs (device-wide: every process's kernels) and "
-               "streams one line per sample.\n"
-               "  cuprobe sample [OPTIONS] [--duration 30s | -- CMD ARGS...]\n"
-               "Without --duration or a command it runs until SIGINT/SIGTERM.",
-               "cuprobe sample"};
+  CLI::App app{
+      "Samples the hardware counters of one or all GPUs (device-wide: every process's kernels) and "
+      "streams one line per sample.\n"
+      "  cuprobe sample [OPTIONS] [--duration 30s | -- CMD ARGS...]\n"
+      "Without --duration or a command it runs until SIGINT/SIGTERM.",
+      "cuprobe sample"};
   std::string gpu_text = "all", interval_text = "100ms", duration_text, preset = "triage", metrics_text;
   std::string chip, format_text = "csv", output_path, summary_json;
   bool list = false, live = false, quiet = false;
   app.add_option("--gpu", gpu_text, "GPUs to sample: all, or indices like 0,1 (CUDA ordinals)")->capture_default_str();
   app.add_option("--interval", interval_text, "sample interval, 1ms to 10s")->capture_default_str();
   app.add_option("--duration", duration_text, "stop after this long (e.g. 30s, 2m)");
-  app.add_option("--preset", preset, "metric preset: triage (device-level, cheap) or pipes (adds tensor pipe per kind and FMA; costs 16-39% of a core per GPU)")
+  app.add_option("--preset", preset,
+                 "metric preset: triage (device-level, cheap) or pipes (adds tensor pipe per kind and FMA; costs "
+                 "16-39% of a core per GPU)")
       ->check(CLI::IsMember(preset_names()))
       ->capture_default_str();
   app.add_option("--metrics", metrics_text, "raw CUPTI metric names a,b,c; replace the preset");
@@ -256,9 +261,9 @@ int run_sample(int argc, char** argv) {
     throw;
   }
   auto began = std::chrono::steady_clock::now();
-  auto tick = std::min<std::chrono::nanoseconds>(std::chrono::milliseconds(100),
-                                                 std::max<std::chrono::nanoseconds>(config.interval,
-                                                                                    std::chrono::milliseconds(20)));
+  auto tick = std::min<std::chrono::nanoseconds>(
+      std::chrono::milliseconds(100),
+      std::max<std::chrono::nanoseconds>(config.interval, std::chrono::milliseconds(20)));
   bool output_closed = false;
   auto emit = [&](std::vector<CounterRow>&& batch) {
     if (batch.empty()) return;

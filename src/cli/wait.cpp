@@ -21,7 +21,8 @@ int run_wait(int argc, char** argv) {
   std::string url_text, timeout_text = "10m", interval_text = "1s";
   bool quiet = false;
   HttpClientFlags client_flags;
-  app.add_option("URL", url_text, "server, e.g. http://127.0.0.1:30000 or https://host (an endpoint path is ignored)")->required();
+  app.add_option("URL", url_text, "server, e.g. http://127.0.0.1:30000 or https://host (an endpoint path is ignored)")
+      ->required();
   app.add_option("--timeout", timeout_text, "give up after this long (exit 1)")->capture_default_str();
   app.add_option("--interval", interval_text, "time between probes")->capture_default_str();
   app.add_flag("-q,--quiet", quiet, "no progress lines on stderr");
@@ -43,8 +44,8 @@ int run_wait(int argc, char** argv) {
   }
   std::string models;
   for (const auto& m : r.last.models) models += (models.empty() ? "" : ", ") + m;
-  std::printf("ready: %s after %.1f s%s%s\n", server.base().c_str(), r.waited_s, models.empty() ? "" : "; models: ",
-              models.c_str());
+  std::printf("ready: %s after %.1f s%s%s\n", server.base().c_str(), r.waited_s,
+              models.empty() ? "" : "; models: ", models.c_str());
   return kExitOk;
 }
 

@@ -32,8 +32,7 @@ struct LibrarySymbol {
 
 template <typename F>
 LibrarySymbol required_symbol(const char* name, F& fn) {
-  return {name, &fn, [](void* slot, void* address) { *static_cast<F*>(slot) = reinterpret_cast<F>(address); },
-          true};
+  return {name, &fn, [](void* slot, void* address) { *static_cast<F*>(slot) = reinterpret_cast<F>(address); }, true};
 }
 
 template <typename F>

@@ -36,7 +36,8 @@ class StopFlag {
   void restore();
 
  private:
-  struct sigaction old_int_{}, old_term_{};
+  struct sigaction old_int_ {
+  }, old_term_{};
   bool restored_ = false;
 };
 

@@ -2,8 +2,8 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "common/error.h"
@@ -30,13 +30,20 @@ std::pair<double, std::string_view> split_number(std::string_view text, const ch
 std::chrono::nanoseconds parse_duration(std::string_view text) {
   auto [value, unit] = split_number(text, "duration");
   double scale = 0;
-  if (unit == "ns") scale = 1;
-  else if (unit == "us") scale = 1e3;
-  else if (unit == "ms") scale = 1e6;
-  else if (unit == "s" || unit.empty()) scale = 1e9;
-  else if (unit == "m" || unit == "min") scale = 60e9;
-  else if (unit == "h") scale = 3600e9;
-  else throw Error("invalid duration '" + std::string(text) + "' (use e.g. 500ms, 10s, 2m)", kExitUsage);
+  if (unit == "ns")
+    scale = 1;
+  else if (unit == "us")
+    scale = 1e3;
+  else if (unit == "ms")
+    scale = 1e6;
+  else if (unit == "s" || unit.empty())
+    scale = 1e9;
+  else if (unit == "m" || unit == "min")
+    scale = 60e9;
+  else if (unit == "h")
+    scale = 3600e9;
+  else
+    throw Error("invalid duration '" + std::string(text) + "' (use e.g. 500ms, 10s, 2m)", kExitUsage);
   double ns = value * scale;
   if (ns > 9e18) throw Error("duration '" + std::string(text) + "' is too long", kExitUsage);
   return std::chrono::nanoseconds(static_cast<std::int64_t>(std::llround(ns)));
@@ -45,14 +52,22 @@ std::chrono::nanoseconds parse_duration(std::string_view text) {
 std::uint64_t parse_size(std::string_view text) {
   auto [value, unit] = split_number(text, "size");
   double scale = 0;
-  if (unit.empty() || unit == "B") scale = 1;
-  else if (unit == "KiB" || unit == "K") scale = 1024.0;
-  else if (unit == "MiB" || unit == "M") scale = 1024.0 * 1024;
-  else if (unit == "GiB" || unit == "G") scale = 1024.0 * 1024 * 1024;
-  else if (unit == "KB") scale = 1e3;
-  else if (unit == "MB") scale = 1e6;
-  else if (unit == "GB") scale = 1e9;
-  else throw Error("invalid size '" + std::string(text) + "' (use e.g. 64MiB, 1GB)", kExitUsage);
+  if (unit.empty() || unit == "B")
+    scale = 1;
+  else if (unit == "KiB" || unit == "K")
+    scale = 1024.0;
+  else if (unit == "MiB" || unit == "M")
+    scale = 1024.0 * 1024;
+  else if (unit == "GiB" || unit == "G")
+    scale = 1024.0 * 1024 * 1024;
+  else if (unit == "KB")
+    scale = 1e3;
+  else if (unit == "MB")
+    scale = 1e6;
+  else if (unit == "GB")
+    scale = 1e9;
+  else
+    throw Error("invalid size '" + std::string(text) + "' (use e.g. 64MiB, 1GB)", kExitUsage);
   double bytes = value * scale;
   if (bytes > 1.8e19) throw Error("size '" + std::string(text) + "' is too large", kExitUsage);
   return static_cast<std::uint64_t>(std::llround(bytes));
@@ -60,11 +75,16 @@ std::uint64_t parse_size(std::string_view text) {
 
 std::string format_duration_ms(double ms) {
   char buf[64];
-  if (ms >= 10000) std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000);
-  else if (ms >= 100) std::snprintf(buf, sizeof buf, "%.0f ms", ms);
-  else if (ms >= 10) std::snprintf(buf, sizeof buf, "%.1f ms", ms);
-  else if (ms >= 0.1) std::snprintf(buf, sizeof buf, "%.2f ms", ms);
-  else std::snprintf(buf, sizeof buf, "%.1f us", ms * 1000);
+  if (ms >= 10000)
+    std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000);
+  else if (ms >= 100)
+    std::snprintf(buf, sizeof buf, "%.0f ms", ms);
+  else if (ms >= 10)
+    std::snprintf(buf, sizeof buf, "%.1f ms", ms);
+  else if (ms >= 0.1)
+    std::snprintf(buf, sizeof buf, "%.2f ms", ms);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f us", ms * 1000);
   return buf;
 }
 

@@ -11,10 +11,10 @@ namespace cuprobe {
 
 std::chrono::nanoseconds parse_duration(std::string_view text);
 std::uint64_t parse_size(std::string_view text);
-std::string format_duration_ms(double ms);  // "1.56 ms", "86.0 ms", "2.31 s"
-std::string format_percent(double fraction);  // "91%", "3.4%", "0.2%"
+std::string format_duration_ms(double ms);             // "1.56 ms", "86.0 ms", "2.31 s"
+std::string format_percent(double fraction);           // "91%", "3.4%", "0.2%"
 std::string format_fixed(double value, int decimals);  // "1.56"
-std::string format_mib(std::uint64_t bytes);  // "1024 MiB"
+std::string format_mib(std::uint64_t bytes);           // "1024 MiB"
 // A counter value by its metric's name: rates ("..._per_s") as "810.4 GB/s", others "93.1"; "-" when not finite.
 std::string format_metric_value(double v, std::string_view metric);
 

@@ -5,8 +5,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -46,7 +46,8 @@ class FileReader {
         offset_ += static_cast<std::uint64_t>(got);
         return static_cast<std::size_t>(got);
       }
-      if (errno != EINTR) throw InputError(path_, static_cast<long long>(offset_), std::string("read failed: ") + std::strerror(errno));
+      if (errno != EINTR)
+        throw InputError(path_, static_cast<long long>(offset_), std::string("read failed: ") + std::strerror(errno));
     }
   }
   std::uint64_t offset() const { return offset_; }
@@ -256,7 +257,8 @@ std::unique_ptr<ByteSource> open_byte_source(const std::string& path, std::strin
     return true;
   };
   if (starts_with({0x1f, 0x8b})) return std::make_unique<GzipSource>(std::move(file), std::move(head));
-  if (starts_with({0xfd, '7', 'z', 'X', 'Z', 0x00})) return std::make_unique<XzSource>(std::move(file), std::move(head));
+  if (starts_with({0xfd, '7', 'z', 'X', 'Z', 0x00}))
+    return std::make_unique<XzSource>(std::move(file), std::move(head));
   return std::make_unique<PlainSource>(std::move(file), std::move(head));
 }
 

@@ -6,7 +6,8 @@
 namespace cuprobe {
 
 std::optional<int> rank_from_file_name(std::string_view path) {
-  std::string_view name = path.substr(path.find_last_of('/') == std::string_view::npos ? 0 : path.find_last_of('/') + 1);
+  std::string_view name =
+      path.substr(path.find_last_of('/') == std::string_view::npos ? 0 : path.find_last_of('/') + 1);
   std::string lower;
   for (char c : name) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   // The last match wins: "tp2_mlp_decode_rank1" is rank 1, not 2.

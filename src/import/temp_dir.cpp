@@ -12,7 +12,8 @@ namespace cuprobe {
 
 TempDir::TempDir() {
   std::string pattern = (std::filesystem::temp_directory_path() / "cuprobe-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) throw Error("cannot make a temporary directory: " + std::string(std::strerror(errno)));
+  if (!::mkdtemp(pattern.data()))
+    throw Error("cannot make a temporary directory: " + std::string(std::strerror(errno)));
   path_ = pattern;
 }
 

@@ -7,12 +7,18 @@ namespace {
 
 MemcpyKind copy_kind(std::uint8_t cupti_kind) {
   switch (cupti_kind) {
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return MemcpyKind::kHtoD;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return MemcpyKind::kDtoH;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return MemcpyKind::kDtoD;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return MemcpyKind::kHtoH;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return MemcpyKind::kPtoP;
-    default: return MemcpyKind::kUnknown;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+      return MemcpyKind::kHtoD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+      return MemcpyKind::kDtoH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+      return MemcpyKind::kDtoD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+      return MemcpyKind::kHtoH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+      return MemcpyKind::kPtoP;
+    default:
+      return MemcpyKind::kUnknown;
   }
 }
 

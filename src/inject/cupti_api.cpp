@@ -22,19 +22,16 @@ std::string CuptiApi::load() {
     if (!lib) return "libcupti not found (" + (errors.empty() ? lib.error : errors) + ")";
   }
   path = lib.path;
-  return resolve_symbols(lib, {required_symbol("cuptiGetVersion", get_version),
-                               required_symbol("cuptiGetResultString", get_result_string),
-                               required_symbol("cuptiGetTimestamp", get_timestamp),
-                               required_symbol("cuptiActivityRegisterCallbacks", register_callbacks),
-                               required_symbol("cuptiActivityEnable", enable),
-                               required_symbol("cuptiActivityDisable", disable),
-                               required_symbol("cuptiActivityFlushAll", flush_all),
-                               required_symbol("cuptiActivityGetNextRecord", next_record),
-                               required_symbol("cuptiActivityGetNumDroppedRecords", dropped_records),
-                               required_symbol("cuptiSubscribe", subscribe),
-                               required_symbol("cuptiEnableCallback", enable_callback),
-                               required_symbol("cuptiGetCallbackName", callback_name),
-                               optional_symbol("cuptiEnableDomain", enable_domain)});
+  return resolve_symbols(
+      lib,
+      {required_symbol("cuptiGetVersion", get_version), required_symbol("cuptiGetResultString", get_result_string),
+       required_symbol("cuptiGetTimestamp", get_timestamp),
+       required_symbol("cuptiActivityRegisterCallbacks", register_callbacks),
+       required_symbol("cuptiActivityEnable", enable), required_symbol("cuptiActivityDisable", disable),
+       required_symbol("cuptiActivityFlushAll", flush_all), required_symbol("cuptiActivityGetNextRecord", next_record),
+       required_symbol("cuptiActivityGetNumDroppedRecords", dropped_records),
+       required_symbol("cuptiSubscribe", subscribe), required_symbol("cuptiEnableCallback", enable_callback),
+       required_symbol("cuptiGetCallbackName", callback_name), optional_symbol("cuptiEnableDomain", enable_domain)});
 }
 
 const char* CuptiApi::result_string(CUptiResult r) const {

@@ -24,7 +24,7 @@ struct CuptiApi {
   decltype(&::cuptiEnableCallback) enable_callback = nullptr;
   decltype(&::cuptiGetCallbackName) callback_name = nullptr;
   decltype(&::cuptiEnableDomain) enable_domain = nullptr;  // optional: null when the library lacks it
-  std::string path;  // the libcupti file in use
+  std::string path;                                        // the libcupti file in use
 
   // Empty string on success, else why CUPTI could not be loaded.
   std::string load();

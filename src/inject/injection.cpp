@@ -162,10 +162,14 @@ void Recorder::send_clock_sync(std::string& out) {
 
 CUpti_ActivityKind cupti_kind(ActivityKind kind) {
   switch (kind) {
-    case ActivityKind::kKernel: return CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-    case ActivityKind::kMemcpy: return CUPTI_ACTIVITY_KIND_MEMCPY;
-    case ActivityKind::kMemset: return CUPTI_ACTIVITY_KIND_MEMSET;
-    case ActivityKind::kNvtx: return CUPTI_ACTIVITY_KIND_MARKER;
+    case ActivityKind::kKernel:
+      return CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    case ActivityKind::kMemcpy:
+      return CUPTI_ACTIVITY_KIND_MEMCPY;
+    case ActivityKind::kMemset:
+      return CUPTI_ACTIVITY_KIND_MEMSET;
+    case ActivityKind::kNvtx:
+      return CUPTI_ACTIVITY_KIND_MARKER;
   }
   return CUPTI_ACTIVITY_KIND_INVALID;
 }
@@ -185,8 +189,8 @@ void Recorder::set_collecting(bool on, std::uint32_t reason) {
     CUpti_ActivityKind kind = cupti_kind(enum_at<ActivityKind>(i));
     CUptiResult r = on ? api_.enable(kind) : api_.disable(kind);
     if (r != CUPTI_SUCCESS && on) {
-      notice(wire::NoticeCode::kCuptiError, std::string("cuptiActivityEnable(") + std::to_string(kind) +
-                                                "): " + api_.result_string(r));
+      notice(wire::NoticeCode::kCuptiError,
+             std::string("cuptiActivityEnable(") + std::to_string(kind) + "): " + api_.result_string(r));
     }
   }
   if (api_calls_) on ? api_.enable(CUPTI_ACTIVITY_KIND_RUNTIME) : api_.disable(CUPTI_ACTIVITY_KIND_RUNTIME);
@@ -311,9 +315,12 @@ void Recorder::read_controls() {
     if (header.type == static_cast<std::uint16_t>(wire::Type::kControl) && header.length == sizeof(wire::Control)) {
       auto c = wire::read_fixed<wire::Control>(control_in_.data() + sizeof header);
       auto cmd = static_cast<wire::ControlCommand>(c.command);
-      if (cmd == wire::ControlCommand::kEnable) set_collecting(true, 0);
-      else if (cmd == wire::ControlCommand::kDisable) set_collecting(false, 0);
-      else if (cmd == wire::ControlCommand::kFlush) api_.flush_all(0);
+      if (cmd == wire::ControlCommand::kEnable)
+        set_collecting(true, 0);
+      else if (cmd == wire::ControlCommand::kDisable)
+        set_collecting(false, 0);
+      else if (cmd == wire::ControlCommand::kFlush)
+        api_.flush_all(0);
     }
     control_in_.erase(0, kFrame);
   }
@@ -329,7 +336,8 @@ void Recorder::worker_loop() {
     CaptureWindow graph_window{false};
     {
       std::unique_lock lock(mutex_);
-      wake_.wait_for(lock, std::chrono::milliseconds(20), [&] { return !queue_.empty() || stopping_ || !pending_.empty(); });
+      wake_.wait_for(lock, std::chrono::milliseconds(20),
+                     [&] { return !queue_.empty() || stopping_ || !pending_.empty(); });
       batch.swap(queue_);
       out.swap(pending_);
       stopping = stopping_;

@@ -47,7 +47,8 @@ WindowMetrics collect(const std::vector<RequestRecord>& records, const Span& spa
     for (std::size_t i = 0; i < r.content_ns.size(); ++i) {
       if (!span.contains(r.content_ns[i])) continue;
       ++inside;
-      if (i > 0 && span.contains(r.content_ns[i - 1])) itl.push_back((r.content_ns[i] - r.content_ns[i - 1]) / kNsPerMs);
+      if (i > 0 && span.contains(r.content_ns[i - 1]))
+        itl.push_back((r.content_ns[i] - r.content_ns[i - 1]) / kNsPerMs);
     }
     m.content_events += span.whole ? static_cast<std::uint64_t>(r.content_count()) : inside;
     m.output_tokens += span.whole ? out : tokens_per_event * static_cast<double>(inside);
@@ -120,8 +121,9 @@ SteadyWindow find_steady_window(const std::vector<RequestRecord>& records) {
     return w;
   }
   if (drain_end == std::numeric_limits<std::int64_t>::max() || drain_end <= first_measured_end) {
-    w.note = "no steady state: the last request was sent before the first measured one ended "
-             "(send more requests than --concurrency, or run longer)";
+    w.note =
+        "no steady state: the last request was sent before the first measured one ended "
+        "(send more requests than --concurrency, or run longer)";
     return w;
   }
   w.valid = true;

@@ -11,7 +11,7 @@
 namespace cuprobe {
 
 struct HttpClientConfig {
-  std::string extra_headers;  // "Name: value\r\n" lines, see header_line()
+  std::string extra_headers;              // "Name: value\r\n" lines, see header_line()
   std::shared_ptr<const TlsContext> tls;  // set for https URLs
 };
 

@@ -14,9 +14,9 @@ namespace cuprobe {
 struct HttpFetchResult {
   bool responded = false;  // a complete HTTP response arrived
   int status = 0;
-  std::string body;        // capped at 1 MiB
-  std::string error;       // reason key when !responded: "connect_refused", "timeout", "malformed_http", ...
-  std::string detail;      // one line for people
+  std::string body;    // capped at 1 MiB
+  std::string error;   // reason key when !responded: "connect_refused", "timeout", "malformed_http", ...
+  std::string detail;  // one line for people
 };
 
 // Sends client.extra_headers with the request.

@@ -150,8 +150,8 @@ bool HttpResponseParser::feed(std::string_view data, HttpBodySink& sink) {
         bool complete = false;
         if (!take_line(data, line, limits_.max_header_bytes - std::min(header_bytes_, limits_.max_header_bytes),
                        complete)) {
-          return fail("header_too_large", "response headers exceed " + std::to_string(limits_.max_header_bytes) +
-                                              " bytes");
+          return fail("header_too_large",
+                      "response headers exceed " + std::to_string(limits_.max_header_bytes) + " bytes");
         }
         if (!complete) return true;
         header_bytes_ += line.size() + 2;
@@ -188,7 +188,8 @@ bool HttpResponseParser::feed(std::string_view data, HttpBodySink& sink) {
       case State::kChunkData:
       case State::kBody: {
         bool until_close = state_ == State::kBody && !has_length_;
-        std::size_t take = until_close ? data.size() : static_cast<std::size_t>(std::min<std::uint64_t>(remaining_, data.size()));
+        std::size_t take =
+            until_close ? data.size() : static_cast<std::size_t>(std::min<std::uint64_t>(remaining_, data.size()));
         sink.on_body(data.substr(0, take));
         data.remove_prefix(take);
         if (!until_close) {

@@ -9,10 +9,10 @@
 namespace cuprobe {
 
 struct HttpUrl {
-  std::string host;          // as given (name or IPv4/IPv6 literal without brackets)
+  std::string host;  // as given (name or IPv4/IPv6 literal without brackets)
   bool https = false;
   std::uint16_t port = 80;
-  std::string path;          // "" when the URL names only the server, else starts with '/'
+  std::string path;               // "" when the URL names only the server, else starts with '/'
   std::string authority() const;  // "host:port" for the Host header (IPv6 in brackets)
   std::string base() const;       // "http://host:port" or "https://host:port"
 };

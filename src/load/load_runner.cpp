@@ -15,8 +15,8 @@
 #include <memory>
 #include <random>
 
-#include "common/error.h"
 #include "common/clock.h"
+#include "common/error.h"
 #include "common/utf8.h"
 #include "load/descriptor_limit.h"
 #include "load/http_response_parser.h"
@@ -32,18 +32,20 @@ constexpr std::int64_t kTickIntervalNs = 100'000'000;
 
 struct Connection final : HttpBodySink, SseSink {
   Connection(RequestRecord& r, ApiKind api, const LoadOptions& o)
-      : rec(r), http(HttpResponseParser::Limits{o.max_header_bytes, 1024}), decoder(api),
+      : rec(r),
+        http(HttpResponseParser::Limits{o.max_header_bytes, 1024}),
+        decoder(api),
         max_error_body(o.max_error_body) {}
 
   RequestRecord& rec;
   int fd = -1;
-  std::size_t slot = 0;  // position in the active list
+  std::size_t slot = 0;                   // position in the active list
   std::size_t address = 0, attempts = 0;  // which resolved address, how many tried
   std::string out;
   std::size_t out_off = 0;
   bool connected = false;
-  bool writing = true;    // false after a send error
-  bool want_out = true;   // EPOLLOUT is asked for
+  bool writing = true;   // false after a send error
+  bool want_out = true;  // EPOLLOUT is asked for
   std::unique_ptr<TlsSession> tls;
   std::int64_t deadline = 0;
   std::int64_t now = 0;  // arrival time of the bytes being parsed
@@ -127,8 +129,8 @@ struct Connection final : HttpBodySink, SseSink {
       std::string excerpt;
       for (char c : body_excerpt.substr(0, 300)) excerpt += (static_cast<unsigned char>(c) >= 0x20) ? c : ' ';
       if (http.status() >= 200 && http.status() < 300) {
-        fail("not_event_stream", "HTTP " + std::to_string(http.status()) + " with Content-Type '" +
-                                     http.content_type() + "': " + excerpt);
+        fail("not_event_stream",
+             "HTTP " + std::to_string(http.status()) + " with Content-Type '" + http.content_type() + "': " + excerpt);
       } else {
         fail("http_" + std::to_string(http.status()), excerpt);
       }
@@ -269,12 +271,12 @@ void Loop::plan_arrivals(std::int64_t now) {
     pending_.push_back(next_arrival_);
     double mean_gap_ns = 1e9 / opt_.rate;
     double gap = opt_.arrival == Arrival::kConstant ? mean_gap_ns
-                                                     : std::exponential_distribution<double>(1.0)(rng_) * mean_gap_ns;
+                                                    : std::exponential_distribution<double>(1.0)(rng_) * mean_gap_ns;
     next_arrival_ += std::max<std::int64_t>(1, static_cast<std::int64_t>(gap));
     // Counting happens in issue(); here only what is queued matters for plan_finished.
     ++planned_;
-    bool warm = planned_ <= opt_.warmup_requests ||
-                (opt_.warmup_ns > 0 && pending_.back() - run_start_ < opt_.warmup_ns);
+    bool warm =
+        planned_ <= opt_.warmup_requests || (opt_.warmup_ns > 0 && pending_.back() - run_start_ < opt_.warmup_ns);
     if (!warm) {
       if (measure_start_ == 0) measure_start_ = pending_.back();
       ++measured_planned_;
@@ -507,7 +509,8 @@ void Loop::cancel_all(const char* reason, const std::string& detail) {
 }
 
 LoadResult Loop::run() {
-  if (opt_.requests == 0 && opt_.duration_ns <= 0) throw Error("the load plan has neither a request count nor a duration", kExitUsage);
+  if (opt_.requests == 0 && opt_.duration_ns <= 0)
+    throw Error("the load plan has neither a request count nor a duration", kExitUsage);
   resolve();
   ep_ = epoll_create1(EPOLL_CLOEXEC);
   timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);

@@ -25,18 +25,18 @@ struct LoadOptions {
   std::string host = "127.0.0.1";
   std::uint16_t port = 80;
   ApiKind api = ApiKind::kCompletions;
-  int concurrency = 1;           // closed loop: in flight; open loop: cap (0 = none)
-  double rate = 0;               // requests/s; > 0 selects the open loop
+  int concurrency = 1;  // closed loop: in flight; open loop: cap (0 = none)
+  double rate = 0;      // requests/s; > 0 selects the open loop
   Arrival arrival = Arrival::kPoisson;
   std::uint64_t seed = 1;
-  std::uint64_t requests = 0;    // measured requests to send; 0 = until duration
-  std::int64_t duration_ns = 0;  // stop sending this long after the first measured request; 0 = none
+  std::uint64_t requests = 0;         // measured requests to send; 0 = until duration
+  std::int64_t duration_ns = 0;       // stop sending this long after the first measured request; 0 = none
   std::uint64_t warmup_requests = 0;  // sent first, not measured
   std::int64_t warmup_ns = 0;         // requests sent this early in the run are not measured
   std::int64_t request_timeout_ns = 600'000'000'000;
   std::int64_t run_timeout_ns = 3600'000'000'000;
   std::size_t max_header_bytes = 64 * 1024;
-  std::size_t max_error_body = 2048;   // bytes of a 4xx/5xx body kept in the error detail
+  std::size_t max_error_body = 2048;  // bytes of a 4xx/5xx body kept in the error detail
   // Content timestamps kept per request when its max_tokens is unknown; with a
   // known max_tokens, that many (plus a little) are kept. Later events are counted.
   std::size_t max_token_stamps = 65536;
@@ -55,22 +55,22 @@ struct LoadProgress {
 class LoadObserver {
  public:
   virtual ~LoadObserver() = default;
-  virtual void on_steady_start(std::int64_t /*mono_ns*/) {}  // first measured request ended
-  virtual void on_issue_end(std::int64_t /*mono_ns*/) {}     // the last request was sent
+  virtual void on_steady_start(std::int64_t /*mono_ns*/) {}               // first measured request ended
+  virtual void on_issue_end(std::int64_t /*mono_ns*/) {}                  // the last request was sent
   virtual void on_tick(std::int64_t /*mono_ns*/, const LoadProgress&) {}  // about every 100 ms
 };
 
 struct LoadResult {
-  std::vector<RequestRecord> records;  // in send order, warm-up included (flagged)
-  std::int64_t start_ns = 0;           // monotonic: first request sent
-  std::int64_t end_ns = 0;             // last request ended
-  std::int64_t steady_start_ns = 0;    // 0 when never reached
-  std::int64_t issue_end_ns = 0;       // 0 when the run timed out before the plan was sent
-  std::int64_t realtime_offset_ns = 0; // realtime = monotonic + offset
-  std::uint64_t reads = 0;              // reads that returned data
+  std::vector<RequestRecord> records;      // in send order, warm-up included (flagged)
+  std::int64_t start_ns = 0;               // monotonic: first request sent
+  std::int64_t end_ns = 0;                 // last request ended
+  std::int64_t steady_start_ns = 0;        // 0 when never reached
+  std::int64_t issue_end_ns = 0;           // 0 when the run timed out before the plan was sent
+  std::int64_t realtime_offset_ns = 0;     // realtime = monotonic + offset
+  std::uint64_t reads = 0;                 // reads that returned data
   std::uint64_t reads_kernel_stamped = 0;  // ... whose arrival time is the kernel's receive timestamp
   bool run_timed_out = false;
-  bool stopped = false;                // stop_flag was raised
+  bool stopped = false;  // stop_flag was raised
 };
 
 // The complete HTTP request (head and body) for one request, and what it asks for.

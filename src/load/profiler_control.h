@@ -25,8 +25,8 @@ enum class ProfilerKind { kSglang, kVllm };
 
 struct ProfileSettings {
   ProfilerKind kind = ProfilerKind::kSglang;
-  std::string output_dir;            // SGLang only; "" = the server's SGLANG_TORCH_PROFILER_DIR
-  std::int64_t num_steps = 0;        // SGLang only; 0 = until /stop_profile
+  std::string output_dir;      // SGLang only; "" = the server's SGLANG_TORCH_PROFILER_DIR
+  std::int64_t num_steps = 0;  // SGLang only; 0 = until /stop_profile
   std::vector<std::string> activities = {"CPU", "GPU"};
   std::chrono::nanoseconds call_timeout = std::chrono::minutes(10);
 };
@@ -44,7 +44,7 @@ struct ProfileOutcome {
   ProfileCallResult start, stop;
   bool auto_stop = false;  // SGLang with num_steps: no /stop_profile sent
   std::string trace_location;
-  std::string note;        // why the profiler was not started, when it was not
+  std::string note;  // why the profiler was not started, when it was not
 };
 
 std::string start_profile_body(const ProfileSettings& settings);  // "" for vLLM
@@ -53,10 +53,10 @@ class ProfilerControl {
  public:
   ProfilerControl(HttpUrl server, HttpClientConfig client, ProfileSettings settings, std::int64_t realtime_offset_ns);
   ~ProfilerControl();
-  void request_start();  // queue POST /start_profile
-  void request_stop();   // queue POST /stop_profile (skipped when the server stops by itself)
+  void request_start();        // queue POST /start_profile
+  void request_stop();         // queue POST /stop_profile (skipped when the server stops by itself)
   void skip(std::string why);  // the profiler will not be started; say why
-  ProfileOutcome finish();  // waits for the queued calls
+  ProfileOutcome finish();     // waits for the queued calls
 
  private:
   void run_call(const char* path, const std::string& body, ProfileCallResult& out);

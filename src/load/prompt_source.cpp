@@ -10,13 +10,14 @@ namespace {
 
 // Short, common words: one token each in the GPT/Llama/Qwen vocabularies.
 constexpr const char* kWords[] = {
-    "the", "of", "and", "to", "in", "is", "it", "you", "that", "he", "was", "for", "on", "are", "as", "with",
-    "his", "they", "at", "be", "this", "have", "from", "or", "one", "had", "by", "word", "but", "not", "what",
-    "all", "were", "we", "when", "your", "can", "said", "there", "use", "an", "each", "which", "she", "do",
-    "how", "their", "if", "will", "up", "other", "about", "out", "many", "then", "them", "these", "so", "some",
-    "her", "would", "make", "like", "him", "into", "time", "has", "look", "two", "more", "write", "go", "see",
-    "number", "no", "way", "could", "people", "my", "than", "first", "water", "been", "call", "who", "oil",
-    "its", "now", "find", "long", "down", "day", "did", "get", "come", "made", "may", "part"};
+    "the",  "of",   "and",   "to",    "in",    "is",    "it",   "you",   "that",   "he",   "was",  "for",   "on",
+    "are",  "as",   "with",  "his",   "they",  "at",    "be",   "this",  "have",   "from", "or",   "one",   "had",
+    "by",   "word", "but",   "not",   "what",  "all",   "were", "we",    "when",   "your", "can",  "said",  "there",
+    "use",  "an",   "each",  "which", "she",   "do",    "how",  "their", "if",     "will", "up",   "other", "about",
+    "out",  "many", "then",  "them",  "these", "so",    "some", "her",   "would",  "make", "like", "him",   "into",
+    "time", "has",  "look",  "two",   "more",  "write", "go",   "see",   "number", "no",   "way",  "could", "people",
+    "my",   "than", "first", "water", "been",  "call",  "who",  "oil",   "its",    "now",  "find", "long",  "down",
+    "day",  "did",  "get",   "come",  "made",  "may",   "part"};
 
 class SyntheticPrompts final : public PromptSource {
  public:
@@ -48,7 +49,8 @@ class SyntheticPrompts final : public PromptSource {
 
 class DatasetPrompts final : public PromptSource {
  public:
-  DatasetPrompts(std::string path, std::vector<Prompt> prompts) : path_(std::move(path)), prompts_(std::move(prompts)) {}
+  DatasetPrompts(std::string path, std::vector<Prompt> prompts)
+      : path_(std::move(path)), prompts_(std::move(prompts)) {}
   Prompt prompt(std::uint64_t index) const override { return prompts_[index % prompts_.size()]; }
   std::string describe() const override {
     return "dataset " + path_ + " (" + std::to_string(prompts_.size()) + " prompts)";
@@ -82,7 +84,8 @@ std::unique_ptr<PromptSource> dataset_prompts(const std::string& path, std::int6
     Prompt p;
     p.max_tokens = default_output_len;
     if (auto it = doc.find("prompt"); it != doc.end()) {
-      if (!it->is_string() || it->get_ref<const std::string&>().empty()) throw bad("\"prompt\" must be a non-empty string");
+      if (!it->is_string() || it->get_ref<const std::string&>().empty())
+        throw bad("\"prompt\" must be a non-empty string");
       p.text = it->get<std::string>();
     } else if (auto m = doc.find("messages"); m != doc.end()) {
       if (!m->is_array() || m->empty()) throw bad("\"messages\" must be a non-empty array");

@@ -4,16 +4,15 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace cuprobe {
 
 struct Prompt {
-  std::string text;            // completions / generate prompt; chat: the user message when messages is null
-  nlohmann::json messages;     // chat messages from a dataset, or null
+  std::string text;         // completions / generate prompt; chat: the user message when messages is null
+  nlohmann::json messages;  // chat messages from a dataset, or null
   std::int64_t max_tokens = 0;
   std::int64_t expected_prompt_tokens = -1;  // what the synthetic prompt was built for; -1 unknown
 };

@@ -1,9 +1,8 @@
 #include "load/readiness.h"
 
 #include <algorithm>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "common/clock.h"
 #include "load/http_fetch.h"
@@ -64,8 +63,8 @@ ReadinessProbe probe_readiness(const HttpUrl& server, const HttpClientConfig& cl
   return probe;
 }
 
-ReadinessResult wait_until_ready(const HttpUrl& server, const HttpClientConfig& client, std::chrono::nanoseconds timeout,
-                                 std::chrono::nanoseconds interval,
+ReadinessResult wait_until_ready(const HttpUrl& server, const HttpClientConfig& client,
+                                 std::chrono::nanoseconds timeout, std::chrono::nanoseconds interval,
                                  const std::function<void(double, const std::string&)>& log) {
   ReadinessResult result;
   std::int64_t start = mono_ns();

@@ -31,8 +31,8 @@ struct ReadinessResult {
 
 // Probes every `interval` until ready or `timeout`; calls log(elapsed_s, state) each
 // time the state changes.
-ReadinessResult wait_until_ready(const HttpUrl& server, const HttpClientConfig& client, std::chrono::nanoseconds timeout,
-                                 std::chrono::nanoseconds interval,
+ReadinessResult wait_until_ready(const HttpUrl& server, const HttpClientConfig& client,
+                                 std::chrono::nanoseconds timeout, std::chrono::nanoseconds interval,
                                  const std::function<void(double, const std::string&)>& log);
 
 }  // namespace cuprobe

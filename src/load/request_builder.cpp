@@ -35,8 +35,8 @@ nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prom
 
 namespace {
 
-std::string http_request(const char* method, const std::string& path, const std::string& authority,
-                         const char* accept, const std::string& json_body, const std::string& extra_headers = "") {
+std::string http_request(const char* method, const std::string& path, const std::string& authority, const char* accept,
+                         const std::string& json_body, const std::string& extra_headers = "") {
   std::string req;
   req.reserve(256 + json_body.size());
   req.append(method).append(" ").append(path.empty() ? "/" : path).append(" HTTP/1.1\r\nHost: ");

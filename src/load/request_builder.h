@@ -4,9 +4,8 @@
 // ignore_eos so that every request produces exactly that many tokens.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "load/http_url.h"
 #include "load/prompt_source.h"
@@ -16,9 +15,9 @@ namespace cuprobe {
 
 struct RequestTemplate {
   ApiKind api = ApiKind::kCompletions;
-  std::string path;         // full request path, e.g. "/v1/completions"
-  std::string authority;    // Host header
-  std::string model;        // OpenAI "model"; empty = omitted
+  std::string path;       // full request path, e.g. "/v1/completions"
+  std::string authority;  // Host header
+  std::string model;      // OpenAI "model"; empty = omitted
   bool ignore_eos = true;
   bool stream_options = true;  // ask for usage with stream_options.include_usage (OpenAI APIs)
   double temperature = 0.0;

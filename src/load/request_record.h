@@ -11,7 +11,7 @@ namespace cuprobe {
 
 struct RequestRecord {
   std::uint64_t index = 0;
-  bool warmup = false;          // not measured
+  bool warmup = false;            // not measured
   std::int64_t scheduled_ns = 0;  // when the load plan wanted it sent (open loop: its arrival time)
   std::int64_t send_ns = 0;       // when the client started it (before connect)
   std::int64_t end_ns = 0;        // when it ended, success or not
@@ -20,8 +20,8 @@ struct RequestRecord {
   // without bound); content_events counts them all.
   std::vector<std::int64_t> content_ns;
   std::int64_t content_events = 0;
-  std::int64_t events = 0;        // all data events, content or not
-  std::int64_t prompt_tokens = -1;      // from the server's usage; -1 = not reported
+  std::int64_t events = 0;          // all data events, content or not
+  std::int64_t prompt_tokens = -1;  // from the server's usage; -1 = not reported
   std::int64_t completion_tokens = -1;
   std::int64_t expected_prompt_tokens = -1;  // what the prompt was built for, when known
   int http_status = 0;
@@ -31,9 +31,7 @@ struct RequestRecord {
 
   bool ok() const { return error.empty(); }
   bool usage_reported() const { return completion_tokens >= 0; }
-  std::int64_t content_count() const {
-    return std::max(content_events, static_cast<std::int64_t>(content_ns.size()));
-  }
+  std::int64_t content_count() const { return std::max(content_events, static_cast<std::int64_t>(content_ns.size())); }
   // Output tokens: the server's count when reported, else the number of content events.
   std::int64_t output_tokens() const { return completion_tokens >= 0 ? completion_tokens : content_count(); }
   std::int64_t input_tokens() const { return prompt_tokens >= 0 ? prompt_tokens : expected_prompt_tokens; }

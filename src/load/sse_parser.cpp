@@ -39,7 +39,8 @@ bool SseParser::feed(std::string_view bytes, SseSink& sink) {
     const char* start = bytes.data() + i;
     std::size_t left = bytes.size() - i;
     const void* nl = std::memchr(start, '\n', left);
-    const void* cr = std::memchr(start, '\r', nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - start) : left);
+    const void* cr =
+        std::memchr(start, '\r', nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - start) : left);
     const char* end = static_cast<const char*>(cr ? cr : nl);
     if (!end) {
       if (line_.size() + left + data_.size() > max_event_bytes_) {

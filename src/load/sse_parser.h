@@ -29,7 +29,7 @@ class SseParser {
   void on_line(std::string_view line, SseSink& sink);
 
   std::size_t max_event_bytes_;
-  std::string line_;   // partial line carried between feeds
+  std::string line_;  // partial line carried between feeds
   std::string data_;
   std::string event_;
   bool has_data_ = false;

@@ -48,9 +48,9 @@ ApiKind api_for_endpoint(std::string_view endpoint) {
   if (endpoint == "/v1/completions") return ApiKind::kCompletions;
   if (endpoint == "/v1/chat/completions") return ApiKind::kChat;
   if (endpoint == "/generate") return ApiKind::kGenerate;
-  throw Error("unsupported endpoint '" + std::string(endpoint) +
-                  "' (use /v1/completions, /v1/chat/completions or /generate)",
-              kExitUsage);
+  throw Error(
+      "unsupported endpoint '" + std::string(endpoint) + "' (use /v1/completions, /v1/chat/completions or /generate)",
+      kExitUsage);
 }
 
 std::string take_api_endpoint(std::string& path) {
@@ -65,9 +65,12 @@ std::string take_api_endpoint(std::string& path) {
 
 const char* api_name(ApiKind api) {
   switch (api) {
-    case ApiKind::kCompletions: return "/v1/completions";
-    case ApiKind::kChat: return "/v1/chat/completions";
-    case ApiKind::kGenerate: return "/generate";
+    case ApiKind::kCompletions:
+      return "/v1/completions";
+    case ApiKind::kChat:
+      return "/v1/chat/completions";
+    case ApiKind::kGenerate:
+      return "/generate";
   }
   return "?";
 }

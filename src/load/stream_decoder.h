@@ -22,12 +22,12 @@ std::string take_api_endpoint(std::string& path);
 struct StreamChunk {
   enum class Kind { kData, kDone, kError, kMalformed };
   Kind kind = Kind::kData;
-  bool has_content = false;   // generated text (or reasoning text) arrived in this event
-  bool finished = false;      // a finish_reason was set
-  std::int64_t prompt_tokens = -1;      // from usage / meta_info, -1 when absent
+  bool has_content = false;         // generated text (or reasoning text) arrived in this event
+  bool finished = false;            // a finish_reason was set
+  std::int64_t prompt_tokens = -1;  // from usage / meta_info, -1 when absent
   std::int64_t completion_tokens = -1;
-  std::string id;             // response id, when the event names one
-  std::string message;        // error message, or why the event is malformed
+  std::string id;       // response id, when the event names one
+  std::string message;  // error message, or why the event is malformed
 };
 
 // One per request: /generate sends the whole text so far in every event.

@@ -24,8 +24,10 @@ bool bind(void* handle, F& fn, const char* name, std::string& missing) {
 Loaded load() {
   Loaded l;
   std::vector<std::string> names;
-  if (const char* env = std::getenv("CUPROBE_LIBSSL"); env && *env) names = {env};
-  else names = {"libssl.so.3", "libssl.so.1.1"};
+  if (const char* env = std::getenv("CUPROBE_LIBSSL"); env && *env)
+    names = {env};
+  else
+    names = {"libssl.so.3", "libssl.so.1.1"};
   void* handle = nullptr;
   std::string errors;
   for (const auto& n : names) {
@@ -35,8 +37,10 @@ Loaded load() {
     errors += (errors.empty() ? "" : "; ") + std::string(e ? e : n);
   }
   if (!handle) {
-    l.why = "https needs OpenSSL's libssl (libssl.so.3 or libssl.so.1.1, e.g. Debian's libssl3), which could not be "
-            "loaded: " + errors;
+    l.why =
+        "https needs OpenSSL's libssl (libssl.so.3 or libssl.so.1.1, e.g. Debian's libssl3), which could not be "
+        "loaded: " +
+        errors;
     return l;
   }
   TlsLibrary& t = l.lib;

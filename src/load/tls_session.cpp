@@ -94,7 +94,7 @@ TlsSession::TlsSession(std::shared_ptr<const TlsContext> context, const std::str
 TlsSession::~TlsSession() {
   if (ssl_) {
     lib_.SSL_free(ssl_);  // frees both memory BIOs
-  } else {  // SSL_new failed: the BIOs were never handed over
+  } else {                // SSL_new failed: the BIOs were never handed over
     if (in_) lib_.BIO_free(in_);
     if (out_) lib_.BIO_free(out_);
   }

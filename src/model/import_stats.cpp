@@ -21,15 +21,17 @@ const ImportStatInfo& import_stat_info(ImportStat stat) { return kInfos[static_c
 
 const char* severity_name(StatSeverity severity) {
   switch (severity) {
-    case StatSeverity::kInfo: return "info";
-    case StatSeverity::kDataLoss: return "data_loss";
-    case StatSeverity::kError: return "error";
+    case StatSeverity::kInfo:
+      return "info";
+    case StatSeverity::kDataLoss:
+      return "data_loss";
+    case StatSeverity::kError:
+      return "error";
   }
   return "error";
 }
 
-void ImportStats::add(ImportStat stat, std::string_view example, std::optional<std::uint64_t> offset,
-                      std::int64_t n) {
+void ImportStats::add(ImportStat stat, std::string_view example, std::optional<std::uint64_t> offset, std::int64_t n) {
   if (n <= 0) return;
   auto& c = counts_[static_cast<std::size_t>(stat)];
   if (c.count == 0) {

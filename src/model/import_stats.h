@@ -17,33 +17,33 @@ namespace cuprobe {
 // error: the input breaks its format's rules (read anyway, tolerantly).
 enum class StatSeverity : std::uint8_t { kInfo, kDataLoss, kError };
 
-#define CUPROBE_IMPORT_STATS(X)                                                                                  \
-  X(kNotCompleteEvent, "event_not_complete", kDataLoss,                                                          \
-    "events of a used category that are not complete ('X') events (ignored)")                                    \
-  X(kNegativeDuration, "negative_duration", kDataLoss, "events with a negative duration (dropped)")              \
-  X(kZeroDurationGpu, "zero_duration_gpu_activity", kInfo, "GPU activities with zero duration")                  \
-  X(kNoCorrelation, "gpu_activity_without_correlation", kInfo, "GPU activities without a correlation id")        \
-  X(kInvalidUtf8, "invalid_utf8", kError, "names or texts with invalid UTF-8 (invalid bytes shown as U+FFFD)")   \
-  X(kArgsNotObject, "args_not_object", kError, "events whose \"args\" is not an object (ignored)")                \
-  X(kTimeOutOfRange, "time_out_of_range", kDataLoss,                                                             \
-    "events whose time is out of range (beyond +/-146 years or overflowing; dropped)")                          \
-  X(kValueOutOfRange, "value_out_of_range", kDataLoss, "values out of range for their field (ignored)")          \
-  X(kNumberAsString, "number_as_string", kError, "numbers written as strings (read as numbers)")                 \
-  X(kFieldMistyped, "field_mistyped", kError, "optional fields of an unexpected type (ignored)")                 \
-  X(kEventMissingField, "event_missing_field", kDataLoss,                                                        \
-    "events without a field cuprobe needs (skipped)")                                                            \
-  X(kUnknownNameId, "unknown_name_id", kDataLoss, "name ids missing from the names table (shown as <unknown>)")   \
-  X(kReversedInterval, "interval_reversed", kDataLoss, "intervals ending before they start (end set to start)")  \
-  X(kUnknownMetricId, "unknown_metric_id", kDataLoss, "counter samples with an unknown metric id (dropped)")      \
-  X(kWrongValueType, "wrong_value_type", kDataLoss,                                                            \
-    "rows with text or a fraction where an integer is expected (skipped)")                                       \
-  X(kLostRecords, "records_lost", kDataLoss, "records lost while recording")                                     \
-  X(kRecorderNotice, "recorder_notice", kDataLoss, "notices from the recorder")                                  \
-  X(kProcessNotExited, "process_not_exited", kDataLoss, "recorded processes that did not exit normally")         \
-  X(kRecordingUnfinished, "recording_unfinished", kDataLoss, "recording did not finish")                       \
-  X(kDuplicateRank, "duplicate_rank", kError, "files claiming a rank another file claims too")                  \
-  X(kJournalBeside, "journal_not_replayed", kInfo,                                                               \
-    "a -journal lies beside the run file (cuprobe killed mid-commit): read from a rolled-back copy, file left as it is")
+#define CUPROBE_IMPORT_STATS(X)                                                                                       \
+  X(kNotCompleteEvent, "event_not_complete", kDataLoss,                                                               \
+    "events of a used category that are not complete ('X') events (ignored)")                                         \
+  X(kNegativeDuration, "negative_duration", kDataLoss, "events with a negative duration (dropped)")                   \
+  X(kZeroDurationGpu, "zero_duration_gpu_activity", kInfo, "GPU activities with zero duration")                       \
+  X(kNoCorrelation, "gpu_activity_without_correlation", kInfo, "GPU activities without a correlation id")             \
+  X(kInvalidUtf8, "invalid_utf8", kError, "names or texts with invalid UTF-8 (invalid bytes shown as U+FFFD)")        \
+  X(kArgsNotObject, "args_not_object", kError, "events whose \"args\" is not an object (ignored)")                    \
+  X(kTimeOutOfRange, "time_out_of_range", kDataLoss,                                                                  \
+    "events whose time is out of range (beyond +/-146 years or overflowing; dropped)")                                \
+  X(kValueOutOfRange, "value_out_of_range", kDataLoss, "values out of range for their field (ignored)")               \
+  X(kNumberAsString, "number_as_string", kError, "numbers written as strings (read as numbers)")                      \
+  X(kFieldMistyped, "field_mistyped", kError, "optional fields of an unexpected type (ignored)")                      \
+  X(kEventMissingField, "event_missing_field", kDataLoss, "events without a field cuprobe needs (skipped)")           \
+  X(kUnknownNameId, "unknown_name_id", kDataLoss, "name ids missing from the names table (shown as <unknown>)")       \
+  X(kReversedInterval, "interval_reversed", kDataLoss, "intervals ending before they start (end set to start)")       \
+  X(kUnknownMetricId, "unknown_metric_id", kDataLoss, "counter samples with an unknown metric id (dropped)")          \
+  X(kWrongValueType, "wrong_value_type", kDataLoss,                                                                   \
+    "rows with text or a fraction where an integer is expected (skipped)")                                            \
+  X(kLostRecords, "records_lost", kDataLoss, "records lost while recording")                                          \
+  X(kRecorderNotice, "recorder_notice", kDataLoss, "notices from the recorder")                                       \
+  X(kProcessNotExited, "process_not_exited", kDataLoss, "recorded processes that did not exit normally")              \
+  X(kRecordingUnfinished, "recording_unfinished", kDataLoss, "recording did not finish")                              \
+  X(kDuplicateRank, "duplicate_rank", kError, "files claiming a rank another file claims too")                        \
+  X(kJournalBeside, "journal_not_replayed", kInfo,                                                                    \
+    "a -journal lies beside the run file (cuprobe killed mid-commit): read from a rolled-back copy, file left as it " \
+    "is")
 
 enum class ImportStat : std::uint8_t {
 #define CUPROBE_STAT_ENUM(name, id, severity, description) name,
@@ -68,7 +68,7 @@ const char* severity_name(StatSeverity severity);  // "info", "data_loss", "erro
 
 struct ImportStatCount {
   std::int64_t count = 0;
-  std::string example;                 // the first one, its bytes repaired to UTF-8
+  std::string example;                  // the first one, its bytes repaired to UTF-8
   std::optional<std::uint64_t> offset;  // byte offset of the first one, when known
 };
 

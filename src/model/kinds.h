@@ -21,12 +21,12 @@ struct EnumNames;  // names[i] is the name of the enumerator with value i
 
 #define CUPROBE_ENUMERATOR(enumerator, name) enumerator,
 #define CUPROBE_ENUM_NAME(enumerator, name) std::string_view{name},
-#define CUPROBE_NAMED_ENUM(Enum, Underlying, LIST)                                   \
-  enum class Enum : Underlying { LIST(CUPROBE_ENUMERATOR) };                         \
-  template <>                                                                        \
-  struct EnumNames<Enum> {                                                           \
-    static constexpr std::string_view names[] = {LIST(CUPROBE_ENUM_NAME)};           \
-  };                                                                                 \
+#define CUPROBE_NAMED_ENUM(Enum, Underlying, LIST)                         \
+  enum class Enum : Underlying { LIST(CUPROBE_ENUMERATOR) };               \
+  template <>                                                              \
+  struct EnumNames<Enum> {                                                 \
+    static constexpr std::string_view names[] = {LIST(CUPROBE_ENUM_NAME)}; \
+  };                                                                       \
   static_assert(enum_names_valid<Enum>(), #Enum ": every name non-empty and unique")
 
 template <typename E>

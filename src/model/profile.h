@@ -81,12 +81,12 @@ struct Profile {
   std::optional<int> world_size;
   std::vector<DeviceInfo> devices;
   StringTable strings;
-  std::vector<GpuActivity> gpu;    // sorted by start after import
-  std::vector<CpuRange> cpu;       // sorted by start after import
+  std::vector<GpuActivity> gpu;  // sorted by start after import
+  std::vector<CpuRange> cpu;     // sorted by start after import
   std::vector<CounterSample> counters;
   std::vector<std::pair<std::string, std::string>> metadata;
   bool complete = true;  // false when the source says it was cut short
-  ImportStats stats;  // what the import counted instead of failing
+  ImportStats stats;     // what the import counted instead of failing
 
   std::string_view name_of(StringId id) const { return strings.view(id); }
   void sort_by_time();

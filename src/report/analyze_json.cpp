@@ -92,14 +92,20 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   j["steps"] = steps_json(a.steps);
   json cats = json::array();
   for (const auto& c : a.categories) {
-    cats.push_back({{"category", category_name(c.category)}, {"time_ms", c.time_ms}, {"share", c.share},
-                    {"calls", c.calls}, {"per_step_ms", c.per_step_ms}});
+    cats.push_back({{"category", category_name(c.category)},
+                    {"time_ms", c.time_ms},
+                    {"share", c.share},
+                    {"calls", c.calls},
+                    {"per_step_ms", c.per_step_ms}});
   }
   j["categories"] = std::move(cats);
   json decisions = json::array();
   for (const auto& d : a.category_decisions) {
-    decisions.push_back({{"decided_by", category_source_name(d.source)}, {"time_ms", d.time_ms}, {"share", d.share},
-                         {"calls", d.calls}, {"kernels", d.kernels}});
+    decisions.push_back({{"decided_by", category_source_name(d.source)},
+                         {"time_ms", d.time_ms},
+                         {"share", d.share},
+                         {"calls", d.calls},
+                         {"kernels", d.kernels}});
   }
   j["category_decisions"] = std::move(decisions);
   j["tensor_core_share"] = a.tensor_core_share;

@@ -22,7 +22,8 @@ std::string steps_line(const StepSummary& s) {
   std::string out = "  steps: " + std::to_string(s.steps.size()) + " (" + how + ")\n";
   out += "    step time " + format_duration_ms(s.median_ms) + " median, " + format_duration_ms(s.p90_ms) + " p90";
   out += " | GPU span " + format_duration_ms(s.gpu_span_median_ms) + " median";
-  out += " | GPU busy " + format_duration_ms(s.gpu_median_ms) + " median, " + format_duration_ms(s.gpu_p90_ms) + " p90\n";
+  out +=
+      " | GPU busy " + format_duration_ms(s.gpu_median_ms) + " median, " + format_duration_ms(s.gpu_p90_ms) + " p90\n";
   return out;
 }
 
@@ -36,7 +37,8 @@ std::string short_metric_name(const std::string& metric) {
   std::size_t unit = m.find("__");
   if (unit != std::string::npos) m = m.substr(0, unit) + ":" + m.substr(unit + 2);
   for (const char* noise : {"_realtime", "_cycles_active", "cycles_active"}) {
-    if (std::size_t at = m.find(noise); at != std::string::npos && at + std::string_view(noise).size() == m.size()) m.resize(at);
+    if (std::size_t at = m.find(noise); at != std::string::npos && at + std::string_view(noise).size() == m.size())
+      m.resize(at);
   }
   return percent ? m + " %" : m;
 }
@@ -58,9 +60,15 @@ std::string metric_reading(const std::string& metric, double value) {
 
 // The columns worth a reader's eye when the preset's are there; all of them otherwise (raw --metrics).
 std::vector<std::size_t> shown_metrics(const std::vector<std::string>& metrics) {
-  static const char* kPreferred[] = {"tensor_active_pct", "tensor_hmma_pct", "sm_active_pct", "fma_pct",
-                                     "dram_pct", "dram_read_bytes_per_s", "dram_write_bytes_per_s",
-                                     "nvlink_rx_bytes_per_s", "nvlink_tx_bytes_per_s"};
+  static const char* kPreferred[] = {"tensor_active_pct",
+                                     "tensor_hmma_pct",
+                                     "sm_active_pct",
+                                     "fma_pct",
+                                     "dram_pct",
+                                     "dram_read_bytes_per_s",
+                                     "dram_write_bytes_per_s",
+                                     "nvlink_rx_bytes_per_s",
+                                     "nvlink_tx_bytes_per_s"};
   std::vector<std::size_t> shown;
   for (const char* want : kPreferred) {
     for (std::size_t m = 0; m < metrics.size(); ++m) {
@@ -93,9 +101,10 @@ std::string counters_text(const RankAnalysis& a) {
   for (const auto* r : rows) {
     if (!best || r->ran_share() > best->ran_share()) best = r;
   }
-  std::string out = "\n  counters (device-wide samples of " + sample_len +
-                    (c.overall_over_kernels ? "), first to last kernel: " : "), whole recording (no kernels traced): ") +
-                    overall + "\n";
+  std::string out =
+      "\n  counters (device-wide samples of " + sample_len +
+      (c.overall_over_kernels ? "), first to last kernel: " : "), whole recording (no kernels traced): ") + overall +
+      "\n";
   if (!best || best->ran_share() < kMinRanShare) {
     out += "    per kernel: none shown. No category or kernel ran for half of the sampled time it overlaps (most: " +
            (best ? kernel_display_name(best->key, 48) + " " + format_percent(best->ran_share()) : std::string("none")) +
@@ -109,7 +118,8 @@ std::string counters_text(const RankAnalysis& a) {
   bool hidden = false;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = *rows[i];
-    std::vector<std::string> row{i < categories ? r.key : kernel_display_name(r.key, 48), format_percent(r.ran_share())};
+    std::vector<std::string> row{i < categories ? r.key : kernel_display_name(r.key, 48),
+                                 format_percent(r.ran_share())};
     bool own = r.ran_share() >= kMinRanShare;
     hidden = hidden || !own;
     for (std::size_t m : shown) row.push_back(own ? format_metric_value(r.means[m], c.metrics[m]) : "-");
@@ -144,7 +154,8 @@ std::string category_decisions_line(const RankAnalysis& a) {
                              : d.source == CategorySource::kLaunchOp ? "launching operator"
                                                                      : "nothing (other)";
     line += (d.source == a.category_decisions.front().source ? " " : " | ") + std::string(label) + " " +
-            format_percent(d.share) + " (" + std::to_string(d.kernels) + (d.kernels == 1 ? " kernel name)" : " kernel names)");
+            format_percent(d.share) + " (" + std::to_string(d.kernels) +
+            (d.kernels == 1 ? " kernel name)" : " kernel names)");
   }
   return line + "\n";
 }
@@ -152,8 +163,8 @@ std::string category_decisions_line(const RankAnalysis& a) {
 std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
   std::string out = rank_header(a);
   out += "  window " + format_duration_ms(a.window_ms) + " | GPU busy " + format_duration_ms(a.gpu_busy_ms) + " (" +
-         format_percent(a.gpu_busy_share) + ") | " + std::to_string(a.gpu_activities) + " GPU activities | tensor cores " +
-         format_percent(a.tensor_core_share) + " of busy\n";
+         format_percent(a.gpu_busy_share) + ") | " + std::to_string(a.gpu_activities) +
+         " GPU activities | tensor cores " + format_percent(a.tensor_core_share) + " of busy\n";
   out += steps_line(a.steps);
   bool per_step = !a.steps.steps.empty();
 
@@ -203,7 +214,8 @@ std::string findings_text(const std::vector<Finding>& findings, bool show_rank) 
     out += ": " + f.title + "\n";
     if (!f.kernels.empty()) {
       out += "     kernels:";
-      for (std::size_t i = 0; i < f.kernels.size(); ++i) out += (i ? ", " : " ") + kernel_display_name(f.kernels[i], 60);
+      for (std::size_t i = 0; i < f.kernels.size(); ++i)
+        out += (i ? ", " : " ") + kernel_display_name(f.kernels[i], 60);
       out += "\n";
     }
     out += "     -> " + f.suggestion + "\n";

@@ -1,8 +1,8 @@
 #include "report/bench_report.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace cuprobe {
 namespace {
@@ -47,8 +47,11 @@ ojson window_json(const WindowMetrics& m, std::int64_t offset, bool open_loop) {
 
 ojson call_json(const ProfileCallResult& c) {
   if (!c.attempted) return ojson();
-  return ojson{{"ok", c.ok}, {"status", c.status}, {"sent_ns", c.sent_realtime_ns},
-               {"answered_ns", c.answered_realtime_ns}, {"response", c.response}};
+  return ojson{{"ok", c.ok},
+               {"status", c.status},
+               {"sent_ns", c.sent_realtime_ns},
+               {"answered_ns", c.answered_realtime_ns},
+               {"response", c.response}};
 }
 
 bool open_loop(const BenchReport& r) { return r.settings.value("rate", 0.0) > 0; }
@@ -102,8 +105,10 @@ ojson bench_report_json(const BenchReport& r) {
   } else {
     j["steady"] = ojson{{"valid", false}, {"note", r.window.note}};
   }
-  if (!r.sample.is_null()) j["sample"] = r.sample;
-  else if (!r.sample_note.empty()) j["sample"] = ojson{{"note", r.sample_note}};
+  if (!r.sample.is_null())
+    j["sample"] = r.sample;
+  else if (!r.sample_note.empty())
+    j["sample"] = ojson{{"note", r.sample_note}};
   if (r.profile) {
     const ProfileOutcome& p = *r.profile;
     ojson prof;
@@ -138,12 +143,14 @@ std::string bench_report_text(const BenchReport& r) {
   std::string errors;
   for (const auto& [reason, n] : r.all.errors) errors += fmt::format("{}{} {}", errors.empty() ? "" : ", ", n, reason);
   line(fmt::format("requests: {} completed, {} failed{}{} (+{} warm-up); error rate {:.1f}% (max {:.1f}%): {}",
-                   r.all.completed, r.all.failed, errors.empty() ? "" : ": ", errors, warmup,
-                   100 * error_rate(r.all), 100 * r.max_error_rate, error_rate_passed(r) ? "ok" : "FAILED"));
+                   r.all.completed, r.all.failed, errors.empty() ? "" : ": ", errors, warmup, 100 * error_rate(r.all),
+                   100 * r.max_error_rate, error_rate_passed(r) ? "ok" : "FAILED"));
   if (r.load->run_timed_out) line("run: stopped by --timeout; in-flight requests were cancelled");
   if (r.all.usage_missing > 0) {
-    line(fmt::format("token counts: {} requests had no usage from the server; their output tokens are counted "
-                     "as content events", r.all.usage_missing));
+    line(
+        fmt::format("token counts: {} requests had no usage from the server; their output tokens are counted "
+                    "as content events",
+                    r.all.usage_missing));
   }
   line("");
   const WindowMetrics* cols[2] = {&r.all, r.window.valid ? &r.steady : nullptr};
@@ -194,7 +201,7 @@ std::string bench_report_text(const BenchReport& r) {
     std::string start = p.start.attempted ? (p.start.ok ? "started" : "start failed: " + p.start.response)
                         : p.note.empty()  ? "not started"
                                           : "not started (" + p.note + ")";
-    std::string stop = p.auto_stop ? fmt::format("stops itself after {} steps", p.settings.num_steps)
+    std::string stop = p.auto_stop        ? fmt::format("stops itself after {} steps", p.settings.num_steps)
                        : p.stop.attempted ? (p.stop.ok ? "stopped" : "stop failed: " + p.stop.response)
                                           : "not stopped";
     line(fmt::format("profile ({}): {}, {}; traces: {}", p.settings.kind == ProfilerKind::kSglang ? "sglang" : "vllm",

@@ -2,10 +2,9 @@
 // table for people. All timestamps are CLOCK_REALTIME ns.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "load/bench_metrics.h"
 #include "load/load_runner.h"
@@ -19,9 +18,9 @@ struct BenchReport {
   WindowMetrics all, steady;
   SteadyWindow window;
   std::optional<ProfileOutcome> profile;
-  nlohmann::json sample;     // counter summary for the steady window; null without --sample
-  std::string sample_text;   // its table for people
-  std::string sample_note;   // why there is no sample, when asked for
+  nlohmann::json sample;    // counter summary for the steady window; null without --sample
+  std::string sample_text;  // its table for people
+  std::string sample_note;  // why there is no sample, when asked for
   double max_error_rate = 0;
 };
 

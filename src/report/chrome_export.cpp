@@ -23,11 +23,21 @@ void put_string(std::ostream& out, std::string_view raw) {
   out.put('"');
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out << "\\\""; break;
-      case '\\': out << "\\\\"; break;
-      case '\n': out << "\\n"; break;
-      case '\r': out << "\\r"; break;
-      case '\t': out << "\\t"; break;
+      case '"':
+        out << "\\\"";
+        break;
+      case '\\':
+        out << "\\\\";
+        break;
+      case '\n':
+        out << "\\n";
+        break;
+      case '\r':
+        out << "\\r";
+        break;
+      case '\t':
+        out << "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -113,8 +123,8 @@ void write_chrome_trace(const Profile& p, std::ostream& out) {
     put_string(out, p.name_of(c.metric));
     char value[40];
     std::snprintf(value, sizeof value, "%.6g", c.value);
-    out << ",\"pid\":" << kGpuPidBase + c.device << ",\"ts\":" << micros(c.start, base) << ",\"args\":{\"value\":" << value
-        << "}}";
+    out << ",\"pid\":" << kGpuPidBase + c.device << ",\"ts\":" << micros(c.start, base)
+        << ",\"args\":{\"value\":" << value << "}}";
   }
   for (std::int32_t d : devices) {
     sep();

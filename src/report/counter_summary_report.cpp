@@ -25,8 +25,10 @@ nlohmann::json counter_summary_json(const CounterSummary& summary) {
     jg["end_ns"] = g.last_ns;
     jg["metrics"] = nlohmann::json::object();
     for (const auto& m : g.metrics) {
-      jg["metrics"][m.metric] = {{"samples", m.samples},  {"mean", number_or_null(m.mean)},
-                                 {"p50", number_or_null(m.p50)}, {"p95", number_or_null(m.p95)},
+      jg["metrics"][m.metric] = {{"samples", m.samples},
+                                 {"mean", number_or_null(m.mean)},
+                                 {"p50", number_or_null(m.p50)},
+                                 {"p95", number_or_null(m.p95)},
                                  {"max", number_or_null(m.max)}};
     }
     j["gpus"].push_back(std::move(jg));
@@ -41,17 +43,17 @@ std::string format_counter_summary(const CounterSummary& summary) {
   char line[512];
   for (const auto& g : summary.gpus) {
     double seconds = static_cast<double>(g.last_ns - g.first_ns) / 1e9;
-    std::snprintf(line, sizeof line, "GPU %d: %lld samples over %.1f s\n", g.gpu,
-                  static_cast<long long>(g.rows), seconds);
+    std::snprintf(line, sizeof line, "GPU %d: %lld samples over %.1f s\n", g.gpu, static_cast<long long>(g.rows),
+                  seconds);
     out += line;
-    std::snprintf(line, sizeof line, "  %-*s %12s %12s %12s %12s %8s\n", static_cast<int>(width), "metric",
-                  "mean", "p50", "p95", "max", "samples");
+    std::snprintf(line, sizeof line, "  %-*s %12s %12s %12s %12s %8s\n", static_cast<int>(width), "metric", "mean",
+                  "p50", "p95", "max", "samples");
     out += line;
     for (const auto& m : g.metrics) {
-      std::snprintf(line, sizeof line, "  %-*s %12s %12s %12s %12s %8lld\n", static_cast<int>(width),
-                    m.metric.c_str(), format_metric_value(m.mean, m.metric).c_str(),
-                    format_metric_value(m.p50, m.metric).c_str(), format_metric_value(m.p95, m.metric).c_str(),
-                    format_metric_value(m.max, m.metric).c_str(), static_cast<long long>(m.samples));
+      std::snprintf(line, sizeof line, "  %-*s %12s %12s %12s %12s %8lld\n", static_cast<int>(width), m.metric.c_str(),
+                    format_metric_value(m.mean, m.metric).c_str(), format_metric_value(m.p50, m.metric).c_str(),
+                    format_metric_value(m.p95, m.metric).c_str(), format_metric_value(m.max, m.metric).c_str(),
+                    static_cast<long long>(m.samples));
       out += line;
     }
   }

@@ -1,9 +1,8 @@
 // A counter summary for programs (`cuprobe bench` puts it under "sample") and people.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "collect/counters/counter_summary.h"
 

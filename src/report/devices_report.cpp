@@ -25,8 +25,8 @@ nlohmann::json devices_json(const DevicesReport& report) {
     g["uuid"] = d.uuid.empty() ? nlohmann::json() : nlohmann::json(d.uuid);
     g["pci_bus_id"] = d.pci_bus_id;
     g["sm_count"] = d.sm_count;
-    g["compute_capability"] = std::to_string(d.compute_capability_major) + "." +
-                              std::to_string(d.compute_capability_minor);
+    g["compute_capability"] =
+        std::to_string(d.compute_capability_major) + "." + std::to_string(d.compute_capability_minor);
     g["memory_total_bytes"] = d.memory_total;
     g["memory_used_bytes"] = d.memory_used;
     g["utilization_gpu_pct"] = d.utilization_gpu >= 0 ? nlohmann::json(d.utilization_gpu) : nlohmann::json();
@@ -53,14 +53,15 @@ std::string format_devices(const DevicesReport& report) {
   for (const auto& d : report.gpus) {
     std::snprintf(line, sizeof line, "GPU %d  %s  chip %s  sm_%d%d  %d SMs  memory %s used / %s  bus %s\n", d.index,
                   d.name.c_str(), d.chip.empty() ? "?" : d.chip.c_str(), d.compute_capability_major,
-                  d.compute_capability_minor, d.sm_count, format_mib(d.memory_used).c_str(), format_mib(d.memory_total).c_str(),
-                  d.pci_bus_id.c_str());
+                  d.compute_capability_minor, d.sm_count, format_mib(d.memory_used).c_str(),
+                  format_mib(d.memory_total).c_str(), d.pci_bus_id.c_str());
     out += line;
     if (d.processes.empty()) {
       out += "  processes: none\n";
     } else {
       for (const auto& p : d.processes) {
-        std::snprintf(line, sizeof line, "  process %u %s  %s\n", p.pid, p.name.c_str(), format_mib(p.used_bytes).c_str());
+        std::snprintf(line, sizeof line, "  process %u %s  %s\n", p.pid, p.name.c_str(),
+                      format_mib(p.used_bytes).c_str());
         out += line;
       }
     }

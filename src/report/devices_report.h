@@ -1,9 +1,8 @@
 // `cuprobe devices` for people (a table) and for programs (schema "cuprobe.devices/1").
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "collect/device/device_inventory.h"
 

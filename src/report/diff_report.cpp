@@ -34,7 +34,8 @@ std::string diff_text(const DiffReport& d, const std::string& a_label, const std
   out += (d.basis == "step" ? "step time:          " : "trace window:       ") + format_duration_ms(d.a_wall_ms) +
          " -> " + format_duration_ms(d.b_wall_ms);
   if (d.b_wall_ms > 0) out += "  (" + format_fixed(d.wall_ratio(), 2) + "x)";
-  out += "\n\nwhat moved (" + std::string(d.basis == "step" ? "GPU time per step" : "GPU time") + ", largest change first):\n";
+  out += "\n\nwhat moved (" + std::string(d.basis == "step" ? "GPU time per step" : "GPU time") +
+         ", largest change first):\n";
   TextTable table({"", "name", ">A", ">B", ">change", ">A/B"});
   std::size_t shown = 0;
   for (const auto& c : d.changes) {
@@ -86,8 +87,8 @@ nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::str
     for (const auto& f : list) arr.push_back(finding_json(f));
     return arr;
   };
-  j["findings"] = {{"appeared", findings(d.appeared)}, {"disappeared", findings(d.disappeared)},
-                   {"kept", findings(d.kept)}};
+  j["findings"] = {
+      {"appeared", findings(d.appeared)}, {"disappeared", findings(d.disappeared)}, {"kept", findings(d.kept)}};
   return j;
 }
 

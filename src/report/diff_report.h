@@ -1,9 +1,8 @@
 // `cuprobe diff` output: text for people, JSON ("cuprobe.diff/1") for programs.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "analysis/diff.h"
 

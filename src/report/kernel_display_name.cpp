@@ -27,8 +27,10 @@ std::string_view first_named_argument(std::string_view args) {
     char c = i < args.size() ? args[i] : ',';
     if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
     if (c == '>' || c == ')' || c == ']' || c == '}') {
-      if (depth == 0) c = ',';  // the end of the argument list
-      else --depth;
+      if (depth == 0)
+        c = ',';  // the end of the argument list
+      else
+        --depth;
     }
     if (c == ',' && depth == 0) {
       std::string_view arg = args.substr(arg_start, i - arg_start);

@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"

@@ -19,7 +19,7 @@ SampleFormat parse_sample_format(std::string_view text);
 class SampleLineWriter {
  public:
   SampleLineWriter(SampleFormat format, std::vector<std::string> metric_names);
-  std::string header() const;  // CSV header line with '\n'; "" for JSONL
+  std::string header() const;                     // CSV header line with '\n'; "" for JSONL
   std::string line(const CounterRow& row) const;  // one line with '\n'
 
  private:

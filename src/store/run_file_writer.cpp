@@ -33,8 +33,7 @@ RunFileWriter::RunFileWriter(const std::string& path, bool overwrite, std::chron
   db_->exec(kRunFileSchema);
   metadata_ = db_->prepare("INSERT OR REPLACE INTO metadata(key, value) VALUES(?1, ?2)");
   name_ = db_->prepare("INSERT INTO names(id, name, mangled) VALUES(?1, ?2, ?3)");
-  kernel_ = db_->prepare(
-      "INSERT INTO kernels VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)");
+  kernel_ = db_->prepare("INSERT INTO kernels VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)");
   memcpy_ = db_->prepare("INSERT INTO memcpy VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)");
   memset_ = db_->prepare("INSERT INTO memset VALUES(?1,?2,?3,?4,?5,?6,?7,?8)");
   graph_ = db_->prepare("INSERT INTO graph_launches VALUES(?1,?2,?3,?4,?5,?6,?7)");
@@ -45,8 +44,7 @@ RunFileWriter::RunFileWriter(const std::string& path, bool overwrite, std::chron
   process_start_ = db_->prepare(
       "INSERT OR REPLACE INTO processes(pid, ppid, command, connected_ns, cupti_version) "
       "VALUES(?1,?2,?3,?4,?5)");
-  process_end_ = db_->prepare(
-      "UPDATE processes SET ended_ns = ?2, end_reason = ?3, exit_code = ?4 WHERE pid = ?1");
+  process_end_ = db_->prepare("UPDATE processes SET ended_ns = ?2, end_reason = ?3, exit_code = ?4 WHERE pid = ?1");
   loss_ = db_->prepare("INSERT OR REPLACE INTO losses VALUES(?1,?2,?3,?4)");
   notice_ = db_->prepare("INSERT INTO notices VALUES(?1,?2,?3,?4)");
   capture_ = db_->prepare("INSERT INTO captures VALUES(?1,?2,?3,?4)");
@@ -85,8 +83,10 @@ std::int64_t RunFileWriter::name_id(std::string_view name, std::string_view mang
   if (it != name_ids_.end()) return it->second;
   auto id = static_cast<std::int64_t>(name_ids_.size()) + 1;
   name_.bind(1, id).bind(2, name);
-  if (mangled.empty() || mangled == name) name_.bind_null(3);
-  else name_.bind(3, mangled);
+  if (mangled.empty() || mangled == name)
+    name_.bind_null(3);
+  else
+    name_.bind(3, mangled);
   name_.run();
   name_ids_.emplace(std::move(key), id);
   return id;
@@ -125,8 +125,8 @@ void RunFileWriter::add_range(const RunRangeRow& r) {
   ++counts_.ranges;
 }
 
-void RunFileWriter::add_sample(std::int32_t device, std::int64_t start_ns, std::int64_t end_ns,
-                               std::string_view metric, double value) {
+void RunFileWriter::add_sample(std::int32_t device, std::int64_t start_ns, std::int64_t end_ns, std::string_view metric,
+                               double value) {
   std::string key(metric);
   auto it = metric_ids_.find(key);
   if (it == metric_ids_.end()) {
@@ -141,13 +141,15 @@ void RunFileWriter::add_sample(std::int32_t device, std::int64_t start_ns, std::
 void RunFileWriter::add_device(const RunDeviceRow& r) {
   device_.bind(1, std::int64_t{r.id}).bind(2, r.name).bind(3, std::int64_t{r.sm_count});
   device_.bind(4, std::int64_t{r.compute_major}).bind(5, std::int64_t{r.compute_minor}).bind(6, r.memory_bytes);
-  if (r.uuid.empty()) device_.bind_null(7);
-  else device_.bind(7, r.uuid);
+  if (r.uuid.empty())
+    device_.bind_null(7);
+  else
+    device_.bind(7, r.uuid);
   device_.run();
 }
 
-void RunFileWriter::process_started(std::int64_t pid, std::int64_t ppid, std::string_view command,
-                                    std::int64_t time_ns, int cupti_version) {
+void RunFileWriter::process_started(std::int64_t pid, std::int64_t ppid, std::string_view command, std::int64_t time_ns,
+                                    int cupti_version) {
   process_start_.bind(1, pid).bind(2, ppid).bind(3, command).bind(4, time_ns);
   process_start_.bind(5, std::int64_t{cupti_version}).run();
   ++counts_.processes;
@@ -156,8 +158,10 @@ void RunFileWriter::process_started(std::int64_t pid, std::int64_t ppid, std::st
 void RunFileWriter::process_ended(std::int64_t pid, std::int64_t time_ns, std::string_view reason,
                                   std::optional<int> exit_code) {
   process_end_.bind(1, pid).bind(2, time_ns).bind(3, reason);
-  if (exit_code) process_end_.bind(4, std::int64_t{*exit_code});
-  else process_end_.bind_null(4);
+  if (exit_code)
+    process_end_.bind(4, std::int64_t{*exit_code});
+  else
+    process_end_.bind_null(4);
   process_end_.run();
 }
 

@@ -82,11 +82,11 @@ class RunFileWriter {
   void add_range(const RunRangeRow& row);
   // A whole CUDA graph launch (--graphs whole); kind, bytes unused.
   void add_graph_launch(const RunCopyRow& row);
-  void add_sample(std::int32_t device, std::int64_t start_ns, std::int64_t end_ns,
-                  std::string_view metric, double value);
+  void add_sample(std::int32_t device, std::int64_t start_ns, std::int64_t end_ns, std::string_view metric,
+                  double value);
   void add_device(const RunDeviceRow& row);
-  void process_started(std::int64_t pid, std::int64_t ppid, std::string_view command,
-                       std::int64_t time_ns, int cupti_version);
+  void process_started(std::int64_t pid, std::int64_t ppid, std::string_view command, std::int64_t time_ns,
+                       int cupti_version);
   void process_ended(std::int64_t pid, std::int64_t time_ns, std::string_view reason,
                      std::optional<int> exit_code = std::nullopt);
   void count_loss(std::string_view source, std::int64_t pid, std::string_view reason, std::int64_t n);
@@ -113,8 +113,8 @@ class RunFileWriter {
   bool in_transaction_ = false;
   bool finished_ = false;
   SqliteStatement graph_;
-  SqliteStatement metadata_, name_, kernel_, memcpy_, memset_, range_, metric_, sample_, device_,
-      process_start_, process_end_, loss_, notice_, capture_;
+  SqliteStatement metadata_, name_, kernel_, memcpy_, memset_, range_, metric_, sample_, device_, process_start_,
+      process_end_, loss_, notice_, capture_;
   std::unordered_map<std::string, std::int64_t> name_ids_;
   std::unordered_map<std::string, std::int64_t> metric_ids_;
   std::map<std::tuple<std::string, std::int64_t, std::string>, std::int64_t> losses_;

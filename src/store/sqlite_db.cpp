@@ -58,8 +58,10 @@ SqliteStatement& SqliteStatement::bind(int index, std::int64_t value) {
 }
 
 SqliteStatement& SqliteStatement::bind(int index, double value) {
-  if (std::isnan(value)) sqlite3_bind_null(stmt_, index);
-  else sqlite3_bind_double(stmt_, index, value);
+  if (std::isnan(value))
+    sqlite3_bind_null(stmt_, index);
+  else
+    sqlite3_bind_double(stmt_, index, value);
   return *this;
 }
 

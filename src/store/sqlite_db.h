@@ -28,8 +28,8 @@ class SqliteStatement {
   SqliteStatement& bind(int index, std::string_view value);
   SqliteStatement& bind_null(int index);
 
-  bool step();       // true while a row is available
-  void run();        // step once for a statement that returns no row, then reset
+  bool step();  // true while a row is available
+  void run();   // step once for a statement that returns no row, then reset
   void reset();
 
   bool is_null(int column) const;

@@ -41,8 +41,7 @@ RecordStreamParser::Status RecordStreamParser::next(WireFrame& frame) {
       auto hello = wire::read_fixed<wire::Hello>(payload);
       if (hello.magic != wire::kMagic) return fail("bad magic (not a cuprobe record stream)");
       if (hello.version != wire::kVersion) {
-        return fail("wire version " + std::to_string(hello.version) + ", expected " +
-                    std::to_string(wire::kVersion));
+        return fail("wire version " + std::to_string(hello.version) + ", expected " + std::to_string(wire::kVersion));
       }
       saw_hello_ = true;
     }

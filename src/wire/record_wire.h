@@ -24,15 +24,15 @@
 
 namespace cuprobe::wire {
 
-inline constexpr std::uint32_t kMagic = 0x42525043;  // "CPRB"
-inline constexpr std::uint16_t kVersion = 3;  // 3: activity records share one Activity header
+inline constexpr std::uint32_t kMagic = 0x42525043;     // "CPRB"
+inline constexpr std::uint16_t kVersion = 3;            // 3: activity records share one Activity header
 inline constexpr std::uint32_t kMaxPayload = 1u << 20;  // anything larger is garbage
 
 inline constexpr const char* kSocketEnv = "CUPROBE_RECORD_SOCKET";
-inline constexpr const char* kStartEnv = "CUPROBE_RECORD_START";      // "on" | "off" | "cuda-profiler"
-inline constexpr const char* kApiEnv = "CUPROBE_RECORD_API";          // "1": also record runtime API calls
+inline constexpr const char* kStartEnv = "CUPROBE_RECORD_START";       // "on" | "off" | "cuda-profiler"
+inline constexpr const char* kApiEnv = "CUPROBE_RECORD_API";           // "1": also record runtime API calls
 inline constexpr const char* kFlushMsEnv = "CUPROBE_RECORD_FLUSH_MS";  // worker flush period
-inline constexpr const char* kGraphsEnv = "CUPROBE_RECORD_GRAPHS";  // "node" (default) | "whole"
+inline constexpr const char* kGraphsEnv = "CUPROBE_RECORD_GRAPHS";     // "node" (default) | "whole"
 inline constexpr const char* kKindsEnv = "CUPROBE_RECORD_KINDS";  // ActivityKind names, comma-separated (default all)
 
 enum class Type : std::uint16_t {
@@ -158,8 +158,8 @@ static_assert(sizeof(Loss) == 16);
 
 enum class NoticeCode : std::uint32_t {
   kInfo = 0,
-  kCuptiBusy = 1,        // another tool holds CUPTI (subscriber or activity API)
-  kCuptiError = 2,       // a CUPTI call failed: tail says which
+  kCuptiBusy = 1,   // another tool holds CUPTI (subscriber or activity API)
+  kCuptiError = 2,  // a CUPTI call failed: tail says which
   kNvtxUnavailable = 3,
 };
 
@@ -207,20 +207,34 @@ static_assert(sizeof(Control) == 8);
 // Fixed part size of each type; 0 for unknown types.
 constexpr std::uint32_t fixed_size(Type t) {
   switch (t) {
-    case Type::kHello: return sizeof(Hello);
-    case Type::kString: return sizeof(String);
-    case Type::kKernel: return sizeof(Kernel);
-    case Type::kMemcpy: return sizeof(Memcpy);
-    case Type::kMemset: return sizeof(Memset);
-    case Type::kRange: return sizeof(Range);
-    case Type::kClockSync: return sizeof(ClockSync);
-    case Type::kLoss: return sizeof(Loss);
-    case Type::kNotice: return sizeof(Notice);
-    case Type::kGoodbye: return sizeof(Goodbye);
-    case Type::kDevice: return sizeof(Device);
-    case Type::kCapture: return sizeof(Capture);
-    case Type::kControl: return sizeof(Control);
-    case Type::kGraphLaunch: return sizeof(GraphLaunch);
+    case Type::kHello:
+      return sizeof(Hello);
+    case Type::kString:
+      return sizeof(String);
+    case Type::kKernel:
+      return sizeof(Kernel);
+    case Type::kMemcpy:
+      return sizeof(Memcpy);
+    case Type::kMemset:
+      return sizeof(Memset);
+    case Type::kRange:
+      return sizeof(Range);
+    case Type::kClockSync:
+      return sizeof(ClockSync);
+    case Type::kLoss:
+      return sizeof(Loss);
+    case Type::kNotice:
+      return sizeof(Notice);
+    case Type::kGoodbye:
+      return sizeof(Goodbye);
+    case Type::kDevice:
+      return sizeof(Device);
+    case Type::kCapture:
+      return sizeof(Capture);
+    case Type::kControl:
+      return sizeof(Control);
+    case Type::kGraphLaunch:
+      return sizeof(GraphLaunch);
   }
   return 0;
 }
@@ -234,8 +248,7 @@ constexpr bool has_tail(Type t) {
 template <typename Out, typename Fixed>
 void append_frame(Out& out, Type type, const Fixed& fixed, std::string_view tail = {}) {
   static_assert(std::is_trivially_copyable_v<Fixed>);
-  FrameHeader h{static_cast<std::uint16_t>(type), 0,
-                static_cast<std::uint32_t>(sizeof(Fixed) + tail.size())};
+  FrameHeader h{static_cast<std::uint16_t>(type), 0, static_cast<std::uint32_t>(sizeof(Fixed) + tail.size())};
   out.append(reinterpret_cast<const char*>(&h), sizeof h);
   out.append(reinterpret_cast<const char*>(&fixed), sizeof fixed);
   if (!tail.empty()) out.append(tail.data(), tail.size());

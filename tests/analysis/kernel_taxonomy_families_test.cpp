@@ -42,8 +42,8 @@ const std::vector<Case>& family_cases() {
        "at::GenericPackedTensorAccessor<float const, 3ul, at::RestrictPtrTraits, int>, float, float, "
        "at::GenericPackedTensorAccessor<float, 1ul, at::RestrictPtrTraits, int>)",
        C::kNorm, kNoTc, P::kFp32, "batch_norm"},
-      {"void at::native::batch_norm_backward_elemt_kernel<c10::Half, float, float, int>(",
-       C::kNorm, kNoTc, P::kFp16, "batch_norm"},
+      {"void at::native::batch_norm_backward_elemt_kernel<c10::Half, float, float, int>(", C::kNorm, kNoTc, P::kFp16,
+       "batch_norm"},
       {"MIOpenBatchNormFwdTrainSpatial", C::kNorm, kNoTc, kAnyPrecisionUnknown, "batchnorm"},
       {"void cudnn::bn_fw_tr_1C11_kernel_NCHW<__half, float, 512, true, 1>(cudnnTensorStruct, __half const*, "
        "cudnnTensorStruct, __half*, float const*, float const*, float, float, float*, float*, float*, float*, "
@@ -82,12 +82,10 @@ const std::vector<Case>& family_cases() {
        "g1_tensor16x8x16_execute_kernel__5x_cudnn",
        C::kConv, kTc, P::kFp16, "xmma_&implicit_gemm"},
       {"cudnn_infer_ampere_implicit_gemm_wgrad_bf16", C::kConv, kTcUnknown, P::kBf16, "implicit_gemm"},
-      {"cutlass_tensorop_s1688fprop_optimized_tf32_64x64_16x10_nhwc_align4", C::kConv, kTc, P::kTf32,
-       "cutlass&fprop"},
+      {"cutlass_tensorop_s1688fprop_optimized_tf32_64x64_16x10_nhwc_align4", C::kConv, kTc, P::kTf32, "cutlass&fprop"},
       {"cutlass_tensorop_h16816dgrad_optimized_128x128_32x3_nhwc_align8", C::kConv, kTc, kAnyPrecisionUnknown,
        "cutlass&dgrad"},
-      {"cutlass_tensorop_s1688wgrad_optimized_tf32_64x256_16x3_nhwc_align4", C::kConv, kTc, P::kTf32,
-       "cutlass&wgrad"},
+      {"cutlass_tensorop_s1688wgrad_optimized_tf32_64x256_16x3_nhwc_align4", C::kConv, kTc, P::kTf32, "cutlass&wgrad"},
       {"void cudnn::detail::dgrad_engine<float, 128, 6, 7, 3, 3, 5, false>(int, int, int, float const*, int, "
        "float const*, int, float*, kernel_grad_params, unsigned long long, int, unsigned long long, int, float, "
        "int, int, int)",
@@ -101,8 +99,7 @@ const std::vector<Case>& family_cases() {
        "WinogradDataParams<float, float>)",
        C::kConv, kTcUnknown, P::kFp32, "winograd"},
       {"ampere_scudnn_128x64_relu_interior_nn_v1", C::kConv, kNoTc, P::kFp32, "scudnn"},
-      {"volta_fp16_s884cudnn_fp16_256x128_ldg8_relu_f2f_exp_small_nhwc_tn_v1", C::kConv, kTc, P::kFp16,
-       "cudnn"},
+      {"volta_fp16_s884cudnn_fp16_256x128_ldg8_relu_f2f_exp_small_nhwc_tn_v1", C::kConv, kTc, P::kFp16, "cudnn"},
       {"MIOpenConvUni", C::kConv, kTcUnknown, kAnyPrecisionUnknown, "MIOpenConv"},
       {"miopenSp3AsmConv_v30_3_1_gfx9_fp32_f2x3_stride1", C::kConv, kTcUnknown, P::kFp32, "miopenSp3AsmConv"},
       {"igemm_fwd_gtcx3_nhwc_fp16_bx0_ex1_bt128x128x32_wt32x32x8_ws2x1_wr1x2_ta1x8x2x1_1x4x1x64_tb1x8x1x1_"
@@ -118,8 +115,8 @@ const std::vector<Case>& family_cases() {
       {"ck::kernel_grouped_conv_fwd_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::"
        "gemm::RowMajor, ck::bhalf_t>>",
        C::kConv, kTc, P::kBf16, "grouped_conv"},
-      {"void at::native::(anonymous namespace)::conv_depthwise2d_forward_kernel<3, float, int>(", C::kConv,
-       kNoTc, P::kFp32, "conv_depthwise"},
+      {"void at::native::(anonymous namespace)::conv_depthwise2d_forward_kernel<3, float, int>(", C::kConv, kNoTc,
+       P::kFp32, "conv_depthwise"},
       {"void at::native::(anonymous namespace)::conv_depthwise3d_cuda_kernel<float, float, 3, 3, 3, 1, 1, 1, 1, "
        "1, 1>(",
        C::kConv, kNoTc, P::kFp32, "conv_depthwise"},
@@ -133,8 +130,7 @@ const std::vector<Case>& family_cases() {
 
       // AMD MoE and GEMM.
       {"_ZN5aiter39fmoe_bf16_blockscaleFp8_g1u1_vs_silu_1tg_32x256E", C::kMoe, kTc, P::kFp8, "aiter&fmoe"},
-      {"Cijk_Alik_Bljk_F8B8BS_BH_Bias_HA_S_SAV_UserArgs_MT256x256x64_MI16x16x1", C::kGemm, kTc, P::kFp8,
-       "Cijk_&_F8"},
+      {"Cijk_Alik_Bljk_F8B8BS_BH_Bias_HA_S_SAV_UserArgs_MT256x256x64_MI16x16x1", C::kGemm, kTc, P::kFp8, "Cijk_&_F8"},
       {"Cijk_Ailk_Bljk_B8F8SS_BH_MT128x128x64_MI32x32x16x1_SN", C::kGemm, kTc, P::kFp8, "Cijk_&_B8"},
       {"Cijk_Alik_Bljk_I8II_BH_MT128x128x64_MI32x32x8x1_SN_1LDSB0", C::kGemm, kTc, P::kInt8, "Cijk_&_I8"},
       {"Cijk_Alik_Bljk_DB_MT64x64x16_SN_1LDSB0_APM1", C::kGemm, kTcUnknown, kAnyPrecisionUnknown, "Cijk_"},
@@ -148,33 +144,31 @@ const std::vector<Case>& family_cases() {
       {"void wvSplitK_hf_sml_<_Float16, 64, 2, 16, 8, 2, 1>(int, int, int, _Float16 const*, _Float16 const*, "
        "_Float16*, int)",
        C::kGemm, kNoTc, P::kFp16, "wvSplitK"},
-      {"void rocblas_dot_kernel_inc1<false, 512, float, float const*, float>(", C::kGemm, kNoTc, P::kFp32,
-       "^rocblas_"},
-      {"ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)", C::kCommunication, kNoTc,
-       kAnyPrecisionUnknown, "^nccl"},
+      {"void rocblas_dot_kernel_inc1<false, 512, float, float const*, float>(", C::kGemm, kNoTc, P::kFp32, "^rocblas_"},
+      {"ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)", C::kCommunication, kNoTc, kAnyPrecisionUnknown,
+       "^nccl"},
 
       // Elementwise, embeddings, optimizers, pooling, transposes.
       {"void at::native::(anonymous namespace)::fused_dropout_kernel_vec<c10::Half, float, unsigned int, 1, 4, "
        "bool>(",
        C::kElementwise, kNoTc, P::kFp16, "dropout"},
-      {"void at::native::(anonymous namespace)::upsample_bilinear2d_out_frame<float, float>(", C::kElementwise,
-       kNoTc, P::kFp32, "upsample"},
+      {"void at::native::(anonymous namespace)::upsample_bilinear2d_out_frame<float, float>(", C::kElementwise, kNoTc,
+       P::kFp32, "upsample"},
       {"void at::native::(anonymous namespace)::embedding_backward_feature_kernel<float, float, long>(long "
        "const*, float const*, float*, int, long, int, int)",
        C::kEmbedding, kNoTc, P::kFp32, "embedding"},
       {"void split_embedding_codegen_forward_unweighted_kernel<float, float, fbgemm_gpu::PlacementType, int, "
        "unsigned int, 32, 4, false>(",
        C::kEmbedding, kNoTc, P::kFp32, "embedding"},
-      {"void at::native::(anonymous namespace)::EmbeddingBag_updateOutputKernel_sum_mean<float, long>(", 
-       C::kEmbedding, kNoTc, P::kFp32, "embedding"},
-      {"void fbgemm_gpu::bounds_check_indices_kernel_v1<long, false>(", C::kEmbedding, kNoTc,
-       kAnyPrecisionUnknown, "fbgemm"},
+      {"void at::native::(anonymous namespace)::EmbeddingBag_updateOutputKernel_sum_mean<float, long>(", C::kEmbedding,
+       kNoTc, P::kFp32, "embedding"},
+      {"void fbgemm_gpu::bounds_check_indices_kernel_v1<long, false>(", C::kEmbedding, kNoTc, kAnyPrecisionUnknown,
+       "fbgemm"},
       {"void fbgemm_gpu::f8f8bf16_rowwise_impl<cutlass::gemm::GemmShape<128, 128, 128>, cutlass::float_e4m3_t>(",
        C::kGemm, kTcUnknown, P::kFp8, "fbgemm&cutlass"},
-      {"void fbgemm_gpu::quantize_fp8_per_row_kernel<c10::BFloat16>(", C::kCopyCast, kNoTc, P::kFp8,
-       "fbgemm&quantize"},
-      {"void fbgemm_gpu::_block_bucketize_sparse_features_cuda_kernel2<false, true, long, long>(",
-       C::kEmbedding, kNoTc, kAnyPrecisionUnknown, "fbgemm"},
+      {"void fbgemm_gpu::quantize_fp8_per_row_kernel<c10::BFloat16>(", C::kCopyCast, kNoTc, P::kFp8, "fbgemm&quantize"},
+      {"void fbgemm_gpu::_block_bucketize_sparse_features_cuda_kernel2<false, true, long, long>(", C::kEmbedding, kNoTc,
+       kAnyPrecisionUnknown, "fbgemm"},
       {"void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::"
        "TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, "
        "(at::native::ADAM_MODE)1, false>, bool, float, double, double, double, double, double, float*, "
@@ -185,10 +179,10 @@ const std::vector<Case>& family_cases() {
       {"void at::native::lpnorm_cleanup<float, (at::native::NormType)1, float, float>(float const*, "
        "at::native::TensorListAddresses, int)",
        C::kOptimizer, kNoTc, P::kFp32, "lpnorm_cleanup"},
-      {"void at::native::(anonymous namespace)::max_pool_forward_nchw<float, float>(", C::kReduction, kNoTc,
-       P::kFp32, "max_pool"},
-      {"void at::native::(anonymous namespace)::avg_pool2d_out_cuda_frame<c10::Half, float, long>(",
-       C::kReduction, kNoTc, P::kFp16, "avg_pool"},
+      {"void at::native::(anonymous namespace)::max_pool_forward_nchw<float, float>(", C::kReduction, kNoTc, P::kFp32,
+       "max_pool"},
+      {"void at::native::(anonymous namespace)::avg_pool2d_out_cuda_frame<c10::Half, float, long>(", C::kReduction,
+       kNoTc, P::kFp16, "avg_pool"},
       {"MIOpenPoolingForward", C::kReduction, kNoTc, kAnyPrecisionUnknown, "pooling"},
       {"batched_transpose_32x16_half", C::kCopyCast, kNoTc, P::kFp16, "batched_transpose"},
       {"void at::native::transpose_kernel<float>(", C::kCopyCast, kNoTc, P::kFp32, "transpose"},

@@ -11,9 +11,9 @@ namespace cuprobe {
 namespace {
 
 TEST(RuntimeCallNames, LaunchesCudaAndHip) {
-  for (const char* n : {"cudaLaunchKernel", "cuLaunchKernel", "cudaLaunchKernelExC", "cudaGraphLaunch",
-                        "hipLaunchKernel", "hipExtModuleLaunchKernel", "hipModuleLaunchKernel", "hipGraphLaunch",
-                        "hipExtLaunchKernel"}) {
+  for (const char* n :
+       {"cudaLaunchKernel", "cuLaunchKernel", "cudaLaunchKernelExC", "cudaGraphLaunch", "hipLaunchKernel",
+        "hipExtModuleLaunchKernel", "hipModuleLaunchKernel", "hipGraphLaunch", "hipExtLaunchKernel"}) {
     EXPECT_TRUE(is_launch_call(n)) << n;
   }
   EXPECT_FALSE(is_launch_call("hipMemcpyAsync"));
@@ -28,8 +28,8 @@ TEST(RuntimeCallNames, SynchronizingCallsCudaAndHip) {
                         "hipMemcpy", "hipMemcpyWithStream", "hipMemcpyDtoH"}) {
     EXPECT_TRUE(is_synchronizing_call(n)) << n;
   }
-  for (const char* n : {"cudaMemcpyAsync", "hipMemcpyAsync", "hipMemcpyDtoHAsync", "hipMemsetAsync",
-                        "hipLaunchKernel", "hipMemcpyWithStreamX"}) {
+  for (const char* n : {"cudaMemcpyAsync", "hipMemcpyAsync", "hipMemcpyDtoHAsync", "hipMemsetAsync", "hipLaunchKernel",
+                        "hipMemcpyWithStreamX"}) {
     EXPECT_FALSE(is_synchronizing_call(n)) << n;
   }
 }
@@ -40,8 +40,13 @@ Profile rocm_eager_window() {
   Profile p;
   p.source = "kineto";
   auto call = [&](const char* name, TimeNs t, std::int64_t corr) {
-    p.cpu.push_back(CpuRange{.kind = CpuRangeKind::kRuntime, .name = p.strings.intern(name), .start = t,
-                             .end = t + 4'000, .pid = 1, .tid = 1, .correlation = corr});
+    p.cpu.push_back(CpuRange{.kind = CpuRangeKind::kRuntime,
+                             .name = p.strings.intern(name),
+                             .start = t,
+                             .end = t + 4'000,
+                             .pid = 1,
+                             .tid = 1,
+                             .correlation = corr});
   };
   StringId kernel = p.strings.intern("Cijk_Alik_Bljk_BBS_BH_MT64x64x64_MI16x16x1");
   for (int i = 0; i < 10; ++i) {
@@ -82,8 +87,13 @@ TEST(LaunchWithEnclosing, OperatorsAroundEachWantedLaunchOutermostFirst) {
   Profile p;
   auto range = [&](CpuRangeKind kind, const char* name, TimeNs start, TimeNs end, std::int64_t tid,
                    std::int64_t corr = -1) {
-    p.cpu.push_back(CpuRange{.kind = kind, .name = p.strings.intern(name), .start = start, .end = end, .pid = 1,
-                             .tid = tid, .correlation = corr});
+    p.cpu.push_back(CpuRange{.kind = kind,
+                             .name = p.strings.intern(name),
+                             .start = start,
+                             .end = end,
+                             .pid = 1,
+                             .tid = tid,
+                             .correlation = corr});
   };
   range(CpuRangeKind::kOperator, "outer", 0, 100, 1);
   range(CpuRangeKind::kOperator, "sibling", 5, 10, 1);

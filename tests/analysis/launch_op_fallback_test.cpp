@@ -24,8 +24,8 @@ class TraceBuilder {
 
   // An operator or annotation [start, end) on `tid`.
   void range(CpuRangeKind kind, std::string_view name, TimeNs start, TimeNs end, std::int64_t tid = 1) {
-    p_.cpu.push_back(CpuRange{.kind = kind, .name = p_.strings.intern(name), .start = start, .end = end, .pid = 7,
-                              .tid = tid});
+    p_.cpu.push_back(
+        CpuRange{.kind = kind, .name = p_.strings.intern(name), .start = start, .end = end, .pid = 7, .tid = tid});
   }
   void op(std::string_view name, TimeNs start, TimeNs end, std::int64_t tid = 1) {
     range(CpuRangeKind::kOperator, name, start, end, tid);
@@ -33,8 +33,13 @@ class TraceBuilder {
   // A launch call at `t` (5 ns long) and the kernel it launched.
   void launch(std::string_view kernel, TimeNs t, std::string_view call = "hipLaunchKernel", std::int64_t tid = 1) {
     std::int64_t corr = next_corr_++;
-    p_.cpu.push_back(CpuRange{.kind = CpuRangeKind::kRuntime, .name = p_.strings.intern(call), .start = t,
-                              .end = t + 5, .pid = 7, .tid = tid, .correlation = corr});
+    p_.cpu.push_back(CpuRange{.kind = CpuRangeKind::kRuntime,
+                              .name = p_.strings.intern(call),
+                              .start = t,
+                              .end = t + 5,
+                              .pid = 7,
+                              .tid = tid,
+                              .correlation = corr});
     GpuActivity a;
     a.name = p_.strings.intern(kernel);
     a.start = 1'000'000 + corr * 20'000;
@@ -203,8 +208,7 @@ TEST(LaunchOpFallback, NamesDecideEverythingInTheBundledTracesAndTheTextIsUnchan
 // The same through the Kineto importer: tests/data/rocm_training_fallback_small.json is a
 // hand-written ROCm-style trace (MI300X, hip* runtime calls) of a few training kernels.
 TEST(LaunchOpFallback, RocmTrainingFixtureThroughTheImporter) {
-  AnalyzeReport r =
-      analyze_profiles(load_profiles({test::data_path("rocm_training_fallback_small.json")}), {});
+  AnalyzeReport r = analyze_profiles(load_profiles({test::data_path("rocm_training_fallback_small.json")}), {});
   const RankAnalysis& a = r.ranks.at(0);
   EXPECT_EQ(a.device, "AMD Instinct MI300X");
   EXPECT_EQ(kernel(a, "gfx942_conv_bwd_weight_kernel_0").category, Category::kConv);
@@ -232,8 +236,8 @@ TEST(LaunchOpFallback, RocmTrainingFixtureThroughTheImporter) {
 // How well the operator alone would have done: forget every kernel name in a real trace and
 // let the fallback decide. Most GPU time must land where the names put it.
 TEST(LaunchOpFallback, OnARealTraceTheOperatorsAgreeWithTheNames) {
-  for (const char* file : {"llama_bs4_decode.json.gz", "dsv3_mla_moe_bs4_decode.json.gz", "mla_fp8pool_fullcast_small.json.gz",
-                           "tp2_mlp_decode_rank0.json.gz"}) {
+  for (const char* file : {"llama_bs4_decode.json.gz", "dsv3_mla_moe_bs4_decode.json.gz",
+                           "mla_fp8pool_fullcast_small.json.gz", "tp2_mlp_decode_rank0.json.gz"}) {
     Profile p = std::move(load_profiles({test::data_path(file)}).at(0));
     std::vector<KernelClass> by_name = classify_activities(p);
     std::vector<KernelClass> by_op(p.gpu.size());

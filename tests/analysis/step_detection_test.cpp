@@ -76,7 +76,7 @@ TEST(StepDetection, WorkWithoutALaunchRecordIsPlacedByTimeAndCounted) {
     p.cpu.push_back(range(p, CpuRangeKind::kAnnotation, "step", s * 1000, s * 1000 + 600));
   }
   p.cpu.push_back(range(p, CpuRangeKind::kRuntime, "cudaLaunchKernel", 2100, 2110, 5));
-  p.gpu.push_back(kernel(p, "driver_launched", 700, 900, 11));   // after step 0's CPU range: GPU lag
+  p.gpu.push_back(kernel(p, "driver_launched", 700, 900, 11));  // after step 0's CPU range: GPU lag
   p.gpu.push_back(kernel(p, "driver_launched", 1100, 1200, 12));
   p.gpu.push_back(kernel(p, "runtime_launched", 2200, 2300, 5));
   p.gpu.push_back(kernel(p, "late", 2700, 2800, 13));   // within one step length after the last

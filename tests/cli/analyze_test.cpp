@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "support/run_cuprobe.h"
@@ -20,8 +19,8 @@ TEST(AnalyzeCli, TextReportNamesTheCastAndItsFix) {
 }
 
 TEST(AnalyzeCli, JsonFollowsTheSchema) {
-  auto r = run_cuprobe({"analyze", "--json", data_path("tp2_mlp_decode_rank0.json.gz"),
-                        data_path("tp2_mlp_decode_rank1.json.gz")});
+  auto r = run_cuprobe(
+      {"analyze", "--json", data_path("tp2_mlp_decode_rank0.json.gz"), data_path("tp2_mlp_decode_rank1.json.gz")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "cuprobe.analyze/1");
@@ -39,7 +38,8 @@ TEST(AnalyzeCli, JsonFollowsTheSchema) {
     EXPECT_TRUE(k.contains(key)) << key;
   }
   const auto& f = j["findings"][0];
-  for (const char* key : {"id", "severity", "share", "title", "suggestion", "kernels"}) EXPECT_TRUE(f.contains(key)) << key;
+  for (const char* key : {"id", "severity", "share", "title", "suggestion", "kernels"})
+    EXPECT_TRUE(f.contains(key)) << key;
   EXPECT_TRUE(j["warnings"].is_array());
 }
 
@@ -66,7 +66,8 @@ TEST(AnalyzeCli, UsageErrorsExitTwo) {
 
 TEST(AnalyzeCli, StrictTurnsOddEventsIntoFailure) {
   std::string dir = temp_dir();
-  std::ofstream(dir + "/odd.json") << R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": -4},
+  std::ofstream(dir + "/odd.json")
+      << R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": -4},
                                       {"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 4, "args": {"correlation": 1}}]})J";
   auto lenient = run_cuprobe({"analyze", dir + "/odd.json"});
   EXPECT_EQ(lenient.exit_code, 0) << lenient.err;
@@ -99,8 +100,9 @@ TEST(DiffCli, ReportsTheRatioAndWhatMoved) {
   EXPECT_GT(ratio, 8.0);
   EXPECT_DOUBLE_EQ(ratio, j["step_ms"]["a"].get<double>() / j["step_ms"]["b"].get<double>());
   EXPECT_EQ(j["changes"][0]["name"], "copy_cast");
-  auto text = run_cuprobe({"diff", data_path("tp2_mlp_decode_rank0.json.gz") + "," + data_path("tp2_mlp_decode_rank1.json.gz"),
-                           data_path("tp2_mlp_decode_rank0.json.gz") + "," + data_path("tp2_mlp_decode_rank1.json.gz")});
+  auto text =
+      run_cuprobe({"diff", data_path("tp2_mlp_decode_rank0.json.gz") + "," + data_path("tp2_mlp_decode_rank1.json.gz"),
+                   data_path("tp2_mlp_decode_rank0.json.gz") + "," + data_path("tp2_mlp_decode_rank1.json.gz")});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("(1.00x faster)"), std::string::npos) << text.out;
   EXPECT_EQ(run_cuprobe({"diff", "only_one.json"}).exit_code, 2);

@@ -6,11 +6,10 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <set>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "common/clock.h"
 #include "common/utf8.h"
@@ -60,16 +59,19 @@ std::string slurp(const std::string& path) {
 TEST(Bench, InvalidUtf8FromTheServerKeepsReportAndRequests) {
   ScriptedServer s(ready_server([](int i, const ScriptedRequest&) -> std::string {
     switch (i % 4) {
-      case 0: return http_response(500, "bad \xff\xfe bytes \xe2\x82", "text/plain");
-      case 1: return sse_response({"{\"id\":\"\xff\xfe\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}"});
-      case 2: return http_response(200, "<html>\xc3</html>", "text/html\xff");
-      default: return sse_response({"{\"id\":\"ok\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}",
-                                    "[DONE]"});
+      case 0:
+        return http_response(500, "bad \xff\xfe bytes \xe2\x82", "text/plain");
+      case 1:
+        return sse_response({"{\"id\":\"\xff\xfe\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}"});
+      case 2:
+        return http_response(200, "<html>\xc3</html>", "text/html\xff");
+      default:
+        return sse_response({"{\"id\":\"ok\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}", "[DONE]"});
     }
   }));
   std::string dir = temp_dir();
-  auto r = run_cuprobe({"bench", s.url(), "-c", "1", "-n", "8", "--output-len", "1", "--json", "-q",
-                        "--save-requests", dir + "/requests.jsonl"});
+  auto r = run_cuprobe({"bench", s.url(), "-c", "1", "-n", "8", "--output-len", "1", "--json", "-q", "--save-requests",
+                        dir + "/requests.jsonl"});
   EXPECT_EQ(r.exit_code, 4) << r.err;
   json j = parse_report(r);
   EXPECT_EQ(j["requests"]["completed"], 2);
@@ -113,8 +115,8 @@ ScriptedHandler key_checking_server(const std::string& key) {
 
 TEST(Bench, HeadersAnywhereReachEveryRoute) {
   ScriptedServer s(key_checking_server("KEY"));
-  auto r = run_cuprobe({"bench", "-H", "Authorization: Bearer KEY", s.url(), "-H", "X-Team: a", "-c", "1", "-n",
-                        "3", "--output-len", "1", "--profile", "vllm", "--json", "-q"});
+  auto r = run_cuprobe({"bench", "-H", "Authorization: Bearer KEY", s.url(), "-H", "X-Team: a", "-c", "1", "-n", "3",
+                        "--output-len", "1", "--profile", "vllm", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = parse_report(r);
   EXPECT_EQ(j["requests"]["completed"], 3);
@@ -125,8 +127,8 @@ TEST(Bench, HeadersAnywhereReachEveryRoute) {
     EXPECT_EQ(req.header("Authorization"), "Bearer KEY") << req.path;
     EXPECT_EQ(req.header("X-Team"), "a") << req.path;
   }
-  EXPECT_EQ(paths, (std::set<std::string>{"/health", "/v1/models", "/v1/completions", "/start_profile",
-                                          "/stop_profile"}));
+  EXPECT_EQ(paths,
+            (std::set<std::string>{"/health", "/v1/models", "/v1/completions", "/start_profile", "/stop_profile"}));
 }
 
 TEST(Bench, ApiKeyOptionAndEnvironment) {
@@ -174,13 +176,12 @@ int run_cuprobe_with_nofile(rlim_t soft, rlim_t hard, const std::vector<std::str
 TEST(Bench, DescriptorLimitIsRaisedForTheConcurrency) {
   StreamServer s(fast());
   std::string err;
-  EXPECT_EQ(run_cuprobe_with_nofile(64, 8192, {"bench", s.url(), "-c", "100", "-n", "200", "--output-len", "2", "-q"},
-                                    err),
-            0)
+  EXPECT_EQ(
+      run_cuprobe_with_nofile(64, 8192, {"bench", s.url(), "-c", "100", "-n", "200", "--output-len", "2", "-q"}, err),
+      0)
       << err;
-  EXPECT_EQ(run_cuprobe_with_nofile(64, 64, {"bench", s.url(), "-c", "100", "-n", "200", "--output-len", "2", "-q"},
-                                    err),
-            1);
+  EXPECT_EQ(
+      run_cuprobe_with_nofile(64, 64, {"bench", s.url(), "-c", "100", "-n", "200", "--output-len", "2", "-q"}, err), 1);
   EXPECT_NE(err.find("concurrency 100 cannot run: need 164 open files, the hard limit is 64"), std::string::npos)
       << err;
 }
@@ -189,7 +190,8 @@ TEST(Bench, DescriptorLimitIsRaisedForTheConcurrency) {
 TEST(Bench, NoStreamOptionsForStrictServers) {
   ScriptedServer s(ready_server([](int, const ScriptedRequest& req) {
     if (req.body.find("stream_options") != std::string::npos) {
-      return http_response(422, "{\"detail\":[{\"loc\":[\"body\",\"stream_options\"],\"msg\":\"extra fields not permitted\"}]}");
+      return http_response(
+          422, "{\"detail\":[{\"loc\":[\"body\",\"stream_options\"],\"msg\":\"extra fields not permitted\"}]}");
     }
     return sse_response({"{\"id\":\"a\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}", "[DONE]"});
   }));
@@ -254,8 +256,8 @@ TEST(Bench, HttpsAddsTheHandshakeToTtft) {
   ScriptedServer tls(answer, TlsContext::server(dir + "/cert.pem", dir + "/key.pem"));
   double ttft[2];
   for (int i = 0; i < 2; ++i) {
-    std::vector<std::string> args = {"bench", i == 0 ? plain.url() : tls.url(), "-n", "50", "--output-len", "1",
-                                     "--json", "-q"};
+    std::vector<std::string> args = {
+        "bench", i == 0 ? plain.url() : tls.url(), "-n", "50", "--output-len", "1", "--json", "-q"};
     if (i == 1) args.insert(args.end(), {"--cacert", dir + "/cert.pem"});
     auto r = run_cuprobe(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -278,8 +280,8 @@ TEST(Bench, HttpsWithoutLibsslIsOneLine) {
 
 TEST(Bench, JsonReportHasTheContractFields) {
   StreamServer s(fast());
-  auto r = run_cuprobe({"bench", s.url(), "-c", "4", "-n", "24", "--output-len", "10", "--input-len", "20",
-                        "--warmup", "4", "--json", "-q"});
+  auto r = run_cuprobe({"bench", s.url(), "-c", "4", "-n", "24", "--output-len", "10", "--input-len", "20", "--warmup",
+                        "4", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = parse_report(r);
   EXPECT_EQ(j["schema"], "cuprobe.bench/1");
@@ -330,8 +332,8 @@ TEST(Bench, TextReportAndEndpointFromUrl) {
 
 TEST(Bench, GenerateEndpointAndOpenLoop) {
   StreamServer s(fast());
-  auto r = run_cuprobe({"bench", s.url(), "--endpoint", "/generate", "--rate", "100", "--arrival", "constant",
-                        "-n", "10", "--output-len", "4", "--json", "-q"});
+  auto r = run_cuprobe({"bench", s.url(), "--endpoint", "/generate", "--rate", "100", "--arrival", "constant", "-n",
+                        "10", "--output-len", "4", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = parse_report(r);
   EXPECT_EQ(j["settings"]["mode"], "open_loop");
@@ -390,8 +392,8 @@ TEST(Bench, ProfileVllmAndSglangNumSteps) {
 
 TEST(Bench, NoSteadyStateMeansNoProfile) {
   StreamServer s(fast());
-  auto r = run_cuprobe({"bench", s.url(), "-c", "4", "-n", "4", "--output-len", "5", "--profile", "sglang", "--json",
-                        "-q"});
+  auto r =
+      run_cuprobe({"bench", s.url(), "-c", "4", "-n", "4", "--output-len", "5", "--profile", "sglang", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = parse_report(r);
   EXPECT_TRUE(s.profile_calls().empty());
@@ -407,8 +409,8 @@ TEST(Bench, SampleWithoutCountersFailsBeforeAnyLoad) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("cuprobe bench: "), std::string::npos);
   EXPECT_TRUE(s.served().empty()) << "load was sent before the counters were refused";
-  r = run_cuprobe({"bench", s.url(), "-c", "2", "-n", "4", "--output-len", "3", "--sample", "--sample-optional",
-                   "--json", "-q"});
+  r = run_cuprobe(
+      {"bench", s.url(), "-c", "2", "-n", "4", "--output-len", "3", "--sample", "--sample-optional", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(parse_report(r)["sample"]["note"].get<std::string>().find("unavailable"), std::string::npos);
 }
@@ -419,8 +421,21 @@ TEST(Bench, FaultsAreCountedAndErrorRateDecidesTheExitCode) {
   std::string dataset = dir + "/prompts.jsonl";
   std::ofstream(dataset) << "{\"prompt\": \"hello there\"}\n{\"prompt\": \"fault:http_500\"}\n"
                             "{\"prompt\": \"fault:stall\"}\n{\"prompt\": \"fault:malformed_json\"}\n";
-  std::vector<std::string> args = {"bench", s.url(), "-c", "4", "-n", "8", "--output-len", "6", "--dataset", dataset,
-                                   "--request-timeout", "300ms", "--json", "-q", "--save-requests",
+  std::vector<std::string> args = {"bench",
+                                   s.url(),
+                                   "-c",
+                                   "4",
+                                   "-n",
+                                   "8",
+                                   "--output-len",
+                                   "6",
+                                   "--dataset",
+                                   dataset,
+                                   "--request-timeout",
+                                   "300ms",
+                                   "--json",
+                                   "-q",
+                                   "--save-requests",
                                    dir + "/requests.jsonl"};
   auto r = run_cuprobe(args);
   EXPECT_EQ(r.exit_code, 4) << r.err;

@@ -80,7 +80,8 @@ TEST(CliDoc, ListsEveryOptionOfEveryVerb) {
     auto in_doc = doc_options(doc, verb);
     EXPECT_FALSE(in_doc.empty()) << "docs/cli.md has no table for " << verb;
     for (const auto& o : in_help) EXPECT_TRUE(in_doc.count(o)) << "docs/cli.md misses " << verb << " " << o;
-    for (const auto& o : in_doc) EXPECT_TRUE(in_help.count(o)) << "docs/cli.md lists " << verb << " " << o << ", which --help lacks";
+    for (const auto& o : in_doc)
+      EXPECT_TRUE(in_help.count(o)) << "docs/cli.md lists " << verb << " " << o << ", which --help lacks";
   }
 }
 

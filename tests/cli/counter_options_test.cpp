@@ -38,14 +38,18 @@ struct OldSpelling {
 
 TEST(CounterOptions, OldSpellingsWarnOnceAndReachTheCurrentOption) {
   const std::vector<OldSpelling> cases = {
-      {{"record", "--sample-interval", "0s", "--", "true"}, "--sample-interval is deprecated, use --interval",
+      {{"record", "--sample-interval", "0s", "--", "true"},
+       "--sample-interval is deprecated, use --interval",
        "--interval must be positive"},
-      {{"record", "--counter-gpus", "0,x", "--", "true"}, "--counter-gpus is deprecated, use --gpu",
+      {{"record", "--counter-gpus", "0,x", "--", "true"},
+       "--counter-gpus is deprecated, use --gpu",
        "invalid --gpu '0,x'"},
-      {{"bench", "http://127.0.0.1:1", "--sample-preset", "bogus"}, "--sample-preset is deprecated, use --preset",
+      {{"bench", "http://127.0.0.1:1", "--sample-preset", "bogus"},
+       "--sample-preset is deprecated, use --preset",
        "--preset: bogus not in"},
       {{"bench", "http://127.0.0.1:1", "--sample", "--sample-interval", "fast"},
-       "--sample-interval is deprecated, use --interval", "fast"},
+       "--sample-interval is deprecated, use --interval",
+       "fast"},
   };
   for (const auto& c : cases) {
     auto r = run_cuprobe(c.args);
@@ -58,8 +62,8 @@ TEST(CounterOptions, OldSpellingsWarnOnceAndReachTheCurrentOption) {
 
 TEST(CounterOptions, OldSpellingsStillRun) {
   std::string out = temp_dir() + "/run.cuprobe";
-  auto r = run_cuprobe({"record", "--no-counters", "--inject-library", "/nonexistent/libx.so", "--counter-gpus",
-                        "all", "--sample-interval", "20ms", "-o", out, "--", "true"});
+  auto r = run_cuprobe({"record", "--no-counters", "--inject-library", "/nonexistent/libx.so", "--counter-gpus", "all",
+                        "--sample-interval", "20ms", "-o", out, "--", "true"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(count(r.err, "cuprobe record: --counter-gpus is deprecated, use --gpu\n"), 1u) << r.err;
   EXPECT_EQ(count(r.err, "cuprobe record: --sample-interval is deprecated, use --interval\n"), 1u) << r.err;

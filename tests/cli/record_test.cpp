@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "collect/build_info.h"
-#include "wire/record_wire.h"
 #include "import/run_file/run_file_importer.h"
 #include "store/sqlite_db.h"
 #include "support/run_cuprobe.h"
+#include "wire/record_wire.h"
 
 namespace cuprobe::test {
 namespace {
@@ -157,8 +157,8 @@ TEST(RecordCli, ExitCodeOfTheCommandIsPassedThrough) {
 
 TEST(RecordCli, MissingLibraryRecordsCountersOnly) {
   std::string out = temp_dir() + "/run.cuprobe";
-  auto r = run_cuprobe({"record", "--no-counters", "--inject-library", "/nonexistent/libx.so", "-o", out, "--", "sh",
-                        "-c", "exit 3"});
+  auto r = run_cuprobe(
+      {"record", "--no-counters", "--inject-library", "/nonexistent/libx.so", "-o", out, "--", "sh", "-c", "exit 3"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("injection library /nonexistent/libx.so not found"), std::string::npos) << r.err;
   Profile p = import_run_file(out);

@@ -9,7 +9,8 @@ namespace {
 void custom_handler(int) {}
 
 TEST(StopFlag, SignalSetsTheFlagAndTheOldHandlerComesBack) {
-  struct sigaction mine {}, before {};
+  struct sigaction mine {
+  }, before{};
   mine.sa_handler = custom_handler;
   sigemptyset(&mine.sa_mask);
   sigaction(SIGTERM, &mine, &before);
@@ -44,7 +45,8 @@ TEST(SignalFd, DeliversThroughTheDescriptorAndRestoresTheMask) {
 }
 
 TEST(SignalFd, AnIgnoredSignalStillArrivesAndIsIgnoredAgainAfter) {
-  struct sigaction ignore {}, before {};
+  struct sigaction ignore {
+  }, before{};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGUSR2, &ignore, &before);
   {

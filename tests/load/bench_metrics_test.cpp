@@ -36,8 +36,8 @@ TEST(BenchMetrics, PercentilesMatchNumpyLinear) {
 
 TEST(BenchMetrics, WholeRunDefinitions) {
   std::vector<RequestRecord> rs;
-  rs.push_back(req(0, {10, 12, 14, 16}, 4));      // ttft 10, itl 2,2,2, tpot (16-10)/3 = 2, e2e 16
-  rs.push_back(req(0, {20, 30}, 6));              // 2 events carry 6 tokens: tpot (30-20)/5 = 2, 3 tokens/chunk
+  rs.push_back(req(0, {10, 12, 14, 16}, 4));  // ttft 10, itl 2,2,2, tpot (16-10)/3 = 2, e2e 16
+  rs.push_back(req(0, {20, 30}, 6));          // 2 events carry 6 tokens: tpot (30-20)/5 = 2, 3 tokens/chunk
   RequestRecord failed = req(5, {});
   failed.error = "http_500";
   failed.end_ns = 40 * kMs;
@@ -79,8 +79,7 @@ TEST(BenchMetrics, SingleTokenHasNoTpot) {
 TEST(BenchMetrics, SteadyWindowFromFirstMeasuredEndToFirstDrainEnd) {
   // Closed loop, concurrency 2: a,b start at 0; a ends at 10 -> c sent at 10; b ends 12 -> d sent 12 (last send);
   // c ends 20 (first end after the last send: the drain starts), d ends 25.
-  std::vector<RequestRecord> rs = {req(0, {5, 10}, 2), req(0, {6, 12}, 2), req(10, {15, 20}, 2),
-                                   req(12, {18, 25}, 2)};
+  std::vector<RequestRecord> rs = {req(0, {5, 10}, 2), req(0, {6, 12}, 2), req(10, {15, 20}, 2), req(12, {18, 25}, 2)};
   SteadyWindow w = find_steady_window(rs);
   ASSERT_TRUE(w.valid) << w.note;
   EXPECT_EQ(w.start_ns, 10 * kMs);

@@ -31,16 +31,22 @@ rlim_t soft_limit() {
 }
 
 TEST(DescriptorLimit, RaisesTheSoftLimitUpToTheHardOne) {
-  EXPECT_EQ(in_child_with_limit(64, 4096, [] { return raise_descriptor_limit(164).empty() && soft_limit() >= 164 ? 0 : 1; }), 0);
-  EXPECT_EQ(in_child_with_limit(64, 4096, [] { return raise_descriptor_limit(0).empty() && soft_limit() == 4096 ? 0 : 1; }), 0);
-  EXPECT_EQ(in_child_with_limit(64, 64, [] { return raise_descriptor_limit(32).empty() && soft_limit() == 64 ? 0 : 1; }), 0);
+  EXPECT_EQ(
+      in_child_with_limit(64, 4096, [] { return raise_descriptor_limit(164).empty() && soft_limit() >= 164 ? 0 : 1; }),
+      0);
+  EXPECT_EQ(
+      in_child_with_limit(64, 4096, [] { return raise_descriptor_limit(0).empty() && soft_limit() == 4096 ? 0 : 1; }),
+      0);
+  EXPECT_EQ(
+      in_child_with_limit(64, 64, [] { return raise_descriptor_limit(32).empty() && soft_limit() == 64 ? 0 : 1; }), 0);
 }
 
 TEST(DescriptorLimit, SaysWhyWhenTheHardLimitIsLower) {
-  EXPECT_EQ(in_child_with_limit(64, 64, [] {
-              std::string why = raise_descriptor_limit(164);
-              return why == "need 164 open files, the hard limit is 64" ? 0 : 1;
-            }),
+  EXPECT_EQ(in_child_with_limit(64, 64,
+                                [] {
+                                  std::string why = raise_descriptor_limit(164);
+                                  return why == "need 164 open files, the hard limit is 64" ? 0 : 1;
+                                }),
             0);
 }
 

@@ -29,7 +29,8 @@ struct Chain final : HttpBodySink, SseSink {
 
 const std::string kValid =
     "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
-    "58\r\ndata: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":null}]}\n\n\r\n"
+    "58\r\ndata: "
+    "{\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":null}]}\n\n\r\n"
     "48\r\ndata: {\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1}}\n\n\r\n"
     "e\r\ndata: [DONE]\n\n\r\n0\r\n\r\n";
 
@@ -69,10 +70,18 @@ TEST(HostileInput, MutatedResponsesNeverCrash) {
       std::size_t at = std::uniform_int_distribution<std::size_t>(0, bytes.size() - 1)(rng);
       char c = alphabet[std::uniform_int_distribution<std::size_t>(0, alphabet.size() - 1)(rng)];
       switch (std::uniform_int_distribution<int>(0, 3)(rng)) {
-        case 0: bytes[at] = c; break;
-        case 1: bytes.insert(at, 1, c); break;
-        case 2: bytes.erase(at, 1); break;
-        default: bytes.insert(at, bytes.substr(at, 40)); break;
+        case 0:
+          bytes[at] = c;
+          break;
+        case 1:
+          bytes.insert(at, 1, c);
+          break;
+        case 2:
+          bytes.erase(at, 1);
+          break;
+        default:
+          bytes.insert(at, bytes.substr(at, 40));
+          break;
       }
     }
     run_chain(bytes, rng);

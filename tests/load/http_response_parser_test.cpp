@@ -105,8 +105,8 @@ TEST(HttpResponseParser, HugeHeadersCapped) {
 
 TEST(HttpResponseParser, BrokenChunks) {
   const std::string head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
-  for (const std::string& bad : std::vector<std::string>{"zz\r\n", "\r\n", "fffffffffffffffff\r\n",
-                                                         "3\r\nabcdef\r\n", "-1\r\n", std::string(2000, '1')}) {
+  for (const std::string& bad : std::vector<std::string>{"zz\r\n", "\r\n", "fffffffffffffffff\r\n", "3\r\nabcdef\r\n",
+                                                         "-1\r\n", std::string(2000, '1')}) {
     HttpResponseParser p;
     Collect c;
     EXPECT_FALSE(p.feed(head + bad, c)) << bad.substr(0, 20);
@@ -115,7 +115,8 @@ TEST(HttpResponseParser, BrokenChunks) {
 }
 
 TEST(HttpResponseParser, TruncatedResponses) {
-  for (const std::string& cut : std::vector<std::string>{"HTTP/1.1 200 OK\r\nContent-Le", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc",
+  for (const std::string& cut :
+       std::vector<std::string>{"HTTP/1.1 200 OK\r\nContent-Le", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc",
                                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", ""}) {
     HttpResponseParser p;
     Collect c;

@@ -40,8 +40,8 @@ TEST(HttpUrl, HttpsDefaultsToPort443) {
 }
 
 TEST(HttpUrl, BadInputIsUsageError) {
-  for (const char* bad : {"http://", "http://:80", "http://h:0", "http://h:65536", "http://h:8x", "http://h:",
-                          "ftp://h", "http://[::1", "http://h/a?b=1", "http://u@h/"}) {
+  for (const char* bad : {"http://", "http://:80", "http://h:0", "http://h:65536", "http://h:8x",
+                          "http://h:", "ftp://h", "http://[::1", "http://h/a?b=1", "http://u@h/"}) {
     EXPECT_THROW(parse_http_url(bad), Error) << bad;
   }
 }

@@ -103,7 +103,8 @@ TEST(LoadRunner, ChatGenerateAndMultiTokenEvents) {
   so.itl_us = 200;
   so.tokens_per_event = 3;
   StreamServer s(so);
-  for (auto [api, path] : {std::pair{ApiKind::kChat, "/v1/chat/completions"}, std::pair{ApiKind::kGenerate, "/generate"}}) {
+  for (auto [api, path] :
+       {std::pair{ApiKind::kChat, "/v1/chat/completions"}, std::pair{ApiKind::kGenerate, "/generate"}}) {
     LoadOptions o = options_for(s);
     o.api = api;
     o.concurrency = 2;
@@ -123,11 +124,18 @@ TEST(LoadRunner, EveryFaultEndsAsAnErrorWithItsReason) {
   so.ttft_us = 500;
   so.itl_us = 500;
   StreamServer s(so);
-  const std::vector<std::pair<std::string, std::string>> faults = {
-      {"http_500", "http_500"},         {"http_400", "http_400"},           {"stall", "timeout"},
-      {"close_mid", "server_closed"},   {"malformed_json", "malformed_sse"}, {"error_event", "stream_error"},
-      {"bad_chunk", "bad_chunk"},       {"huge_header", "header_too_large"}, {"bad_status", "malformed_http"},
-      {"no_done", "truncated_stream"},  {"no_usage", ""},                    {"comments", ""}};
+  const std::vector<std::pair<std::string, std::string>> faults = {{"http_500", "http_500"},
+                                                                   {"http_400", "http_400"},
+                                                                   {"stall", "timeout"},
+                                                                   {"close_mid", "server_closed"},
+                                                                   {"malformed_json", "malformed_sse"},
+                                                                   {"error_event", "stream_error"},
+                                                                   {"bad_chunk", "bad_chunk"},
+                                                                   {"huge_header", "header_too_large"},
+                                                                   {"bad_status", "malformed_http"},
+                                                                   {"no_done", "truncated_stream"},
+                                                                   {"no_usage", ""},
+                                                                   {"comments", ""}};
   LoadOptions o = options_for(s);
   o.concurrency = static_cast<int>(faults.size());
   o.requests = faults.size();
@@ -256,7 +264,8 @@ TEST(LoadRunner, PoissonArrivalsAverageTheRate) {
   double mean_gap_ms = (r.records.back().scheduled_ns - r.records.front().scheduled_ns) / 1e6 / 399;
   EXPECT_NEAR(mean_gap_ms, 0.5, 0.1);
   std::set<std::int64_t> gaps;
-  for (std::size_t i = 1; i < r.records.size(); ++i) gaps.insert(r.records[i].scheduled_ns - r.records[i - 1].scheduled_ns);
+  for (std::size_t i = 1; i < r.records.size(); ++i)
+    gaps.insert(r.records[i].scheduled_ns - r.records[i - 1].scheduled_ns);
   EXPECT_GT(gaps.size(), 300u);  // not constant
 }
 
@@ -311,7 +320,8 @@ TimingErrors measure_timing_errors(int streams) {
     EXPECT_LE(x.send_ns, t->recv_ns);  // one clock
     ttft_err.push_back(std::abs(x.content_ns[0] - t->event_ns[0]) / 1e6);
     for (std::size_t i = 1; i < x.content_ns.size(); ++i) {
-      itl_err.push_back(std::abs((x.content_ns[i] - x.content_ns[i - 1]) - (t->event_ns[i] - t->event_ns[i - 1])) / 1e6);
+      itl_err.push_back(std::abs((x.content_ns[i] - x.content_ns[i - 1]) - (t->event_ns[i] - t->event_ns[i - 1])) /
+                        1e6);
     }
   }
   EXPECT_EQ(ttft_err.size(), r.records.size());
@@ -321,10 +331,11 @@ TimingErrors measure_timing_errors(int streams) {
     return v[static_cast<std::size_t>(q / 100 * static_cast<double>(v.size() - 1))];
   };
   TimingErrors e{pct(ttft_err, 50), pct(ttft_err, 99), pct(itl_err, 50), pct(itl_err, 99)};
-  std::printf("streams %d, %zu requests, %zu gaps: TTFT error p50 %.4f p99 %.4f ms; ITL error p50 %.4f p99 %.4f ms; "
-              "%llu of %llu reads kernel-stamped\n",
-              streams, ttft_err.size(), itl_err.size(), e.ttft50, e.ttft99, e.itl50, e.itl99,
-              static_cast<unsigned long long>(r.reads_kernel_stamped), static_cast<unsigned long long>(r.reads));
+  std::printf(
+      "streams %d, %zu requests, %zu gaps: TTFT error p50 %.4f p99 %.4f ms; ITL error p50 %.4f p99 %.4f ms; "
+      "%llu of %llu reads kernel-stamped\n",
+      streams, ttft_err.size(), itl_err.size(), e.ttft50, e.ttft99, e.itl50, e.itl99,
+      static_cast<unsigned long long>(r.reads_kernel_stamped), static_cast<unsigned long long>(r.reads));
   return e;
 }
 

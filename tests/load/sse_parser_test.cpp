@@ -30,8 +30,8 @@ TEST(SseParser, SplitAnywhereSameEvents) {
       "id: 7\nretry: 10\ndata:  two spaces\r\r"
       "data: [DONE]\n\n";
   std::vector<std::pair<std::string, std::string>> want = {
-      {"", "{\"a\":1}"}, {"", "{\"b\":2}"}, {"error", "{\"error\":\"x\"}"}, {"", "line1\nline2"},
-      {"", " two spaces"}, {"", "[DONE]"}};
+      {"", "{\"a\":1}"},    {"", "{\"b\":2}"},   {"error", "{\"error\":\"x\"}"},
+      {"", "line1\nline2"}, {"", " two spaces"}, {"", "[DONE]"}};
   for (std::size_t step = 1; step <= text.size(); ++step) EXPECT_EQ(parse(text, step), want) << "step " << step;
 }
 

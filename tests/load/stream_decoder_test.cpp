@@ -11,7 +11,8 @@ using Kind = StreamChunk::Kind;
 
 TEST(StreamDecoder, CompletionsTextUsageDone) {
   StreamDecoder d(ApiKind::kCompletions);
-  StreamChunk c = d.decode("", R"({"id":"cmpl-1","choices":[{"index":0,"text":"Hi","finish_reason":null}],"usage":null})");
+  StreamChunk c =
+      d.decode("", R"({"id":"cmpl-1","choices":[{"index":0,"text":"Hi","finish_reason":null}],"usage":null})");
   EXPECT_EQ(c.kind, Kind::kData);
   EXPECT_TRUE(c.has_content);
   EXPECT_EQ(c.id, "cmpl-1");

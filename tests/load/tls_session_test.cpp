@@ -88,7 +88,8 @@ TEST_F(TlsSessionTest, BadCaFileIsOneLine) {
     TlsContext::client({dir_ + "/missing.pem", false});
     FAIL() << "accepted a missing CA file";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("--cacert " + dir_ + "/missing.pem: cannot load"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--cacert " + dir_ + "/missing.pem: cannot load"), std::string::npos)
+        << e.what();
     EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
   }
 }

@@ -35,8 +35,10 @@ Profile decode_like(int steps, int kernels_per_step, TimeNs kernel_ns, TimeNs sa
   StringId dram = p.strings.intern("dram_read_bytes_per_s");
   for (TimeNs t = 1'000'000'000; t < 1'000'000'000 + steps * kStepNs; t += sample_ns) {
     double filled = sample_ns >= kStepNs ? busy : 1.0;
-    p.counters.push_back(CounterSample{.device = 0, .start = t, .end = t + sample_ns, .metric = tensor, .value = 90.0 * filled});
-    p.counters.push_back(CounterSample{.device = 0, .start = t, .end = t + sample_ns, .metric = dram, .value = 8.1e11 * filled});
+    p.counters.push_back(
+        CounterSample{.device = 0, .start = t, .end = t + sample_ns, .metric = tensor, .value = 90.0 * filled});
+    p.counters.push_back(
+        CounterSample{.device = 0, .start = t, .end = t + sample_ns, .metric = dram, .value = 8.1e11 * filled});
   }
   return p;
 }
@@ -72,7 +74,8 @@ TEST(AnalyzeTextCounters, CountersWithoutKernelsStillGiveTheRecordingsMeans) {
   Profile p = decode_like(3, 1, 1'000, 100'000);
   p.gpu.clear();
   std::string text = report_of(std::move(p));
-  EXPECT_NE(text.find("whole recording (no kernels traced): tensor_active 90.0%, dram_read 810.0 GB/s"), std::string::npos)
+  EXPECT_NE(text.find("whole recording (no kernels traced): tensor_active 90.0%, dram_read 810.0 GB/s"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("(most: none)"), std::string::npos) << text;
 }
@@ -93,10 +96,12 @@ TEST(AnalyzeTextFindings, LaunchBoundWithoutRuntimeCallsDoesNotInventALaunchTime
   std::string text = report_of(decode_like(50, 100, 2'000, 10'000'000));
   EXPECT_NE(text.find("launch_bound"), std::string::npos) << text;
   EXPECT_EQ(text.find("0.0 us it takes"), std::string::npos) << text;
-  EXPECT_NE(text.find("too short to hide their launches (the trace has no CUDA runtime calls"), std::string::npos) << text;
+  EXPECT_NE(text.find("too short to hide their launches (the trace has no CUDA runtime calls"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("printing tensors; `cuprobe record --api` counts them)"), std::string::npos) << text;
   EXPECT_EQ(text.find("0.0 per step here"), std::string::npos) << text;
-  EXPECT_NE(text.find("5000 GPU activities have no launch call (the trace has no CUDA runtime calls"), std::string::npos)
+  EXPECT_NE(text.find("5000 GPU activities have no launch call (the trace has no CUDA runtime calls"),
+            std::string::npos)
       << text;
 }
 

@@ -1,8 +1,8 @@
 #include "report/chrome_export.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace cuprobe {

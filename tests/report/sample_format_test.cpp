@@ -1,10 +1,10 @@
 #include "report/sample_format.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "common/error.h"
 

@@ -114,9 +114,7 @@ TEST(RunFileWriter, RefusesToReplaceUnlessAsked) {
 
 TEST(RunFileImporter, RejectsFilesThatAreNotRunFiles) {
   std::string dir = test::temp_dir();
-  {
-    std::ofstream(dir + "/text.cuprobe") << "{\"traceEvents\": []}";
-  }
+  { std::ofstream(dir + "/text.cuprobe") << "{\"traceEvents\": []}"; }
   EXPECT_FALSE(looks_like_run_file(dir + "/text.cuprobe"));
   EXPECT_THROW(import_run_file(dir + "/text.cuprobe"), InputError);
   EXPECT_THROW(import_run_file(dir + "/missing.cuprobe"), InputError);

@@ -16,8 +16,8 @@ CommandResult run_cuprobe(const std::vector<std::string>& args, const std::strin
 // The same for any binary (a path: no PATH lookup).
 CommandResult run_program(const std::string& binary, const std::vector<std::string>& args,
                           const std::string& stdin_data = "");
-std::string data_path(const std::string& name);    // tests/data/NAME
+std::string data_path(const std::string& name);     // tests/data/NAME
 std::string shared_trace(const std::string& name);  // ../shared/traces/NAME ("" if absent)
-std::string temp_dir();                              // a fresh directory for this test
+std::string temp_dir();                             // a fresh directory for this test
 
 }  // namespace cuprobe::test

@@ -183,9 +183,14 @@ std::string ScriptedServer::url() const {
 }
 
 bool make_self_signed_certificate(const std::string& dir, const std::string& subject_alt_name) {
-  std::vector<std::string> args = {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                                   "-subj", "/CN=cuprobe test", "-addext", "subjectAltName=" + subject_alt_name,
-                                   "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem"};
+  std::vector<std::string> args = {"openssl",  "req",
+                                   "-x509",    "-newkey",
+                                   "rsa:2048", "-nodes",
+                                   "-days",    "2",
+                                   "-subj",    "/CN=cuprobe test",
+                                   "-addext",  "subjectAltName=" + subject_alt_name,
+                                   "-keyout",  dir + "/key.pem",
+                                   "-out",     dir + "/cert.pem"};
   pid_t pid = fork();
   if (pid == 0) {
     int null = open("/dev/null", O_WRONLY);

@@ -15,12 +15,11 @@
 #include <ctime>
 #include <deque>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <queue>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
-
-#include <nlohmann/json.hpp>
 
 namespace cuprobe::test {
 // Named, not anonymous: bench/load_stream_server_bench.cpp compiles this file into a program.
@@ -35,8 +34,19 @@ std::int64_t now_ns() {
 enum class Api { kCompletions, kChat, kGenerate };
 
 enum class Fault {
-  kNone, kHttp500, kHttp400, kStall, kCloseMid, kMalformedJson, kErrorEvent, kBadChunk, kHugeHeader,
-  kBadStatus, kNoUsage, kComments, kNoDone,
+  kNone,
+  kHttp500,
+  kHttp400,
+  kStall,
+  kCloseMid,
+  kMalformedJson,
+  kErrorEvent,
+  kBadChunk,
+  kHugeHeader,
+  kBadStatus,
+  kNoUsage,
+  kComments,
+  kNoDone,
 };
 
 struct FaultName {
@@ -46,18 +56,18 @@ struct FaultName {
 
 // Put one of these in a prompt to get that behaviour for the request.
 constexpr FaultName kFaults[] = {
-    {"fault:http_500", Fault::kHttp500},          // 500 with a JSON error body
-    {"fault:http_400", Fault::kHttp400},          // 400 with a JSON error body
-    {"fault:stall", Fault::kStall},               // one token, then silence with the connection open
-    {"fault:close_mid", Fault::kCloseMid},        // three tokens, then the connection closes
+    {"fault:http_500", Fault::kHttp500},              // 500 with a JSON error body
+    {"fault:http_400", Fault::kHttp400},              // 400 with a JSON error body
+    {"fault:stall", Fault::kStall},                   // one token, then silence with the connection open
+    {"fault:close_mid", Fault::kCloseMid},            // three tokens, then the connection closes
     {"fault:malformed_json", Fault::kMalformedJson},  // an event whose data is not JSON
-    {"fault:error_event", Fault::kErrorEvent},    // {"error": {...}} in the stream, then [DONE]
-    {"fault:bad_chunk", Fault::kBadChunk},        // a chunk size that is not hex
-    {"fault:huge_header", Fault::kHugeHeader},    // a 200 KB response header
-    {"fault:bad_status", Fault::kBadStatus},      // "HTTP/1.1 abc"
-    {"fault:no_usage", Fault::kNoUsage},          // no usage chunk even when asked
-    {"fault:comments", Fault::kComments},         // ": ping" comments and "data:" without a space
-    {"fault:no_done", Fault::kNoDone},            // the body ends without [DONE] or finish_reason
+    {"fault:error_event", Fault::kErrorEvent},        // {"error": {...}} in the stream, then [DONE]
+    {"fault:bad_chunk", Fault::kBadChunk},            // a chunk size that is not hex
+    {"fault:huge_header", Fault::kHugeHeader},        // a 200 KB response header
+    {"fault:bad_status", Fault::kBadStatus},          // "HTTP/1.1 abc"
+    {"fault:no_usage", Fault::kNoUsage},              // no usage chunk even when asked
+    {"fault:comments", Fault::kComments},             // ": ping" comments and "data:" without a space
+    {"fault:no_done", Fault::kNoDone},                // the body ends without [DONE] or finish_reason
 };
 
 constexpr std::uint64_t kListenId = 0, kTimerId = 1, kWakeId = 2;
@@ -189,14 +199,15 @@ struct StreamServer::Impl {
                "\",\"choices\":[{\"index\":0,\"text\":" + json_escape(text) +
                ",\"logprobs\":null,\"finish_reason\":" + finish + "}],\"usage\":null}";
       case Api::kChat:
-        return "{\"id\":\"" + c.id + "\",\"object\":\"chat.completion.chunk\",\"created\":0,\"model\":\"" +
-               opt.model + "\",\"choices\":[{\"index\":0,\"delta\":{\"content\":" + json_escape(text) +
+        return "{\"id\":\"" + c.id + "\",\"object\":\"chat.completion.chunk\",\"created\":0,\"model\":\"" + opt.model +
+               "\",\"choices\":[{\"index\":0,\"delta\":{\"content\":" + json_escape(text) +
                "},\"logprobs\":null,\"finish_reason\":" + finish + "}]}";
       case Api::kGenerate:
         return "{\"text\":" + json_escape(c.generated) + ",\"meta_info\":{\"id\":\"" + c.id +
                "\",\"prompt_tokens\":" + std::to_string(c.prompt_tokens) +
-               ",\"completion_tokens\":" + std::to_string(c.tokens_sent) + ",\"finish_reason\":" +
-               (last && c.fault != Fault::kNoDone ? "{\"type\":\"length\"}" : "null") + "},\"index\":0}";
+               ",\"completion_tokens\":" + std::to_string(c.tokens_sent) +
+               ",\"finish_reason\":" + (last && c.fault != Fault::kNoDone ? "{\"type\":\"length\"}" : "null") +
+               "},\"index\":0}";
     }
     return "{}";
   }
@@ -221,10 +232,12 @@ struct StreamServer::Impl {
     bool last = c.tokens_left == 0;
     payload += event(c, token_json(c, text, last));
     if (last && c.api != Api::kGenerate && c.include_usage && c.fault != Fault::kNoUsage) {
-      payload += event(c, "{\"id\":\"" + c.id + "\",\"object\":\"text_completion\",\"choices\":[],\"usage\":{"
-                          "\"prompt_tokens\":" + std::to_string(c.prompt_tokens) +
-                          ",\"completion_tokens\":" + std::to_string(c.tokens_sent) +
-                          ",\"total_tokens\":" + std::to_string(c.prompt_tokens + c.tokens_sent) + "}}");
+      payload +=
+          event(c, "{\"id\":\"" + c.id +
+                       "\",\"object\":\"text_completion\",\"choices\":[],\"usage\":{"
+                       "\"prompt_tokens\":" +
+                       std::to_string(c.prompt_tokens) + ",\"completion_tokens\":" + std::to_string(c.tokens_sent) +
+                       ",\"total_tokens\":" + std::to_string(c.prompt_tokens + c.tokens_sent) + "}}");
     }
     if (last && c.fault != Fault::kNoDone) payload += "data: [DONE]\n\n";
     std::string bytes = c.events == 2 && c.fault == Fault::kBadChunk ? "zz\r\n" + payload : frame(payload);
@@ -266,7 +279,8 @@ struct StreamServer::Impl {
     } else {
       if (c.api == Api::kChat && req.contains("messages") && req["messages"].is_array()) {
         for (const auto& m : req["messages"]) {
-          if (m.is_object() && m.contains("content") && m["content"].is_string()) prompt += m["content"].get<std::string>() + " ";
+          if (m.is_object() && m.contains("content") && m["content"].is_string())
+            prompt += m["content"].get<std::string>() + " ";
         }
       } else {
         prompt = req.value("prompt", "");
@@ -325,7 +339,8 @@ struct StreamServer::Impl {
     head += opt.chunked ? "Transfer-Encoding: chunked\r\n" : "";
     head += "Connection: close\r\n\r\n";
     if (c.api == Api::kChat) {  // vLLM's first event: the role, no text
-      head += frame("data: {\"id\":\"" + c.id + "\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
+      head += frame("data: {\"id\":\"" + c.id +
+                    "\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
                     "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}\n\n");
     }
     std::uint64_t uid = c.uid;
@@ -343,7 +358,8 @@ struct StreamServer::Impl {
     std::size_t length = 0;
     for (std::size_t pos = 0; (pos = head.find("\r\n", pos)) != std::string::npos;) {
       pos += 2;
-      if (strncasecmp(head.c_str() + pos, "content-length:", 15) == 0) length = std::strtoul(head.c_str() + pos + 15, nullptr, 10);
+      if (strncasecmp(head.c_str() + pos, "content-length:", 15) == 0)
+        length = std::strtoul(head.c_str() + pos + 15, nullptr, 10);
     }
     if (c.in.size() < end + 4 + length) return;
     std::string body = c.in.substr(end + 4, length);
@@ -358,14 +374,16 @@ struct StreamServer::Impl {
     }
     if (path == "/v1/models") {
       if (loading) return simple_response(c, 503, "Service Unavailable", "{\"error\":\"loading\"}");
-      return simple_response(c, 200, "OK", "{\"object\":\"list\",\"data\":[{\"id\":\"" + opt.model + "\",\"object\":\"model\"}]}");
+      return simple_response(c, 200, "OK",
+                             "{\"object\":\"list\",\"data\":[{\"id\":\"" + opt.model + "\",\"object\":\"model\"}]}");
     }
     if (method == "POST" && (path == "/start_profile" || path == "/stop_profile")) {
       {
         std::lock_guard<std::mutex> lock(mu);
         timespec rt;
         clock_gettime(CLOCK_REALTIME, &rt);
-        profile_calls.push_back({path, body, now_ns(), static_cast<std::int64_t>(rt.tv_sec) * 1'000'000'000 + rt.tv_nsec});
+        profile_calls.push_back(
+            {path, body, now_ns(), static_cast<std::int64_t>(rt.tv_sec) * 1'000'000'000 + rt.tv_nsec});
       }
       return simple_response(c, 200, "OK", path == "/start_profile" ? "Start profiling.\n" : "Stop profiling.\n",
                              "text/plain");

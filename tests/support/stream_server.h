@@ -15,23 +15,23 @@
 namespace cuprobe::test {
 
 struct StreamServerOptions {
-  std::int64_t ttft_us = 2000;        // full request read → first token event
-  std::int64_t itl_us = 1000;         // between token events
-  std::int64_t itl_spread_us = 0;     // request r uses itl_us + (r % 8) * itl_spread_us / 7
-  int tokens_per_event = 1;           // >1: several tokens per event (speculative decoding)
-  std::int64_t default_tokens = 16;   // when the request sets no max_tokens
-  std::int64_t loading_ms = 0;        // /health and /v1/models answer 503 for this long
-  bool health_endpoint = true;        // false: /health is 404 (servers without it)
-  bool chunked = true;                // false: the body ends when the connection closes
-  bool record_events = true;          // keep every event's send time (tests); off for throughput runs
+  std::int64_t ttft_us = 2000;       // full request read → first token event
+  std::int64_t itl_us = 1000;        // between token events
+  std::int64_t itl_spread_us = 0;    // request r uses itl_us + (r % 8) * itl_spread_us / 7
+  int tokens_per_event = 1;          // >1: several tokens per event (speculative decoding)
+  std::int64_t default_tokens = 16;  // when the request sets no max_tokens
+  std::int64_t loading_ms = 0;       // /health and /v1/models answer 503 for this long
+  bool health_endpoint = true;       // false: /health is 404 (servers without it)
+  bool chunked = true;               // false: the body ends when the connection closes
+  bool record_events = true;         // keep every event's send time (tests); off for throughput runs
   std::string model = "test-model";
 };
 
 struct ServedRequest {
-  std::string id;    // the response id the client sees ("cmpl-N")
+  std::string id;  // the response id the client sees ("cmpl-N")
   std::string path;
-  std::int64_t recv_ns = 0;               // request fully read
-  std::vector<std::int64_t> event_ns;     // each content event, just before send()
+  std::int64_t recv_ns = 0;            // request fully read
+  std::vector<std::int64_t> event_ns;  // each content event, just before send()
   std::int64_t prompt_tokens = 0, completion_tokens = 0;
   bool ignore_eos = false, include_usage = false;
 };

@@ -11,7 +11,8 @@ namespace {
 
 std::string hello_frame(std::uint32_t magic = wire::kMagic, std::uint16_t version = wire::kVersion) {
   std::string out;
-  wire::append_frame(out, wire::Type::kHello, wire::Hello{magic, version, 0, 130001, 0, 42, 1, 1000, 10}, "python3 x.py");
+  wire::append_frame(out, wire::Type::kHello, wire::Hello{magic, version, 0, 130001, 0, 42, 1, 1000, 10},
+                     "python3 x.py");
   return out;
 }
 

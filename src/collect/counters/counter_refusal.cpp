@@ -4,17 +4,28 @@ namespace cuprobe {
 
 const char* counter_status_name(CounterStatus status) {
   switch (status) {
-    case CounterStatus::kOk: return "ok";
-    case CounterStatus::kNoDriver: return "no_driver";
-    case CounterStatus::kNoGpu: return "no_gpu";
-    case CounterStatus::kInsufficientPrivileges: return "insufficient_privileges";
-    case CounterStatus::kBusy: return "busy";
-    case CounterStatus::kUnsupportedDevice: return "unsupported_device";
-    case CounterStatus::kUnsupportedChip: return "unsupported_chip";
-    case CounterStatus::kInvalidMetric: return "invalid_metric";
-    case CounterStatus::kTooManyMetrics: return "too_many_metrics";
-    case CounterStatus::kOverflow: return "overflow";
-    case CounterStatus::kOther: return "other";
+    case CounterStatus::kOk:
+      return "ok";
+    case CounterStatus::kNoDriver:
+      return "no_driver";
+    case CounterStatus::kNoGpu:
+      return "no_gpu";
+    case CounterStatus::kInsufficientPrivileges:
+      return "insufficient_privileges";
+    case CounterStatus::kBusy:
+      return "busy";
+    case CounterStatus::kUnsupportedDevice:
+      return "unsupported_device";
+    case CounterStatus::kUnsupportedChip:
+      return "unsupported_chip";
+    case CounterStatus::kInvalidMetric:
+      return "invalid_metric";
+    case CounterStatus::kTooManyMetrics:
+      return "too_many_metrics";
+    case CounterStatus::kOverflow:
+      return "overflow";
+    case CounterStatus::kOther:
+      return "other";
   }
   return "other";
 }
@@ -45,14 +56,17 @@ std::string counter_refusal_message(const BackendStatus& status, int gpu, const 
       return "no CUDA GPU visible" + detail +
              "; check nvidia-smi, CUDA_VISIBLE_DEVICES and that this container was given a GPU";
     case CounterStatus::kInsufficientPrivileges:
-      return where + ": performance counters are restricted to admin users "
-             "(NVreg_RestrictProfilingToAdminUsers=1)" + detail +
+      return where +
+             ": performance counters are restricted to admin users "
+             "(NVreg_RestrictProfilingToAdminUsers=1)" +
+             detail +
              "; run as root, or set 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' in "
              "/etc/modprobe.d/ and reload the driver (https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
     case CounterStatus::kBusy:
-      return where + ": counters are held by another profiler (ncu, nsys, DCGM profiling or "
-             "another cuprobe sample)" + detail +
-             "; stop it (for DCGM: 'dcgmi profile --pause') and retry";
+      return where +
+             ": counters are held by another profiler (ncu, nsys, DCGM profiling or "
+             "another cuprobe sample)" +
+             detail + "; stop it (for DCGM: 'dcgmi profile --pause') and retry";
     case CounterStatus::kUnsupportedDevice:
       return where + " does not support PM sampling in this configuration" + detail +
              "; PM sampling needs an Ampere GA10x or newer GPU, not MIG-partitioned, not a vGPU "

@@ -47,8 +47,10 @@ void QuantileSketch::add(double v) {
   int b = bin_of(v);
   auto it = std::lower_bound(bins_.begin(), bins_.end(), b,
                              [](const std::pair<int, std::int64_t>& e, int key) { return e.first < key; });
-  if (it != bins_.end() && it->first == b) ++it->second;
-  else bins_.insert(it, {b, 1});
+  if (it != bins_.end() && it->first == b)
+    ++it->second;
+  else
+    bins_.insert(it, {b, 1});
 }
 
 void QuantileSketch::to_histogram() {
@@ -59,8 +61,10 @@ void QuantileSketch::to_histogram() {
     int b = bin_of(v);
     auto it = std::lower_bound(bins_.begin(), bins_.end(), b,
                                [](const std::pair<int, std::int64_t>& e, int key) { return e.first < key; });
-    if (it != bins_.end() && it->first == b) ++it->second;
-    else bins_.insert(it, {b, 1});
+    if (it != bins_.end() && it->first == b)
+      ++it->second;
+    else
+      bins_.insert(it, {b, 1});
   }
 }
 
@@ -134,8 +138,8 @@ CounterSummary CounterSummarizer::summary(std::int64_t lost_samples) const {
   return s;
 }
 
-CounterSummary summarize_counters(const std::vector<std::string>& metric_names,
-                                  const std::vector<CounterRow>& rows, std::int64_t lost_samples) {
+CounterSummary summarize_counters(const std::vector<std::string>& metric_names, const std::vector<CounterRow>& rows,
+                                  std::int64_t lost_samples) {
   CounterSummarizer summarizer(metric_names);
   summarizer.add(rows);
   return summarizer.summary(lost_samples);

@@ -4,8 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collect/counters/device_sampler.h"
@@ -14,7 +14,7 @@ namespace cuprobe {
 
 struct MetricSummary {
   std::string metric;
-  std::int64_t samples = 0;  // rows where the value was read (NaN rows are not counted)
+  std::int64_t samples = 0;                    // rows where the value was read (NaN rows are not counted)
   double mean = 0, p50 = 0, p95 = 0, max = 0;  // NaN when samples == 0
 };
 
@@ -32,8 +32,8 @@ struct CounterSummary {
 };
 
 // Rows whose values.size() differs from metric_names.size() are ignored.
-CounterSummary summarize_counters(const std::vector<std::string>& metric_names,
-                                  const std::vector<CounterRow>& rows, std::int64_t lost_samples = 0);
+CounterSummary summarize_counters(const std::vector<std::string>& metric_names, const std::vector<CounterRow>& rows,
+                                  std::int64_t lost_samples = 0);
 
 // Streaming percentiles in bounded memory: exact up to kExactLimit values, then a
 // log-spaced histogram (bins 1% apart, so p50/p95 are within ~0.5% of the exact value).

@@ -14,10 +14,10 @@
 namespace cuprobe {
 
 struct SamplerConfig {
-  std::vector<int> gpus;                 // empty = all GPUs
+  std::vector<int> gpus;  // empty = all GPUs
   std::chrono::nanoseconds interval = std::chrono::milliseconds(100);
   std::string preset = "triage";
-  std::vector<std::string> metrics;      // raw metric names; when non-empty they replace the preset
+  std::vector<std::string> metrics;           // raw metric names; when non-empty they replace the preset
   std::chrono::nanoseconds decode_period{0};  // how often the sampler's thread decodes; 0 = from interval
   std::size_t hardware_buffer_bytes = 0;      // the GPU-side record buffer; 0 = sized from interval and period
 };
@@ -33,9 +33,9 @@ class DeviceSampler {
   virtual ~DeviceSampler() = default;
   virtual const std::vector<std::string>& metric_names() const = 0;
   virtual void start() = 0;
-  virtual std::vector<CounterRow> drain() = 0;   // rows decoded since the last call (call it every ~100 ms)
-  virtual void stop() = 0;                       // flushes; drain() afterwards returns the rest
-  virtual std::int64_t lost_samples() const = 0; // gaps in the sample stream (overflow, stalls), counted
+  virtual std::vector<CounterRow> drain() = 0;    // rows decoded since the last call (call it every ~100 ms)
+  virtual void stop() = 0;                        // flushes; drain() afterwards returns the rest
+  virtual std::int64_t lost_samples() const = 0;  // gaps in the sample stream (overflow, stalls), counted
   virtual int restarts() const { return 0; }      // times a stalled or overflowed GPU was restarted
   // GPU indices actually sampled (CUDA device ordinals), ascending.
   virtual std::vector<int> gpus() const { return {}; }

@@ -9,10 +9,10 @@
 namespace cuprobe {
 
 struct MetricInfo {
-  std::string name;         // base metric, e.g. "dram__bytes_read"
-  std::string type;         // "counter", "ratio", "throughput"
+  std::string name;  // base metric, e.g. "dram__bytes_read"
+  std::string type;  // "counter", "ratio", "throughput"
   std::string description;
-  std::string unit;         // dimension, e.g. "bytes"
+  std::string unit;  // dimension, e.g. "bytes"
 };
 
 // Chips this CUPTI knows. Throws exit 3 when built without CUPTI.

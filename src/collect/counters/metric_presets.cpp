@@ -30,8 +30,8 @@ std::vector<PresetEntry> make_pipes() {
   return {
       {"gr_active_pct", "graphics/compute engine busy (some work resident), % of elapsed cycles",
        pct("gr__cycles_active"), pct("gr__cycles_active"), pct("gr__cycles_active")},
-      {"sm_active_pct", "SMs with at least one warp resident, % of elapsed cycles",
-       pct("sm__cycles_active"), pct("sm__cycles_active"), pct("sm__cycles_active")},
+      {"sm_active_pct", "SMs with at least one warp resident, % of elapsed cycles", pct("sm__cycles_active"),
+       pct("sm__cycles_active"), pct("sm__cycles_active")},
       {"tensor_active_pct", "tensor pipe active (any precision), % of elapsed cycles",
        pct("sm__pipe_tensor_cycles_active_realtime"), pct("sm__pipe_tensor_cycles_active_realtime"),
        pct("sm__pipe_tensor_cycles_active_realtime")},
@@ -45,16 +45,15 @@ std::vector<PresetEntry> make_pipes() {
        pct("sm__pipe_tensor_subpipe_imma_cycles_active_realtime")},
       {"fma_pct", "FMA pipe (fp32/int CUDA-core math), % of peak (instructions on GH100, active cycles on Blackwell)",
        pct("TPC.TriageCompute.sm__inst_executed_pipe_fma_realtime"),
-       pct("TPC.TriageCompute.sm__pipe_fma_cycles_active_realtime"),
-       pct("sm__pipe_fma_cycles_active_realtime")},
+       pct("TPC.TriageCompute.sm__pipe_fma_cycles_active_realtime"), pct("sm__pipe_fma_cycles_active_realtime")},
       {"dram_read_bytes_per_s", "DRAM bytes read per second", "dram__bytes_read.sum.per_second",
        "dram__bytes_read.sum.per_second", "dram__bytes_op_read.sum.per_second"},
       {"dram_write_bytes_per_s", "DRAM bytes written per second", "dram__bytes_write.sum.per_second",
        "dram__bytes_write.sum.per_second", "dram__bytes_op_write.sum.per_second"},
-      {"dram_pct", "DRAM throughput (read + write), % of peak", pct("dram__throughput"),
-       pct("dram__throughput"), pct("dram__throughput")},
-      {"dram_read_pct", "DRAM read throughput, % of peak", pct("dram__read_throughput"),
-       pct("dram__read_throughput"), pct("dram__read_throughput")},
+      {"dram_pct", "DRAM throughput (read + write), % of peak", pct("dram__throughput"), pct("dram__throughput"),
+       pct("dram__throughput")},
+      {"dram_read_pct", "DRAM read throughput, % of peak", pct("dram__read_throughput"), pct("dram__read_throughput"),
+       pct("dram__read_throughput")},
       {"dram_write_pct", "DRAM write throughput, % of peak", pct("dram__write_throughput"),
        pct("dram__write_throughput"), pct("dram__write_throughput")},
       {"pcie_read_bytes_per_s", "PCIe bytes read per second", "pcie__read_bytes.sum.per_second",
@@ -78,8 +77,7 @@ std::vector<PresetEntry> make_triage() {
 }
 
 bool valid_metric_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
 }
 
 }  // namespace
@@ -130,11 +128,10 @@ std::vector<std::string> parse_metric_list(std::string_view text) {
     while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item.empty()) throw Error("empty metric name in '" + std::string(text) + "'", kExitUsage);
-    if (!std::all_of(item.begin(), item.end(), valid_metric_char) || item.front() == '.' ||
-        item.back() == '.') {
-      throw Error("invalid metric name '" + std::string(item) +
-                      "' (letters, digits, '_' and '.' only; see --list-metrics)",
-                  kExitUsage);
+    if (!std::all_of(item.begin(), item.end(), valid_metric_char) || item.front() == '.' || item.back() == '.') {
+      throw Error(
+          "invalid metric name '" + std::string(item) + "' (letters, digits, '_' and '.' only; see --list-metrics)",
+          kExitUsage);
     }
     names.emplace_back(item);
     pos = comma + 1;

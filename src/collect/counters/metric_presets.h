@@ -21,8 +21,8 @@ struct PresetEntry {
   std::string gh100, gb100, gb202;  // raw names; empty = the chip does not expose it
 };
 
-const std::vector<std::string>& preset_names();     // "triage", ...
-const std::vector<std::string>& preset_chips();     // chips with presets: GH100, GB100, GB202
+const std::vector<std::string>& preset_names();                           // "triage", ...
+const std::vector<std::string>& preset_chips();                           // chips with presets: GH100, GB100, GB202
 const std::vector<PresetEntry>& preset_entries(std::string_view preset);  // empty for unknown preset
 
 // Raw metric of one entry for a chip; empty when the chip does not expose it.

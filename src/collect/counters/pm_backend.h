@@ -14,15 +14,15 @@ namespace cuprobe {
 // Why counters could not be read. Frozen: names appear in `devices --json`.
 enum class CounterStatus {
   kOk,
-  kNoDriver,               // libcuda.so.1 missing or cuInit failed for a driver reason
-  kNoGpu,                  // driver fine, no CUDA device visible
-  kInsufficientPrivileges, // NVreg_RestrictProfilingToAdminUsers=1 and not root
-  kBusy,                   // another profiler/sampler holds the counters
-  kUnsupportedDevice,      // chip/configuration cannot be profiled (too old, vGPU, MIG, CC, ...)
-  kUnsupportedChip,        // CUPTI does not know the chip name
-  kInvalidMetric,          // a metric name is not valid for the chip
-  kTooManyMetrics,         // the metrics need more than one pass
-  kOverflow,               // hardware buffer overflowed (decode)
+  kNoDriver,                // libcuda.so.1 missing or cuInit failed for a driver reason
+  kNoGpu,                   // driver fine, no CUDA device visible
+  kInsufficientPrivileges,  // NVreg_RestrictProfilingToAdminUsers=1 and not root
+  kBusy,                    // another profiler/sampler holds the counters
+  kUnsupportedDevice,       // chip/configuration cannot be profiled (too old, vGPU, MIG, CC, ...)
+  kUnsupportedChip,         // CUPTI does not know the chip name
+  kInvalidMetric,           // a metric name is not valid for the chip
+  kTooManyMetrics,          // the metrics need more than one pass
+  kOverflow,                // hardware buffer overflowed (decode)
   kOther,
 };
 
@@ -42,7 +42,7 @@ struct RawSample {
 // How the hardware samples and how much one decode() may return.
 struct PmSamplingSettings {
   std::int64_t interval_ns = 100000000;
-  std::uint32_t max_samples = 1024;            // the counter data image's capacity, in samples
+  std::uint32_t max_samples = 1024;              // the counter data image's capacity, in samples
   std::size_t hardware_buffer_bytes = 4u << 20;  // where the GPU writes raw records between decodes
 };
 

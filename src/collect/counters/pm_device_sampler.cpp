@@ -36,8 +36,8 @@ class PmDeviceSampler final : public DeviceSampler {
     std::set<int> chosen;
     for (int g : config.gpus) {
       if (g < 0 || g >= count) {
-        throw Error("GPU " + std::to_string(g) + " does not exist (" + std::to_string(count) +
-                        " visible: 0.." + std::to_string(count - 1) + ")",
+        throw Error("GPU " + std::to_string(g) + " does not exist (" + std::to_string(count) + " visible: 0.." +
+                        std::to_string(count - 1) + ")",
                     kExitUsage);
       }
       chosen.insert(g);
@@ -55,9 +55,8 @@ class PmDeviceSampler final : public DeviceSampler {
       if (g == gpus_.front()) {
         metrics_ = metrics;
       } else if (!same_columns(metrics, metrics_)) {
-        throw Error("GPU " + std::to_string(gpus_.front()) + " (" + chips_.front() + ") and GPU " +
-                        std::to_string(g) + " (" + chip +
-                        ") sample different metrics: sample them separately with --gpu",
+        throw Error("GPU " + std::to_string(gpus_.front()) + " (" + chips_.front() + ") and GPU " + std::to_string(g) +
+                        " (" + chip + ") sample different metrics: sample them separately with --gpu",
                     kExitUsage);
       }
     }
@@ -181,8 +180,10 @@ class PmDeviceSampler final : public DeviceSampler {
     }
     std::vector<SampledMetric> kept;
     for (std::size_t m = 0; m < metrics_.size(); ++m) {
-      if (keep[m]) kept.push_back(metrics_[m]);
-      else skipped_.push_back(metrics_[m].column);
+      if (keep[m])
+        kept.push_back(metrics_[m]);
+      else
+        skipped_.push_back(metrics_[m].column);
     }
     if (kept.empty()) {
       throw counter_refusal({CounterStatus::kInvalidMetric, "no metric of the preset is available"}, gpus_.front(),
@@ -298,7 +299,7 @@ class PmDeviceSampler final : public DeviceSampler {
   std::vector<SampledMetric> metrics_;
   std::vector<std::string> names_, raw_, skipped_;
   bool enabled_ = false, started_ = false, stopped_ = false;
-  struct Stream {                // one per sampled GPU, touched by that GPU's thread only
+  struct Stream {                  // one per sampled GPU, touched by that GPU's thread only
     std::int64_t last_end_ns = 0;  // end of the last sample decoded
     std::int64_t resumed_ns = 0;   // when sampling (re)started, on the samples' clock
     bool overflowed = false;
@@ -320,9 +321,10 @@ class PmDeviceSampler final : public DeviceSampler {
 
 std::unique_ptr<DeviceSampler> open_pm_sampler(std::unique_ptr<PmBackend> backend, const SamplerConfig& config) {
   if (!backend) {
-    throw Error("built without CUPTI: this cuprobe cannot read GPU counters; rebuild it on a host with "
-                "the CUDA toolkit (12.8 or newer)",
-                kExitCountersUnavailable);
+    throw Error(
+        "built without CUPTI: this cuprobe cannot read GPU counters; rebuild it on a host with "
+        "the CUDA toolkit (12.8 or newer)",
+        kExitCountersUnavailable);
   }
   return std::make_unique<PmDeviceSampler>(std::move(backend), config);
 }

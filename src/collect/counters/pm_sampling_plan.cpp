@@ -15,7 +15,8 @@ PmSamplingPlan plan_pm_sampling(std::chrono::nanoseconds interval, std::chrono::
     // a 64 MiB buffer overflowed when decoded only every 500 ms or 1 s (H200, measured).
     plan.decode_period = std::clamp<std::chrono::nanoseconds>(interval, milliseconds(50), milliseconds(100));
   }
-  std::int64_t per_period = std::max<std::int64_t>(1, plan.decode_period.count() / std::max<std::int64_t>(1, interval.count()));
+  std::int64_t per_period =
+      std::max<std::int64_t>(1, plan.decode_period.count() / std::max<std::int64_t>(1, interval.count()));
   plan.max_samples = static_cast<std::uint32_t>(std::clamp<std::int64_t>(2 * per_period + 16, 32, 1024));
   if (hardware_buffer_bytes > 0) {
     plan.hardware_buffer_bytes = hardware_buffer_bytes;

@@ -14,7 +14,7 @@ namespace cuprobe {
 
 struct PmSamplingPlan {
   std::chrono::nanoseconds decode_period{};
-  std::uint32_t max_samples = 0;           // per decode call (the counter data image's capacity)
+  std::uint32_t max_samples = 0;  // per decode call (the counter data image's capacity)
   std::size_t hardware_buffer_bytes = 0;
 };
 

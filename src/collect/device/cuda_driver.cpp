@@ -19,16 +19,15 @@ CudaDriver::CudaDriver() {
     error_ = lib.error;
     return;
   }
-  error_ = resolve_symbols(lib, {required_symbol("cuInit", cu_init_),
-                                 required_symbol("cuDeviceGetCount", cu_device_get_count_),
-                                 required_symbol("cuDeviceGet", cu_device_get_),
-                                 optional_symbol("cuDeviceGetName", cu_device_get_name_),
-                                 optional_symbol("cuDeviceGetAttribute", cu_device_get_attribute_),
-                                 optional_symbol("cuDeviceTotalMem_v2", cu_device_total_mem_),
-                                 optional_symbol("cuDeviceGetPCIBusId", cu_device_get_pci_bus_id_),
-                                 optional_symbol("cuDeviceGetUuid_v2", cu_device_get_uuid_),
-                                 optional_symbol("cuDriverGetVersion", cu_driver_get_version_),
-                                 optional_symbol("cuGetErrorName", cu_get_error_name_)});
+  error_ = resolve_symbols(
+      lib, {required_symbol("cuInit", cu_init_), required_symbol("cuDeviceGetCount", cu_device_get_count_),
+            required_symbol("cuDeviceGet", cu_device_get_), optional_symbol("cuDeviceGetName", cu_device_get_name_),
+            optional_symbol("cuDeviceGetAttribute", cu_device_get_attribute_),
+            optional_symbol("cuDeviceTotalMem_v2", cu_device_total_mem_),
+            optional_symbol("cuDeviceGetPCIBusId", cu_device_get_pci_bus_id_),
+            optional_symbol("cuDeviceGetUuid_v2", cu_device_get_uuid_),
+            optional_symbol("cuDriverGetVersion", cu_driver_get_version_),
+            optional_symbol("cuGetErrorName", cu_get_error_name_)});
   if (!cu_device_get_uuid_) resolve_symbols(lib, {optional_symbol("cuDeviceGetUuid", cu_device_get_uuid_)});
   if (!error_.empty()) return;
   loaded_ = true;
@@ -90,6 +89,5 @@ int CudaDriver::driver_version() const {
   if (!loaded_ || !cu_driver_get_version_) return 0;
   return cu_driver_get_version_(&v) == 0 ? v : 0;
 }
-
 
 }  // namespace cuprobe

@@ -19,8 +19,8 @@ class CudaDriver {
 
   int device_count() const;
   std::string device_name(int ordinal) const;
-  std::string pci_bus_id(int ordinal) const;        // "0000:18:00.0", lowercased; "" on failure
-  std::string uuid(int ordinal) const;              // "GPU-8c6f0d1e-...", as nvidia-smi; "" on failure
+  std::string pci_bus_id(int ordinal) const;           // "0000:18:00.0", lowercased; "" on failure
+  std::string uuid(int ordinal) const;                 // "GPU-8c6f0d1e-...", as nvidia-smi; "" on failure
   int attribute(int attribute_id, int ordinal) const;  // -1 on failure
   std::uint64_t total_memory(int ordinal) const;
   int driver_version() const;  // e.g. 13000; 0 on failure

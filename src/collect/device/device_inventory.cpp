@@ -37,8 +37,7 @@ DevicesReport collect_devices(PmBackend* backend) {
     report.error = counter_refusal_message({CounterStatus::kNoGpu, driver.error()}, -1);
     return report;
   }
-  BackendStatus init = backend ? backend->initialize()
-                               : BackendStatus{CounterStatus::kOther, "built without CUPTI"};
+  BackendStatus init = backend ? backend->initialize() : BackendStatus{CounterStatus::kOther, "built without CUPTI"};
   for (int i = 0; i < count; ++i) {
     DeviceReport d;
     d.index = i;

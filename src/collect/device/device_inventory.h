@@ -30,9 +30,9 @@ struct DeviceReport {
 };
 
 struct DevicesReport {
-  std::string driver_version;  // NVML's, e.g. "580.95.05"
-  int cuda_driver_version = 0; // e.g. 13000
-  std::string error;           // set when no GPU could be listed (no driver, no GPU)
+  std::string driver_version;   // NVML's, e.g. "580.95.05"
+  int cuda_driver_version = 0;  // e.g. 13000
+  std::string error;            // set when no GPU could be listed (no driver, no GPU)
   CounterStatus error_status = CounterStatus::kOk;
   std::vector<DeviceReport> gpus;
 };

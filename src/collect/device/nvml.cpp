@@ -56,8 +56,8 @@ struct Api {
 
 Api g_api;
 
-void list_processes(nvmlReturn_t (*fn)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*), nvmlDevice_t dev,
-                    bool compute, std::vector<NvmlProcess>& out) {
+void list_processes(nvmlReturn_t (*fn)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*), nvmlDevice_t dev, bool compute,
+                    std::vector<NvmlProcess>& out) {
   if (!fn) return;
   std::vector<nvmlProcessInfo_t> procs(64);
   unsigned n = static_cast<unsigned>(procs.size());
@@ -105,18 +105,18 @@ Nvml::Nvml() {
     return;
   }
   error_ = resolve_symbols(
-      lib, {required_symbol("nvmlInit_v2", g_api.init), optional_symbol("nvmlErrorString", g_api.error_string),
-            optional_symbol("nvmlSystemGetDriverVersion", g_api.system_driver_version),
-            required_symbol("nvmlDeviceGetCount_v2", g_api.count),
-            required_symbol("nvmlDeviceGetHandleByIndex_v2", g_api.by_index),
-            optional_symbol("nvmlDeviceGetHandleByPciBusId_v2", g_api.by_pci),
-            optional_symbol("nvmlDeviceGetName", g_api.name), optional_symbol("nvmlDeviceGetUUID", g_api.uuid),
-            optional_symbol("nvmlDeviceGetPciInfo_v3", g_api.pci),
-            optional_symbol("nvmlDeviceGetMemoryInfo", g_api.memory),
-            optional_symbol("nvmlDeviceGetMemoryInfo_v2", g_api.memory_v2),
-            optional_symbol("nvmlDeviceGetUtilizationRates", g_api.utilization),
-            optional_symbol("nvmlDeviceGetComputeRunningProcesses_v3", g_api.compute_procs),
-            optional_symbol("nvmlDeviceGetGraphicsRunningProcesses_v3", g_api.graphics_procs)});
+      lib,
+      {required_symbol("nvmlInit_v2", g_api.init), optional_symbol("nvmlErrorString", g_api.error_string),
+       optional_symbol("nvmlSystemGetDriverVersion", g_api.system_driver_version),
+       required_symbol("nvmlDeviceGetCount_v2", g_api.count),
+       required_symbol("nvmlDeviceGetHandleByIndex_v2", g_api.by_index),
+       optional_symbol("nvmlDeviceGetHandleByPciBusId_v2", g_api.by_pci),
+       optional_symbol("nvmlDeviceGetName", g_api.name), optional_symbol("nvmlDeviceGetUUID", g_api.uuid),
+       optional_symbol("nvmlDeviceGetPciInfo_v3", g_api.pci), optional_symbol("nvmlDeviceGetMemoryInfo", g_api.memory),
+       optional_symbol("nvmlDeviceGetMemoryInfo_v2", g_api.memory_v2),
+       optional_symbol("nvmlDeviceGetUtilizationRates", g_api.utilization),
+       optional_symbol("nvmlDeviceGetComputeRunningProcesses_v3", g_api.compute_procs),
+       optional_symbol("nvmlDeviceGetGraphicsRunningProcesses_v3", g_api.graphics_procs)});
   if (!error_.empty()) return;
   nvmlReturn_t r = g_api.init();
   if (r != kNvmlSuccess) {

@@ -12,10 +12,14 @@ namespace {
 
 std::string loss_reason_name(const wire::Loss& loss) {
   switch (static_cast<wire::LossReason>(loss.reason)) {
-    case wire::LossReason::kCuptiDropped: return "CUPTI buffer overflow (records)";
-    case wire::LossReason::kQueueFull: return "library queue full (4 MiB buffers)";
-    case wire::LossReason::kSendFailed: return "send to cuprobe failed";
-    case wire::LossReason::kBadRecord: return "unreadable CUPTI buffer";
+    case wire::LossReason::kCuptiDropped:
+      return "CUPTI buffer overflow (records)";
+    case wire::LossReason::kQueueFull:
+      return "library queue full (4 MiB buffers)";
+    case wire::LossReason::kSendFailed:
+      return "send to cuprobe failed";
+    case wire::LossReason::kBadRecord:
+      return "unreadable CUPTI buffer";
     case wire::LossReason::kUnhandledKind:
       return "CUPTI activity kind " + std::to_string(loss.detail) + " not recorded";
   }

@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "store/run_file_writer.h"
 #include "wire/capture_window.h"
 #include "wire/record_stream_parser.h"
-#include "store/run_file_writer.h"
 
 namespace cuprobe {
 

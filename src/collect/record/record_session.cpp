@@ -19,12 +19,10 @@
 #include <map>
 #include <memory>
 
-#include "collect/device/cuda_driver.h"
 #include "collect/counters/device_sampler.h"
-#include "wire/capture_window.h"
+#include "collect/device/cuda_driver.h"
 #include "collect/record/inject_library.h"
 #include "collect/record/record_connection.h"
-#include "wire/record_wire.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/shared_library.h"
@@ -32,6 +30,8 @@
 #include "common/version.h"
 #include "store/run_file_schema.h"
 #include "store/run_file_writer.h"
+#include "wire/capture_window.h"
+#include "wire/record_wire.h"
 
 namespace cuprobe {
 namespace {
@@ -299,8 +299,8 @@ void Session::accept_connections(std::int64_t now) {
     any_connection_ = true;
     // Windows that opened or closed before this process started.
     if (o_.capture != CaptureMode::kCudaProfiler) {
-      send_control(fd, window_.is_open() && !size_limited_ ? wire::ControlCommand::kEnable
-                                                           : wire::ControlCommand::kDisable);
+      send_control(
+          fd, window_.is_open() && !size_limited_ ? wire::ControlCommand::kEnable : wire::ControlCommand::kDisable);
     }
     (void)now;
   }
@@ -326,8 +326,10 @@ void Session::on_signal(const SignalFd::Received& si, std::int64_t now) {
     return;
   }
   if (sig == SIGUSR1 && o_.capture == CaptureMode::kSignal) {
-    if (window_.is_open()) close_window(now, "SIGUSR1");
-    else open_window(now, "SIGUSR1");
+    if (window_.is_open())
+      close_window(now, "SIGUSR1");
+    else
+      open_window(now, "SIGUSR1");
     return;
   }
   if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
@@ -368,7 +370,7 @@ void Session::reap_child(std::int64_t now) {
 
 void Session::check_size(std::int64_t now) {
   if (o_.max_size == 0 || size_limited_) return;
-  struct stat st{};
+  struct stat st {};
   if (stat(writer_->path().c_str(), &st) != 0) return;
   if (static_cast<std::uint64_t>(st.st_size) < o_.max_size) return;
   size_limited_ = true;
@@ -409,7 +411,9 @@ RecordOutcome Session::run() {
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   writer_->set_metadata("hostname", host);
-  const char* capture = o_.capture == CaptureMode::kAll ? "all" : o_.capture == CaptureMode::kSignal ? "signal" : "cuda-profiler";
+  const char* capture = o_.capture == CaptureMode::kAll      ? "all"
+                        : o_.capture == CaptureMode::kSignal ? "signal"
+                                                             : "cuda-profiler";
   writer_->set_metadata("capture", capture);
   if (o_.delay) writer_->set_metadata("delay_ns", std::to_string(o_.delay->count()));
   if (o_.duration) writer_->set_metadata("duration_ns", std::to_string(o_.duration->count()));

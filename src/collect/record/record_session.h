@@ -29,11 +29,11 @@ struct RecordOptions {
   std::string preset = "triage";
   std::vector<int> counter_gpus;  // cuprobe's CUDA ordinals to sample; empty = every GPU it sees
   std::chrono::nanoseconds drain_grace = std::chrono::seconds(5);  // after the command exits
-  std::string inject_library;  // empty: next to the cuprobe binary
+  std::string inject_library;                                      // empty: next to the cuprobe binary
 };
 
 struct RecordOutcome {
-  int exit_code = 0;  // the command's: its exit status, or 128 + signal
+  int exit_code = 0;   // the command's: its exit status, or 128 + signal
   std::string status;  // run file status
   std::int64_t kernels = 0, memcpy = 0, memset = 0, ranges = 0, graph_launches = 0, samples = 0, processes = 0,
                losses = 0;

@@ -29,7 +29,8 @@ inline bool is_number_char(char c) { return kNumberChars[static_cast<unsigned ch
 inline std::size_t count_whitespace(const char* p, std::size_t n) {
   std::size_t i = 0;
 #if defined(__SSE2__)
-  const __m128i space = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+  const __m128i space = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+                tab = _mm_set1_epi8('\t');
   for (; i + 16 <= n; i += 16) {
     __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
     __m128i ws = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, space), _mm_cmpeq_epi8(c, nl)),
@@ -50,10 +51,10 @@ inline std::size_t find_structural(const char* p, std::size_t n) {
                 open_bracket = _mm_set1_epi8('['), close_bracket = _mm_set1_epi8(']');
   for (; i + 16 <= n; i += 16) {
     __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-    __m128i hit = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, open_brace)),
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, close_brace), _mm_cmpeq_epi8(c, open_bracket)),
-                     _mm_cmpeq_epi8(c, close_bracket)));
+    __m128i hit =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, open_brace)),
+                     _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, close_brace), _mm_cmpeq_epi8(c, open_bracket)),
+                                  _mm_cmpeq_epi8(c, close_bracket)));
     unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
     if (mask) return i + static_cast<std::size_t>(__builtin_ctz(mask));
   }
@@ -113,8 +114,7 @@ int hex_value(char c) {
 
 }  // namespace
 
-JsonCursor::JsonCursor(ByteSource& source, std::string file_name, std::size_t window_bytes,
-                       std::uint64_t start_offset)
+JsonCursor::JsonCursor(ByteSource& source, std::string file_name, std::size_t window_bytes, std::uint64_t start_offset)
     : source_(source), file_(std::move(file_name)), buf_(window_bytes), base_offset_(start_offset) {}
 
 void JsonCursor::discard_until(std::uint64_t target) {
@@ -253,14 +253,30 @@ std::string_view JsonCursor::string_slow(std::size_t start) {
     char e = buf_[pos_ + 1];
     pos_ += 2;
     switch (e) {
-      case '"': scratch_.push_back('"'); break;
-      case '\\': scratch_.push_back('\\'); break;
-      case '/': scratch_.push_back('/'); break;
-      case 'b': scratch_.push_back('\b'); break;
-      case 'f': scratch_.push_back('\f'); break;
-      case 'n': scratch_.push_back('\n'); break;
-      case 'r': scratch_.push_back('\r'); break;
-      case 't': scratch_.push_back('\t'); break;
+      case '"':
+        scratch_.push_back('"');
+        break;
+      case '\\':
+        scratch_.push_back('\\');
+        break;
+      case '/':
+        scratch_.push_back('/');
+        break;
+      case 'b':
+        scratch_.push_back('\b');
+        break;
+      case 'f':
+        scratch_.push_back('\f');
+        break;
+      case 'n':
+        scratch_.push_back('\n');
+        break;
+      case 'r':
+        scratch_.push_back('\r');
+        break;
+      case 't':
+        scratch_.push_back('\t');
+        break;
       case 'u': {
         auto read_hex4 = [&](std::uint32_t& out) {
           if (pos_ + 4 > end_) return false;

@@ -28,14 +28,14 @@ class JsonCursor {
     }
     return peek_slow();
   }
-  void expect(char c);            // consumes c or throws
-  bool consume_if(char c);        // consumes c when it is next
-  std::string_view string();      // a string value or key, unescaped
-  std::string_view number();      // the raw text of a number; one that reaches the end of the file is truncated
+  void expect(char c);        // consumes c or throws
+  bool consume_if(char c);    // consumes c when it is next
+  std::string_view string();  // a string value or key, unescaped
+  std::string_view number();  // the raw text of a number; one that reaches the end of the file is truncated
   // Skips any value. Containers skipped this way are checked for balance and
   // well-formed strings only: values nobody reads are not validated further.
   void skip_value();
-  void skip_rest_of_object();     // after some keys of an object: up to and including its '}'
+  void skip_rest_of_object();  // after some keys of an object: up to and including its '}'
 
   // Reads the next key of an object and the ':' after it; false at '}'.
   // Call with first=true right after '{'.

@@ -6,17 +6,24 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/utf8.h"
 #include "import/kineto_json/element_boundary.h"
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/timestamp.h"
-#include "common/utf8.h"
 #include "model/time_range.h"
 
 namespace cuprobe {
 namespace {
 
 enum class EventCategory : std::uint8_t {
-  kKernel, kMemcpy, kMemset, kRuntime, kAnnotation, kGpuAnnotation, kOperator, kIgnored
+  kKernel,
+  kMemcpy,
+  kMemset,
+  kRuntime,
+  kAnnotation,
+  kGpuAnnotation,
+  kOperator,
+  kIgnored
 };
 
 EventCategory parse_event_category(std::string_view cat) {
@@ -24,7 +31,8 @@ EventCategory parse_event_category(std::string_view cat) {
   if (cat == "kernel" || cat == "Kernel") return EventCategory::kKernel;
   if (cat == "gpu_memcpy" || cat == "Memcpy") return EventCategory::kMemcpy;
   if (cat == "gpu_memset" || cat == "Memset") return EventCategory::kMemset;
-  if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver") return EventCategory::kRuntime;
+  if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver")
+    return EventCategory::kRuntime;
   if (cat == "user_annotation" || cat == "User_annotation") return EventCategory::kAnnotation;
   if (cat == "gpu_user_annotation") return EventCategory::kGpuAnnotation;
   if (cat == "cpu_op" || cat == "Operator") return EventCategory::kOperator;
@@ -133,8 +141,9 @@ class KinetoImporter {
     std::erase_if(events, [&](auto& e) {
       auto start = checked_time_add(e.start, base_ns_), end = checked_time_add(e.end, base_ns_);
       if (!start || !end) {
-        profile_.stats.add(ImportStat::kTimeOutOfRange,
-                           std::string(profile_.name_of(e.name)) + " (with baseTimeNanoseconds " + std::to_string(base_ns_) + ")");
+        profile_.stats.add(
+            ImportStat::kTimeOutOfRange,
+            std::string(profile_.name_of(e.name)) + " (with baseTimeNanoseconds " + std::to_string(base_ns_) + ")");
         return true;
       }
       e.start = *start;
@@ -184,8 +193,10 @@ class KinetoImporter {
   void skip_mistyped(const char* what) {
     std::uint64_t at = cursor_.offset();
     std::string example = what;
-    if (cursor_.peek() == '"') example += " = \"" + std::string(cursor_.string()) + "\"";
-    else cursor_.skip_value();
+    if (cursor_.peek() == '"')
+      example += " = \"" + std::string(cursor_.string()) + "\"";
+    else
+      cursor_.skip_value();
     profile_.stats.add(ImportStat::kFieldMistyped, example, at);
   }
 
@@ -250,13 +261,20 @@ class KinetoImporter {
       std::string_view key;
       bool first_key = true;
       while (cursor_.next_key(key, first_key)) {
-        if (key == "id") d.id = read_int32_field("deviceProperties.id", -1);
-        else if (key == "name" && cursor_.peek() == '"') d.name = repair_utf8(cursor_.string());
-        else if (key == "numSms") d.sm_count = read_int32_field("deviceProperties.numSms", 0);
-        else if (key == "computeMajor") d.compute_major = read_int32_field("deviceProperties.computeMajor", 0);
-        else if (key == "computeMinor") d.compute_minor = read_int32_field("deviceProperties.computeMinor", 0);
-        else if (key == "totalGlobalMem") d.memory_bytes = read_int("deviceProperties.totalGlobalMem").value_or(0);
-        else cursor_.skip_value();
+        if (key == "id")
+          d.id = read_int32_field("deviceProperties.id", -1);
+        else if (key == "name" && cursor_.peek() == '"')
+          d.name = repair_utf8(cursor_.string());
+        else if (key == "numSms")
+          d.sm_count = read_int32_field("deviceProperties.numSms", 0);
+        else if (key == "computeMajor")
+          d.compute_major = read_int32_field("deviceProperties.computeMajor", 0);
+        else if (key == "computeMinor")
+          d.compute_minor = read_int32_field("deviceProperties.computeMinor", 0);
+        else if (key == "totalGlobalMem")
+          d.memory_bytes = read_int("deviceProperties.totalGlobalMem").value_or(0);
+        else
+          cursor_.skip_value();
       }
       profile_.devices.push_back(std::move(d));
     }
@@ -271,9 +289,12 @@ class KinetoImporter {
     std::string_view key;
     bool first = true;
     while (cursor_.next_key(key, first)) {
-      if (key == "rank") profile_.rank = read_count_field("distributedInfo.rank");
-      else if (key == "world_size") profile_.world_size = read_count_field("distributedInfo.world_size");
-      else cursor_.skip_value();
+      if (key == "rank")
+        profile_.rank = read_count_field("distributedInfo.rank");
+      else if (key == "world_size")
+        profile_.world_size = read_count_field("distributedInfo.world_size");
+      else
+        cursor_.skip_value();
     }
   }
 
@@ -374,24 +395,48 @@ class KinetoImporter {
     while (cursor_.next_key(key, first)) {
       switch (key.size()) {
         case 4:
-          if (key == "grid") { read_dims(ev.grid, "args.grid"); continue; }
+          if (key == "grid") {
+            read_dims(ev.grid, "args.grid");
+            continue;
+          }
           break;
         case 5:
-          if (key == "block") { read_dims(ev.block, "args.block"); continue; }
-          if (key == "bytes") { ev.bytes = read_int("args.bytes").value_or(-1); continue; }
+          if (key == "block") {
+            read_dims(ev.block, "args.block");
+            continue;
+          }
+          if (key == "bytes") {
+            ev.bytes = read_int("args.bytes").value_or(-1);
+            continue;
+          }
           break;
         case 6:
-          if (key == "device") { ev.device = read_int("args.device").value_or(-1); continue; }
-          if (key == "stream") { ev.stream = read_int("args.stream").value_or(-1); continue; }
+          if (key == "device") {
+            ev.device = read_int("args.device").value_or(-1);
+            continue;
+          }
+          if (key == "stream") {
+            ev.stream = read_int("args.stream").value_or(-1);
+            continue;
+          }
           break;
         case 11:
-          if (key == "correlation") { ev.correlation = read_int("args.correlation").value_or(-1); continue; }
+          if (key == "correlation") {
+            ev.correlation = read_int("args.correlation").value_or(-1);
+            continue;
+          }
           break;
         case 13:
-          if (key == "shared memory") { ev.shared_memory = read_int32_field("args.shared memory", -1); continue; }
+          if (key == "shared memory") {
+            ev.shared_memory = read_int32_field("args.shared memory", -1);
+            continue;
+          }
           break;
         case 20:
-          if (key == "registers per thread") { ev.registers = read_int32_field("args.registers per thread", -1); continue; }
+          if (key == "registers per thread") {
+            ev.registers = read_int32_field("args.registers per thread", -1);
+            continue;
+          }
           break;
         default:
           break;
@@ -413,7 +458,10 @@ class KinetoImporter {
           ev_.phase = ph.empty() ? '?' : ph[0];
           continue;
         }
-        if (key == "ts") { ev_.ts = read_time("ts"); continue; }
+        if (key == "ts") {
+          ev_.ts = read_time("ts");
+          continue;
+        }
       } else if (key.size() == 3) {
         if (key == "cat") {
           if (!string_next("cat")) continue;
@@ -425,9 +473,18 @@ class KinetoImporter {
           }
           continue;
         }
-        if (key == "dur") { ev_.dur = read_time("dur"); continue; }
-        if (key == "pid") { ev_.pid = read_id(); continue; }
-        if (key == "tid") { ev_.tid = read_id(); continue; }
+        if (key == "dur") {
+          ev_.dur = read_time("dur");
+          continue;
+        }
+        if (key == "pid") {
+          ev_.pid = read_id();
+          continue;
+        }
+        if (key == "tid") {
+          ev_.tid = read_id();
+          continue;
+        }
       } else if (key == "name") {
         if (!string_next("name")) continue;
         ev_.name.assign(cursor_.string());
@@ -459,8 +516,8 @@ class KinetoImporter {
       return;
     }
     if (!ev.ts || !ev.dur) {
-      profile_.stats.add(ImportStat::kEventMissingField, ev.name + (ev.ts ? " (no usable \"dur\")" : " (no usable \"ts\")"),
-                         ev.offset);
+      profile_.stats.add(ImportStat::kEventMissingField,
+                         ev.name + (ev.ts ? " (no usable \"dur\")" : " (no usable \"ts\")"), ev.offset);
       return;
     }
     if (*ev.dur < 0) {

@@ -16,7 +16,6 @@
 namespace cuprobe {
 namespace {
 
-
 // One row's columns, type-checked: a value that is not an integer where one is
 // expected (SQLite stores whatever it is given), or a time or size out of
 // range, spoils the row. The caller skips a spoiled row; count() says why.
@@ -33,7 +32,8 @@ class Row {
   }
   std::int32_t int32_or(int c, const char* column, std::int32_t fallback) {
     std::int64_t v = integer_or(c, column, fallback);
-    if (v < INT32_MIN || v > INT32_MAX) return static_cast<std::int32_t>(spoil(ImportStat::kValueOutOfRange, c, column));
+    if (v < INT32_MIN || v > INT32_MAX)
+      return static_cast<std::int32_t>(spoil(ImportStat::kValueOutOfRange, c, column));
     return static_cast<std::int32_t>(v);
   }
   TimeNs time(int c, const char* column) {
@@ -59,7 +59,8 @@ class Row {
   std::int64_t spoil(ImportStat why, int c, const char* column) {
     if (!problem_) {
       problem_ = why;
-      example_ = std::string(table_) + "." + column + " = " + (s_.is_null(c) ? std::string("NULL") : "'" + s_.text(c) + "'");
+      example_ =
+          std::string(table_) + "." + column + " = " + (s_.is_null(c) ? std::string("NULL") : "'" + s_.text(c) + "'");
     }
     return 0;
   }
@@ -134,7 +135,8 @@ void read_all(SqliteDb& db, Profile& p) {
     }
   }
   {
-    auto s = db.prepare("SELECT id, name, sm_count, compute_major, compute_minor, memory_bytes FROM devices ORDER BY id");
+    auto s =
+        db.prepare("SELECT id, name, sm_count, compute_major, compute_minor, memory_bytes FROM devices ORDER BY id");
     while (s.step()) {
       Row row(s, "devices");
       DeviceInfo d;
@@ -286,8 +288,8 @@ void read_all(SqliteDb& db, Profile& p) {
   }
 }
 
-constexpr const char* kTables[] = {"metadata", "names",  "kernels", "memcpy", "memset",    "ranges",
-                                   "metrics",  "samples", "losses", "notices", "processes", "devices"};
+constexpr const char* kTables[] = {"metadata", "names",   "kernels", "memcpy",  "memset",    "ranges",
+                                   "metrics",  "samples", "losses",  "notices", "processes", "devices"};
 
 // Only real tables are read: a view could run any query (even one that never ends).
 void check_tables(SqliteDb& db, const std::string& path) {
@@ -320,7 +322,9 @@ class RolledBackCopy {
 
 }  // namespace
 
-bool is_run_file_header(std::string_view head) { return head.substr(0, 16) == std::string_view("SQLite format 3\0", 16); }
+bool is_run_file_header(std::string_view head) {
+  return head.substr(0, 16) == std::string_view("SQLite format 3\0", 16);
+}
 
 bool looks_like_run_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -368,9 +372,12 @@ Profile import_run_file(const std::string& path, const std::string& shown_as) {
   }
   std::string format, version, status;
   for (const auto& [k, v] : p.metadata) {
-    if (k == "format") format = v;
-    else if (k == "format_version") version = v;
-    else if (k == "status") status = v;
+    if (k == "format")
+      format = v;
+    else if (k == "format_version")
+      version = v;
+    else if (k == "status")
+      status = v;
   }
   if (format != kRunFileFormat) throw InputError(name, "not a cuprobe run file (metadata format '" + format + "')");
   if (version != std::to_string(kRunFileFormatVersion)) {

@@ -1,10 +1,11 @@
 #include "collect/counters/counter_summary.h"
-#include "report/counter_summary_report.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
+
+#include "report/counter_summary_report.h"
 
 namespace cuprobe::test {
 namespace {

@@ -21,7 +21,7 @@ struct FakeBackendScript {
   std::map<int, BackendStatus> chip_status, enable_status, start_status, probe_status;
   std::map<int, std::deque<std::vector<RawSample>>> decodes;  // per GPU, one batch per decode call
   std::map<int, std::deque<bool>> overflow_on_decode;
-  BackendStatus decode_error;  // returned by every decode when set
+  BackendStatus decode_error;                           // returned by every decode when set
   std::map<int, std::vector<std::string>> unavailable;  // raw metrics a GPU does not expose
 };
 

@@ -235,7 +235,8 @@ TEST(PmDeviceSampler, AGapIsCountedEvenWithoutAnOverflowFlag) {
   FakeBackendScript s;
   const std::int64_t ms = 1000000;
   s.decodes[0].push_back({raw_sample(0, 10 * ms, {1, 1}), raw_sample(40 * ms, 50 * ms, {1, 1}),
-                          raw_sample(50 * ms, 60 * ms, {1, 1}), raw_sample(75 * ms, 85 * ms, {1, 1}), raw_sample(99 * ms, 109 * ms, {1, 1})});
+                          raw_sample(50 * ms, 60 * ms, {1, 1}), raw_sample(75 * ms, 85 * ms, {1, 1}),
+                          raw_sample(99 * ms, 109 * ms, {1, 1})});
   FakeBackendLog log;
   auto sampler = open_pm_sampler(std::make_unique<FakePmBackend>(s, &log), fast_config());
   sampler->start();

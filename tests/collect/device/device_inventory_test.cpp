@@ -1,7 +1,8 @@
 #include "collect/device/device_inventory.h"
-#include "report/devices_report.h"
 
 #include <gtest/gtest.h>
+
+#include "report/devices_report.h"
 
 namespace cuprobe::test {
 namespace {

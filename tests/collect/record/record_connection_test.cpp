@@ -7,8 +7,8 @@
 
 #include "collect/device/gpu_uuid.h"
 #include "import/run_file/run_file_importer.h"
-#include "store/sqlite_db.h"
 #include "store/run_file_schema.h"
+#include "store/sqlite_db.h"
 #include "support/run_cuprobe.h"
 #include "wire/unhandled_kinds.h"
 
@@ -19,7 +19,8 @@ constexpr std::int64_t kOffset = 1'700'000'000'000'000'000;  // realtime - cupti
 
 std::string stream_for_one_process() {
   std::string s;
-  wire::append_frame(s, wire::Type::kHello, wire::Hello{wire::kMagic, wire::kVersion, 0, 130001, 0, 77, 1, kOffset + 50, 50},
+  wire::append_frame(s, wire::Type::kHello,
+                     wire::Hello{wire::kMagic, wire::kVersion, 0, 130001, 0, 77, 1, kOffset + 50, 50},
                      "python3 serve.py");
   wire::append_frame(s, wire::Type::kDevice, wire::Device{0, 132, 9, 0, 1ll << 37}, "NVIDIA H200");
   wire::append_frame(s, wire::Type::kString, wire::String{1, 0}, "_ZN2at6native18elementwise_kernelILi128ELi2EEEvi");
@@ -55,7 +56,8 @@ std::string stream_for_one_process() {
   r.correlation = -1;
   r.name_id = 2;
   wire::append_frame(s, wire::Type::kRange, r);
-  wire::append_frame(s, wire::Type::kLoss, wire::Loss{3, static_cast<std::uint32_t>(wire::LossReason::kCuptiDropped), 0});
+  wire::append_frame(s, wire::Type::kLoss,
+                     wire::Loss{3, static_cast<std::uint32_t>(wire::LossReason::kCuptiDropped), 0});
   return s;
 }
 
@@ -103,8 +105,8 @@ TEST(RecordConnection, DeviceNumbersAreMappedThroughTheGpuUuid) {
   GpuOrdinals ordinals{{format_gpu_uuid(uuid_a), 3}, {format_gpu_uuid(uuid_b), 5}};
   auto one_process = [&](std::int64_t pid, const std::uint8_t* uuid) {
     std::string s;
-    wire::append_frame(s, wire::Type::kHello, wire::Hello{wire::kMagic, wire::kVersion, 0, 130001, 0, pid, 1, kOffset, 0},
-                       "worker");
+    wire::append_frame(s, wire::Type::kHello,
+                       wire::Hello{wire::kMagic, wire::kVersion, 0, 130001, 0, pid, 1, kOffset, 0}, "worker");
     wire::Device d{0, 132, 9, 0, 1ll << 37, {}};
     std::memcpy(d.uuid, uuid, 16);
     wire::append_frame(s, wire::Type::kDevice, d, "NVIDIA H200");

@@ -26,8 +26,8 @@ inline std::string gzip(const std::string& data) {
 inline std::string xz(const std::string& data) {
   std::string out(lzma_stream_buffer_bound(data.size()), '\0');
   std::size_t written = 0;
-  lzma_easy_buffer_encode(0, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()),
-                          data.size(), reinterpret_cast<std::uint8_t*>(out.data()), &written, out.size());
+  lzma_easy_buffer_encode(0, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()), data.size(),
+                          reinterpret_cast<std::uint8_t*>(out.data()), &written, out.size());
   out.resize(written);
   return out;
 }

@@ -27,7 +27,8 @@ std::string error_of(const std::function<void()>& f) {
 }
 
 TEST(JsonCursor, ReadsObjectAcrossTinyWindows) {
-  Fixture f(R"J(  {"name": "a long kernel name that exceeds the window", "ts": 12.5, "args": {"x": [1, {"y": "}"}]}} )J");
+  Fixture f(
+      R"J(  {"name": "a long kernel name that exceeds the window", "ts": 12.5, "args": {"x": [1, {"y": "}"}]}} )J");
   auto& c = f.cursor;
   c.expect('{');
   std::string_view key;

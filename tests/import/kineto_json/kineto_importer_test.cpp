@@ -86,7 +86,9 @@ TEST(KinetoImporter, OddEventsAreCountedNotFatal) {
   Profile p = import_text(R"J({"traceEvents": [
     {"ph": "X", "cat": "kernel", "name": "neg", "ts": 5, "dur": -1},
     {"ph": "X", "cat": "kernel", "name": "zero", "ts": 5, "dur": 0},
-    {"ph": "X", "cat": "kernel", "name": "bad )J" "\xff" R"J( byte", "ts": 6, "dur": 1},
+    {"ph": "X", "cat": "kernel", "name": "bad )J"
+                          "\xff"
+                          R"J( byte", "ts": 6, "dur": 1},
     {"ph": "i", "cat": "kernel", "name": "instant", "ts": 6}]})J");
   ASSERT_EQ(p.gpu.size(), 2u);
   EXPECT_EQ(p.name_of(p.gpu[1].name), "bad \xEF\xBF\xBD byte");
@@ -180,8 +182,9 @@ TEST(KinetoImporter, BadInputIsOneLineWithFileAndOffset) {
   EXPECT_NE(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel")J").find("truncated"), std::string::npos);
   EXPECT_NE(import_error(R"J({"traceEvents": []} trailing)J").find("after the end"), std::string::npos);
   EXPECT_NE(import_error("\x89PNG\r\n").find("not a JSON trace"), std::string::npos);
-  EXPECT_NE(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1.5x, "dur": 1}]})J").find("expected ','"),
-            std::string::npos);
+  EXPECT_NE(
+      import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1.5x, "dur": 1}]})J").find("expected ','"),
+      std::string::npos);
 }
 
 using test::gzip;
@@ -276,8 +279,8 @@ TEST(KinetoImporter, AnErrorInTheSecondHalfIsReportedAtItsOffset) {
     import_kineto_json(dir + "/t.json", 0);
     FAIL() << "accepted a bad timestamp";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), dir + "/t.json: byte " + std::to_string(bad + 13) +
-                                         ": invalid JSON: expected ',', found 'x'");
+    EXPECT_EQ(std::string(e.what()),
+              dir + "/t.json: byte " + std::to_string(bad + 13) + ": invalid JSON: expected ',', found 'x'");
   }
 }
 

@@ -1,11 +1,11 @@
 // Run files that lie (issue 11: B4, B5, B9): wrong types, extreme times,
 // invalid UTF-8, views instead of tables, a -journal beside the file.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "common/error.h"
 #include "import/run_file/run_file_importer.h"
@@ -55,18 +55,20 @@ TEST(RunFileHostile, TextWhereAnIntegerIsExpectedIsCountedNotReadAsZero) {
 }
 
 TEST(RunFileHostile, TimesOutOfRangeAreDroppedAndCounted) {
-  Profile p = import_run_file(run_file("UPDATE kernels SET end_ns = 9223372036854775807 WHERE start_ns = 1000;"
-                                       "UPDATE kernels SET static_shared = 4294967296 WHERE start_ns = 2000"));
+  Profile p =
+      import_run_file(run_file("UPDATE kernels SET end_ns = 9223372036854775807 WHERE start_ns = 1000;"
+                               "UPDATE kernels SET static_shared = 4294967296 WHERE start_ns = 2000"));
   EXPECT_TRUE(p.gpu.empty());
   EXPECT_EQ(p.stats.count(ImportStat::kTimeOutOfRange), 1);
   EXPECT_EQ(p.stats.count(ImportStat::kValueOutOfRange), 1);
 }
 
 TEST(RunFileHostile, AnExtremeButRepresentableWindowIsNotNegative) {
-  std::string path = run_file("UPDATE kernels SET start_ns = -4611686018427387903, end_ns = -4611686018427387000 "
-                              "WHERE start_ns = 1000;"
-                              "UPDATE kernels SET start_ns = 4611686018427387000, end_ns = 4611686018427387903 "
-                              "WHERE start_ns = 2000");
+  std::string path = run_file(
+      "UPDATE kernels SET start_ns = -4611686018427387903, end_ns = -4611686018427387000 "
+      "WHERE start_ns = 1000;"
+      "UPDATE kernels SET start_ns = 4611686018427387000, end_ns = 4611686018427387903 "
+      "WHERE start_ns = 2000");
   auto r = test::run_cuprobe({"analyze", "--json", path});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);

@@ -15,15 +15,16 @@
 #include <memory>
 #include <mutex>
 
-#include "collect/device/cuda_driver.h"
-#include "common/clock.h"
 #include "collect/counters/cupti/cupti_status.h"
 #include "collect/counters/pm_backend.h"
+#include "collect/device/cuda_driver.h"
+#include "common/clock.h"
 
 namespace cuprobe {
 namespace {
 
-#define CUPROBE_PARAMS(type, name) type name{type##_STRUCT_SIZE}
+#define CUPROBE_PARAMS(type, name) \
+  type name { type##_STRUCT_SIZE }
 
 constexpr std::uint32_t kMaxSamplesPerDecode = 1024;
 
@@ -231,8 +232,8 @@ class CuptiPmBackend final : public PmBackend {
     CUPROBE_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params, info);
     info.pCounterDataImage = s.counter_data.data();
     info.counterDataImageSize = s.counter_data.size();
-    BackendStatus ist = classify_cupti_result(cuptiPmSamplingGetCounterDataInfo(&info),
-                                              "cuptiPmSamplingGetCounterDataInfo");
+    BackendStatus ist =
+        classify_cupti_result(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo");
     if (!ist.ok()) return ist;
     for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
       CUPROBE_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params, si);
@@ -350,8 +351,8 @@ class CuptiPmBackend final : public PmBackend {
   static BackendStatus availability(int gpu, std::vector<std::uint8_t>& image) {
     CUPROBE_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params, p);
     p.deviceIndex = static_cast<std::size_t>(gpu);
-    BackendStatus st = classify_cupti_result(cuptiPmSamplingGetCounterAvailability(&p),
-                                             "cuptiPmSamplingGetCounterAvailability");
+    BackendStatus st =
+        classify_cupti_result(cuptiPmSamplingGetCounterAvailability(&p), "cuptiPmSamplingGetCounterAvailability");
     if (!st.ok()) return st;
     image.assign(p.counterAvailabilityImageSize, 0);
     p.pCounterAvailabilityImage = image.data();

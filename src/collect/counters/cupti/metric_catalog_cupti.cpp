@@ -10,7 +10,8 @@
 namespace cuprobe {
 namespace {
 
-#define CUPROBE_PARAMS(type, name) type name{type##_STRUCT_SIZE}
+#define CUPROBE_PARAMS(type, name) \
+  type name { type##_STRUCT_SIZE }
 
 // A host object for one chip, released on scope exit.
 class HostObject {
@@ -45,16 +46,19 @@ void require_chip(const HostObject& host, const std::string& chip) {
     for (const auto& c : catalog_supported_chips()) known += (known.empty() ? "" : " ") + c;
   } catch (const Error&) {
   }
-  throw Error("unknown chip '" + chip + "' (" + host.status().detail + "); this CUPTI knows: " + known,
-              kExitUsage);
+  throw Error("unknown chip '" + chip + "' (" + host.status().detail + "); this CUPTI knows: " + known, kExitUsage);
 }
 
 const char* type_name(CUpti_MetricType t) {
   switch (t) {
-    case CUPTI_METRIC_TYPE_COUNTER: return "counter";
-    case CUPTI_METRIC_TYPE_RATIO: return "ratio";
-    case CUPTI_METRIC_TYPE_THROUGHPUT: return "throughput";
-    default: return "unknown";
+    case CUPTI_METRIC_TYPE_COUNTER:
+      return "counter";
+    case CUPTI_METRIC_TYPE_RATIO:
+      return "ratio";
+    case CUPTI_METRIC_TYPE_THROUGHPUT:
+      return "throughput";
+    default:
+      return "unknown";
   }
 }
 
@@ -62,7 +66,8 @@ const char* type_name(CUpti_MetricType t) {
 
 std::vector<std::string> catalog_supported_chips() {
   CUPROBE_PARAMS(CUpti_Profiler_Host_GetSupportedChips_Params, p);
-  BackendStatus st = classify_cupti_result(cuptiProfilerHostGetSupportedChips(&p), "cuptiProfilerHostGetSupportedChips");
+  BackendStatus st =
+      classify_cupti_result(cuptiProfilerHostGetSupportedChips(&p), "cuptiProfilerHostGetSupportedChips");
   if (!st.ok()) throw Error(st.detail, kExitFailed);
   std::vector<std::string> chips;
   for (std::size_t i = 0; i < p.numChips; ++i) chips.emplace_back(p.ppChipNames[i]);
@@ -118,7 +123,8 @@ MetricCheck check_chip_metrics(const std::string& chip, const std::vector<std::s
   add.pHostObject = host.get();
   add.ppMetricNames = names.data();
   add.numMetrics = names.size();
-  BackendStatus st = classify_cupti_result(cuptiProfilerHostConfigAddMetrics(&add), "cuptiProfilerHostConfigAddMetrics");
+  BackendStatus st =
+      classify_cupti_result(cuptiProfilerHostConfigAddMetrics(&add), "cuptiProfilerHostConfigAddMetrics");
   if (!st.ok()) {
     check.error = st.detail;
     return check;

@@ -5,9 +5,10 @@ namespace cuprobe {
 namespace {
 
 [[noreturn]] void refuse() {
-  throw Error("built without CUPTI: metric lists need the CUPTI host libraries; rebuild with the CUDA "
-              "toolkit (12.8 or newer)",
-              kExitCountersUnavailable);
+  throw Error(
+      "built without CUPTI: metric lists need the CUPTI host libraries; rebuild with the CUDA "
+      "toolkit (12.8 or newer)",
+      kExitCountersUnavailable);
 }
 
 }  // namespace

@@ -7,7 +7,8 @@ namespace {
 
 TEST(CuptiStatus, ClassifiesTheRefusals) {
   EXPECT_TRUE(classify_cupti_result(CUPTI_SUCCESS, "x").ok());
-  EXPECT_EQ(classify_cupti_result(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "x").code, CounterStatus::kInsufficientPrivileges);
+  EXPECT_EQ(classify_cupti_result(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "x").code,
+            CounterStatus::kInsufficientPrivileges);
   EXPECT_EQ(classify_cupti_result(CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES, "x").code,
             CounterStatus::kInsufficientPrivileges);
   EXPECT_EQ(classify_cupti_result(CUPTI_ERROR_HARDWARE_BUSY, "x").code, CounterStatus::kBusy);

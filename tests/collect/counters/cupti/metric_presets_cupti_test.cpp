@@ -3,11 +3,11 @@
 // preset fits in one PM sampling pass.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "collect/counters/metric_catalog.h"
 #include "collect/counters/metric_presets.h"
 #include "common/error.h"
-
-#include <algorithm>
 
 namespace cuprobe::test {
 namespace {
