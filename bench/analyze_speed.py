@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """cuprobe analyze vs python3 json.load + a per-kernel-name sum, on one trace.
 
-Usage: bench/analyze_speed.py [--cuprobe build/release/cuprobe] [--runs 3] TRACE.json
+Usage: bench/analyze_speed.py [--cuprobe build/release/cuprobe] [--baseline OTHER_CUPROBE] [--runs 3] TRACE.json
 Prints both wall times, their ratio, and peak memory against the file's size.
+With --baseline, another cuprobe binary (an earlier commit's) is timed in the
+same run, interleaved with this one, and the change is printed beside it.
 Each command runs in its own child process; its peak RSS comes from getrusage.
 """
 import argparse
@@ -41,11 +43,16 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("trace")
     parser.add_argument("--cuprobe", default=os.path.join(os.path.dirname(__file__), "..", "build", "release", "cuprobe"))
+    parser.add_argument("--baseline", help="an earlier cuprobe binary to compare with, run interleaved")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
 
     size = os.path.getsize(args.trace)
-    cuprobe = [measure([args.cuprobe, "analyze", args.trace]) for _ in range(args.runs)]
+    cuprobe, baseline = [], []
+    for _ in range(args.runs):
+        cuprobe.append(measure([args.cuprobe, "analyze", args.trace]))
+        if args.baseline:
+            baseline.append(measure([args.baseline, "analyze", args.trace]))
     python = [measure([sys.executable, "-c", PYTHON_BASELINE, args.trace]) for _ in range(max(1, args.runs // 2))]
     c_time = sorted(t for t, _ in cuprobe)[len(cuprobe) // 2]
     p_time = sorted(t for t, _ in python)[len(python) // 2]
@@ -56,6 +63,12 @@ def main():
     print(f"{'':34}{'wall (median)':>14}{'peak RSS':>12}")
     print(f"{'python3 json.load + kernel sum':34}{p_time:>12.2f} s{p_rss / mib:>8.0f} MiB")
     print(f"{'cuprobe analyze':34}{c_time:>12.2f} s{c_rss / mib:>8.0f} MiB")
+    if baseline:
+        b_time = sorted(t for t, _ in baseline)[len(baseline) // 2]
+        b_rss = max(r for _, r in baseline)
+        print(f"{'cuprobe analyze (baseline)':34}{b_time:>12.2f} s{b_rss / mib:>8.0f} MiB")
+        print(f"against the baseline: wall {100 * (c_time / b_time - 1):+.1f}%, peak RSS {100 * (c_rss / b_rss - 1):+.1f}%"
+              f" (runs: {', '.join(f'{t:.2f}' for t, _ in cuprobe)} vs {', '.join(f'{t:.2f}' for t, _ in baseline)})")
     ratio = p_time / c_time
     print(f"speed-up: {ratio:.1f}x (target >= 20x); cuprobe peak memory {100 * c_rss / size:.0f}% of the file (target < 100%)")
     return 0 if ratio >= 20 and c_rss < size else 1

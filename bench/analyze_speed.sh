@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The issue's speed check: decompress the 346 MiB trace once, then time
 # `cuprobe analyze` against python3 json.load + a per-kernel-name sum.
+#   bash bench/analyze_speed.sh [TRACE.xz] [BASELINE_CUPROBE]
+# BASELINE_CUPROBE: an earlier build of cuprobe, timed interleaved in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src="${1:-../shared/traces/llama_bs4_decode_big.json.xz}"
@@ -9,4 +11,6 @@ mkdir -p "$work"
 plain="$work/$(basename "${src%.xz}")"
 [[ -s "$plain" ]] || xz -dkc "$src" > "$plain"
 [[ -x build/release/cuprobe ]] || bash scripts/setup.sh release
-exec python3 bench/analyze_speed.py --cuprobe build/release/cuprobe "$plain"
+baseline=()
+[[ -n ${2:-} ]] && baseline=(--baseline "$2")
+exec python3 bench/analyze_speed.py --cuprobe build/release/cuprobe "${baseline[@]}" --runs 5 "$plain"

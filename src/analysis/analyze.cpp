@@ -78,6 +78,7 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     }
     a.import_stats = p.stats;
     for (const auto& line : p.stats.counted()) a.warnings.push_back(p.file + ": " + line.text());
+    for (const auto& notice : p.notices) a.warnings.push_back(p.file + ": recorder notice: " + notice);
     if (!a.unknown_kernels.empty()) {
       a.warnings.push_back(p.file + ": " + std::to_string(a.unknown_kernels.size()) +
                            " kernel name(s) not in the taxonomy, counted as 'other' (listed in the report)");

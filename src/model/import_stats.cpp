@@ -75,8 +75,8 @@ std::string ImportStatLine::text() const {
   std::string out = std::to_string(value->count) + " " + info->description + " [" + info->id + "]";
   if (!value->example.empty() || value->offset) {
     out += " (first: ";
-    out += value->example.empty() ? std::string("at") : value->example + ",";
-    if (value->offset) out += " byte " + std::to_string(*value->offset);
+    out += value->example.empty() ? std::string("at") : value->example;
+    if (value->offset) out += (value->example.empty() ? " byte " : ", byte ") + std::to_string(*value->offset);
     out += ")";
   }
   return out;

@@ -87,6 +87,9 @@ struct Profile {
   std::vector<std::pair<std::string, std::string>> metadata;
   bool complete = true;  // false when the source says it was cut short
   ImportStats stats;     // what the import counted instead of failing
+  // The recorder's own messages (run files: killed command, cut stream, counters
+  // unavailable...), each shown to the user; stats counts them too.
+  std::vector<std::string> notices;
 
   std::string_view name_of(StringId id) const { return strings.view(id); }
   void sort_by_time();

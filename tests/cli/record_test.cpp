@@ -106,6 +106,9 @@ bool has_warning(const Profile& p, const std::string& text) {
   for (const auto& line : p.stats.counted()) {
     if (line.text().find(text) != std::string::npos) return true;
   }
+  for (const auto& notice : p.notices) {
+    if (notice.find(text) != std::string::npos) return true;
+  }
   return false;
 }
 

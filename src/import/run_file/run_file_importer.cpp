@@ -16,6 +16,8 @@
 namespace cuprobe {
 namespace {
 
+constexpr std::size_t kMaxNoticeBytes = 400;
+
 // One row's columns, type-checked: a value that is not an integer where one is
 // expected (SQLite stores whatever it is given), or a time or size out of
 // range, spoils the row. The caller skips a spoiled row; count() says why.
@@ -276,7 +278,9 @@ void read_all(SqliteDb& db, Profile& p) {
     while (s.step()) {
       std::string who = s.text(0);
       if (s.is_integer(1) && s.int64(1) > 0) who += " pid " + std::to_string(s.int64(1));
-      p.stats.add(ImportStat::kRecorderNotice, who + ": " + s.text(2));
+      std::string notice = printable_one_line(who + ": " + s.text(2), kMaxNoticeBytes);
+      p.stats.add(ImportStat::kRecorderNotice, notice);
+      p.notices.push_back(std::move(notice));
     }
   }
   {
