@@ -11,6 +11,7 @@
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "collect/counters/metric_presets.h"
+#include "collect/record/inject_library.h"
 #include "collect/record/record_session.h"
 #include "common/error.h"
 #include "common/units.h"
@@ -96,6 +97,11 @@ int run_record_verb(int argc, char** argv) {
   if (auto code = parse_args(app, own_argc, argv)) return *code;
   if (command.empty()) throw Error("no command: cuprobe record [OPTIONS] -- CMD ARGS...", kExitUsage);
   o.command = command;
+  if (!o.inject_library.empty()) {
+    if (std::string why = inject_library_problem(o.inject_library); !why.empty()) {
+      throw Error("--inject-library " + o.inject_library + ": " + why, kExitUsage);
+    }
+  }
   if (o.output.empty()) o.output = default_output();
   if (!delay.empty()) o.delay = parse_duration(delay);
   if (!duration.empty()) {

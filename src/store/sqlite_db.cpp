@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <cmath>
+#include <filesystem>
 #include <utility>
 
 #include "common/error.h"
@@ -109,6 +110,13 @@ SqliteDb::SqliteDb(const std::string& path, Mode mode) : path_(path) {
                                         : SQLITE_OPEN_READWRITE;
   // immutable=1: no locks, and a -journal beside the file is neither replayed nor deleted.
   std::string name = mode == Mode::kReadOnly ? immutable_uri(path) : path;
+  if (mode == Mode::kCreate) {
+    std::error_code ec;
+    auto dir = std::filesystem::path(path).parent_path();
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+      throw Error(path + ": cannot create: directory " + dir.string() + " does not exist");
+    }
+  }
   if (sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
     std::string reason = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);

@@ -168,6 +168,22 @@ TEST(RecordCli, MissingLibraryRecordsCountersOnly) {
   EXPECT_TRUE(p.gpu.empty());
 }
 
+TEST(RecordCli, AFileThatIsNoLibraryIsRefusedBeforeTheCommandRuns) {
+  std::string out = temp_dir() + "/run.cuprobe";
+  std::string marker = temp_dir() + "/ran";
+  auto r =
+      run_cuprobe({"record", "--no-counters", "--inject-library", "/etc/passwd", "-o", out, "--", "touch", marker});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--inject-library /etc/passwd: not an ELF shared library"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(marker));
+}
+
+TEST(RecordCli, AnOutputInAMissingDirectoryIsNamed) {
+  auto r = run_cuprobe({"record", "--no-counters", "-o", "/nonexistent-dir/run.cuprobe", "--", "true"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("directory /nonexistent-dir does not exist"), std::string::npos) << r.err;
+}
+
 TEST(RecordCli, FindsTheLibraryBesideTheBinary) {
   if (!built_with_cupti()) GTEST_SKIP() << "analysis-only build: no injection library to find";
   std::string out = temp_dir() + "/run.cuprobe";

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace cuprobe {
 
@@ -31,6 +32,17 @@ std::string default_inject_library() {
     if (std::filesystem::exists(path, ec)) return path;
   }
   return candidates.front();
+}
+
+std::string inject_library_problem(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};  // the session records counters only, and says so
+  if (!std::filesystem::is_regular_file(path, ec)) return "not a regular file";
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  if (!in.read(magic, sizeof magic)) return "cannot be read";
+  if (magic[0] != '\x7f' || magic[1] != 'E' || magic[2] != 'L' || magic[3] != 'F') return "not an ELF shared library";
+  return {};
 }
 
 }  // namespace cuprobe

@@ -16,4 +16,10 @@ std::vector<std::string> inject_library_candidates();
 // the first candidate (so a "not found" message names where it looked first).
 std::string default_inject_library();
 
+// Why an existing `path` cannot be an injection library (not a regular file,
+// not readable, not ELF); empty when it may be one or does not exist (then the
+// session records counters only, and says so). CUDA loads whatever CUDA_INJECTION64_PATH names, so
+// a wrong file is refused before the command starts.
+std::string inject_library_problem(const std::string& path);
+
 }  // namespace cuprobe
