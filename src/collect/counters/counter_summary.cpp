@@ -44,6 +44,10 @@ void QuantileSketch::add(double v) {
     if (exact_.size() > kExactLimit) to_histogram();
     return;
   }
+  count_in_bin(v);
+}
+
+void QuantileSketch::count_in_bin(double v) {
   int b = bin_of(v);
   auto it = std::lower_bound(bins_.begin(), bins_.end(), b,
                              [](const std::pair<int, std::int64_t>& e, int key) { return e.first < key; });
@@ -57,15 +61,7 @@ void QuantileSketch::to_histogram() {
   histogram_ = true;
   std::vector<double> values;
   values.swap(exact_);
-  for (double v : values) {
-    int b = bin_of(v);
-    auto it = std::lower_bound(bins_.begin(), bins_.end(), b,
-                               [](const std::pair<int, std::int64_t>& e, int key) { return e.first < key; });
-    if (it != bins_.end() && it->first == b)
-      ++it->second;
-    else
-      bins_.insert(it, {b, 1});
-  }
+  for (double v : values) count_in_bin(v);
 }
 
 double QuantileSketch::mean() const { return count_ ? sum_ / static_cast<double>(count_) : kNaN; }

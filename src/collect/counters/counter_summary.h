@@ -49,6 +49,7 @@ class QuantileSketch {
 
  private:
   void to_histogram();
+  void count_in_bin(double v);
   static int bin_of(double v);
   static double value_of(int bin);
   double value_at(std::size_t rank) const;  // histogram: the value at 0-based rank
