@@ -59,6 +59,7 @@ class Recorder {
   void send_now(const std::string& bytes);  // worker thread (or init/exit, when no worker runs)
   void notice(wire::NoticeCode code, const std::string& text);
   void set_collecting(bool on, std::uint32_t reason);
+  void choose_kernel_timing();
   void worker_loop();
   void read_controls();
   void send_clock_sync(std::string& out);
@@ -439,6 +440,7 @@ bool Recorder::start() {
     return give_up(wire::NoticeCode::kCuptiBusy,
                    std::string("cuptiActivityRegisterCallbacks: ") + api_.result_string(r));
   }
+  choose_kernel_timing();
   api_.enable(CUPTI_ACTIVITY_KIND_DEVICE);
   if (whole_graphs_) {
     r = api_.enable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
@@ -460,6 +462,27 @@ bool Recorder::start() {
     }
   });
   return true;
+}
+
+// Blackwell can time kernels with its hardware event system instead of
+// instrumentation around each launch; CUPTI refuses elsewhere, and we say which
+// clock timed the kernels either way.
+void Recorder::choose_kernel_timing() {
+  const char* env = std::getenv(wire::kHwTraceEnv);
+  std::string why;
+  if (env && std::strcmp(env, "off") == 0) {
+    why = "hardware event tracing switched off (--hw-trace off)";
+  } else if (!api_.enable_hw_trace) {
+    why = "this libcupti has no cuptiActivityEnableHWTrace";
+  } else {
+    CUptiResult r = api_.enable_hw_trace(1);
+    if (r == CUPTI_SUCCESS) {
+      notice(wire::NoticeCode::kKernelTiming, "hardware");
+      return;
+    }
+    why = std::string("hardware event tracing unavailable: ") + api_.result_string(r);
+  }
+  notice(wire::NoticeCode::kKernelTiming, "software: " + why);
 }
 
 void Recorder::stop_at_exit() {

@@ -194,6 +194,14 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
           text.rfind("kernel tracing unavailable", 0) == 0) {
         gave_up_ = true;
       }
+      if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kKernelTiming)) {
+        bool hardware = text == "hardware";
+        writer_.set_metadata("kernel_timing", hardware ? "hardware" : "software");
+        std::size_t colon = text.find(": ");
+        std::string why = colon == std::string::npos ? "" : " (" + text.substr(colon + 2) + ")";
+        text = hardware ? "kernels timed by the GPU's hardware event system"
+                        : "kernels timed by software instrumentation" + why;
+      }
       writer_.add_notice(now_ns, pid_, "library", text);
       messages_.push_back("pid " + std::to_string(pid_) + ": " + text);
       break;

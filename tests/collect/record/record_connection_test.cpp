@@ -172,6 +172,37 @@ TEST(RecordConnection, ProcessWithoutGoodbyeIsReported) {
   EXPECT_TRUE(saw_no_goodbye);
 }
 
+// The library says which clock timed the kernels; the run file keeps it as a
+// notice and as metadata, and the parent prints it.
+TEST(RecordConnection, KernelTimingIsKeptAsNoticeAndMetadata) {
+  std::string path = test::temp_dir() + "/run.cuprobe";
+  std::vector<std::string> messages;
+  {
+    RunFileWriter writer(path, false);
+    CaptureWindow window(true);
+    RecordConnection c(writer, window);
+    std::string s = stream_for_one_process();
+    wire::append_frame(s, wire::Type::kNotice,
+                       wire::Notice{static_cast<std::uint32_t>(wire::NoticeCode::kKernelTiming), 0},
+                       "software: hardware event tracing unavailable: CUPTI_ERROR_NOT_SUPPORTED");
+    wire::append_frame(s, wire::Type::kGoodbye, wire::Goodbye{1, 4});
+    ASSERT_TRUE(c.on_bytes(s.data(), s.size(), 123));
+    c.on_closed(456);
+    messages = c.take_messages();
+    writer.finish(kRunStatusComplete);
+  }
+  const std::string expected =
+      "kernels timed by software instrumentation (hardware event tracing unavailable: CUPTI_ERROR_NOT_SUPPORTED)";
+  EXPECT_NE(std::find(messages.begin(), messages.end(), "pid 77: " + expected), messages.end());
+  Profile p = import_run_file(path);
+  EXPECT_NE(std::find(p.notices.begin(), p.notices.end(), "library pid 77: " + expected), p.notices.end())
+      << ::testing::PrintToString(p.notices);
+  auto timing =
+      std::find_if(p.metadata.begin(), p.metadata.end(), [](const auto& kv) { return kv.first == "kernel_timing"; });
+  ASSERT_NE(timing, p.metadata.end());
+  EXPECT_EQ(timing->second, "software");
+}
+
 TEST(RecordConnection, GarbageClosesTheConnectionWithAReason) {
   std::string path = test::temp_dir() + "/run.cuprobe";
   RunFileWriter writer(path, false);
