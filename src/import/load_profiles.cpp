@@ -11,6 +11,7 @@
 #include "import/kineto_json/kineto_importer.h"
 #include "import/rank_from_name.h"
 #include "import/run_file/run_file_importer.h"
+#include "import/split_by_process.h"
 #include "import/temp_dir.h"
 
 namespace cuprobe {
@@ -72,8 +73,19 @@ std::vector<Profile> load_profiles(const std::vector<std::string>& paths) {
   for (auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+  std::vector<std::string> loaded_from;  // each profile's path, after one file became several ranks
+  {
+    std::vector<Profile> ranks;
+    for (std::size_t i = 0; i < profiles.size(); ++i) {
+      for (Profile& part : split_by_process(std::move(profiles[i]))) {
+        ranks.push_back(std::move(part));
+        loaded_from.push_back(paths[i]);
+      }
+    }
+    profiles = std::move(ranks);
+  }
   for (std::size_t i = 0; i < profiles.size(); ++i) {
-    if (!profiles[i].rank) profiles[i].rank = rank_from_file_name(paths[i]);
+    if (!profiles[i].rank) profiles[i].rank = rank_from_file_name(loaded_from[i]);
     if (!profiles[i].rank && profiles.size() > 1) profiles[i].rank = static_cast<int>(i);
   }
   // Two files of one rank: each is told about the first other file that claims it.

@@ -60,6 +60,7 @@ class Recorder {
   void notice(wire::NoticeCode code, const std::string& text);
   void set_collecting(bool on, std::uint32_t reason);
   void choose_kernel_timing();
+  void tell_rank();
   void worker_loop();
   void read_controls();
   void send_clock_sync(std::string& out);
@@ -399,6 +400,7 @@ bool Recorder::start() {
                                  static_cast<std::int64_t>(cupti_now)},
                      command_line());
   send_now(hello);
+  tell_rank();
   if (!load_error.empty()) return give_up(wire::NoticeCode::kCuptiError, "kernel tracing unavailable: " + load_error);
   // NVTX reaches CUPTI through NVTX_INJECTION64_PATH: point it at the copy in use.
   if (!api_.path.empty()) setenv("NVTX_INJECTION64_PATH", api_.path.c_str(), 1);
@@ -462,6 +464,24 @@ bool Recorder::start() {
     }
   });
   return true;
+}
+
+bool all_digits(const char* s) {
+  if (!s || !*s || std::strlen(s) > 9) return false;
+  for (; *s; ++s)
+    if (*s < '0' || *s > '9') return false;
+  return true;
+}
+
+// torchrun (and most launchers) tell each process its place in the job; the
+// run file keeps it so that each process becomes its rank in analyze.
+void Recorder::tell_rank() {
+  const char* rank = std::getenv("RANK");
+  if (!all_digits(rank)) return;
+  const char* world = std::getenv("WORLD_SIZE");
+  std::string text = rank;
+  if (all_digits(world)) text += std::string(" ") + world;
+  notice(wire::NoticeCode::kRank, text);
 }
 
 // Blackwell can time kernels with its hardware event system instead of

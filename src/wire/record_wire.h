@@ -163,6 +163,7 @@ enum class NoticeCode : std::uint32_t {
   kCuptiError = 2,  // a CUPTI call failed: tail says which
   kNvtxUnavailable = 3,
   kKernelTiming = 4,  // tail: "hardware" or "software: why not hardware"
+  kRank = 5,          // tail: "RANK" or "RANK WORLD_SIZE", from the process's torchrun environment
 };
 
 // + tail: one line of text.
