@@ -53,6 +53,9 @@ class Recorder {
   void buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer, std::size_t valid);
   void on_profiler_api(bool start);
   void on_cupti_state(CUpti_CallbackId id, CUptiResult result, const char* message);
+  void on_context_created() {
+    if (!timing_chosen_.exchange(true)) choose_kernel_timing();
+  }
 
  private:
   bool connect_parent(const char* path);
@@ -71,6 +74,7 @@ class Recorder {
   pid_t pid_ = 0;
   bool api_calls_ = false;
   bool whole_graphs_ = false;
+  std::atomic<bool> timing_chosen_{false};
   bool profiler_api_controls_ = false;  // --capture cuda-profiler
   std::atomic<bool> collecting_{false};
   // --graphs whole: GRAPH_TRACE stays enabled from the start (enabling it once a graph
@@ -243,6 +247,10 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
       const auto* state = static_cast<const CUpti_StateData*>(data);
       const char* message = state && state->notification.message ? state->notification.message : "";
       g_recorder->on_cupti_state(id, state ? state->notification.result : CUPTI_SUCCESS, message);
+      return;
+    }
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+      g_recorder->on_context_created();
       return;
     }
     if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
@@ -424,6 +432,7 @@ bool Recorder::start() {
   CUptiResult r = want_subscribe
                       ? api_.subscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), nullptr)
                       : CUPTI_ERROR_NOT_INITIALIZED;
+  const CUptiResult r_subscribed = r;
   if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     return give_up(wire::NoticeCode::kCuptiBusy,
                    "another tool already holds CUPTI in this process (e.g. torch.profiler or Nsight): "
@@ -433,6 +442,8 @@ bool Recorder::start() {
     api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
     api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     if (api_.enable_domain) api_.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_STATE);
+    // Hardware event tracing can be asked for only once the driver is up: at the first context.
+    api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
   } else if (want_subscribe) {
     notice(wire::NoticeCode::kCuptiError, std::string("cuptiSubscribe: ") + api_.result_string(r) +
                                               " (--capture cuda-profiler will not see cudaProfilerStart)");
@@ -442,7 +453,7 @@ bool Recorder::start() {
     return give_up(wire::NoticeCode::kCuptiBusy,
                    std::string("cuptiActivityRegisterCallbacks: ") + api_.result_string(r));
   }
-  choose_kernel_timing();
+  if (r_subscribed != CUPTI_SUCCESS) on_context_created();  // no callback will come: ask now
   api_.enable(CUPTI_ACTIVITY_KIND_DEVICE);
   if (whole_graphs_) {
     r = api_.enable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
