@@ -1,5 +1,6 @@
 #include "import/kineto_json/kineto_importer.h"
 
+#include <charconv>
 #include <filesystem>
 #include <memory>
 #include <thread>
@@ -7,8 +8,11 @@
 
 #include "common/error.h"
 #include "common/utf8.h"
+#include "import/kineto_json/begin_end_stacks.h"
+#include "import/kineto_json/correlation_by_process.h"
 #include "import/kineto_json/element_boundary.h"
 #include "import/kineto_json/json_cursor.h"
+#include "import/kineto_json/memcpy_direction.h"
 #include "import/kineto_json/timestamp.h"
 #include "model/time_range.h"
 
@@ -23,6 +27,7 @@ enum class EventCategory : std::uint8_t {
   kAnnotation,
   kGpuAnnotation,
   kOperator,
+  kProfilerRange,  // Kineto's CUPTI range profiler: one range (often one kernel) and its counter values
   kIgnored
 };
 
@@ -36,16 +41,11 @@ EventCategory parse_event_category(std::string_view cat) {
   if (cat == "user_annotation" || cat == "User_annotation") return EventCategory::kAnnotation;
   if (cat == "gpu_user_annotation") return EventCategory::kGpuAnnotation;
   if (cat == "cpu_op" || cat == "Operator") return EventCategory::kOperator;
+  if (cat == "cuda_profiler_range") return EventCategory::kProfilerRange;
   return EventCategory::kIgnored;
 }
 
-MemcpyKind memcpy_kind_from_name(std::string_view name) {
-  for (std::size_t i = 0; i < enum_count<MemcpyKind>(); ++i) {
-    MemcpyKind k = enum_at<MemcpyKind>(i);
-    if (k != MemcpyKind::kUnknown && name.find(name_of(k)) != std::string_view::npos) return k;
-  }
-  return MemcpyKind::kUnknown;
-}
+bool is_duration_phase(char phase) { return phase == 'B' || phase == 'E'; }
 
 struct RawEvent {
   std::uint64_t offset = 0;
@@ -58,6 +58,7 @@ struct RawEvent {
   std::int64_t pid = -1;
   std::int64_t tid = -1;
   std::int64_t correlation = -1;
+  std::int64_t external_id = -1;
   std::int64_t device = -1;
   std::int64_t stream = -1;
   std::int64_t bytes = -1;
@@ -65,6 +66,7 @@ struct RawEvent {
   std::int32_t block[3] = {0, 0, 0};
   std::int32_t registers = -1;
   std::int32_t shared_memory = -1;
+  std::vector<std::pair<std::string, double>> counters;  // range-profiler events: metric, value
 
   void reset(std::uint64_t at) {
     offset = at;
@@ -74,13 +76,22 @@ struct RawEvent {
     name.clear();
     ts.reset();
     dur.reset();
-    pid = tid = correlation = device = stream = bytes = -1;
+    pid = tid = correlation = external_id = device = stream = bytes = -1;
     for (int i = 0; i < 3; ++i) grid[i] = block[i] = 0;
     registers = shared_memory = -1;
+    counters.clear();
   }
 };
 
+// An 'E' event, waiting for its 'B'.
+struct EndEvent {
+  std::optional<std::int64_t> ts;
+  std::uint64_t offset = 0;
+};
+
 class KinetoImporter {
+  using Durations = BeginEndStacks<RawEvent, EndEvent>;
+
  public:
   KinetoImporter(ByteSource& source, const std::string& name, std::uint64_t start_offset = 0)
       : cursor_(source, name, 4 << 20, start_offset) {
@@ -107,6 +118,8 @@ class KinetoImporter {
         KinetoImporter half(*source, name, spec->start);
         spec->end = half.read_elements_to_array_end();
         spec->profile = std::move(half.profile_);
+        spec->durations = std::move(half.durations_);
+        spec->profiler_ranges = half.profiler_ranges_;
         spec->ok = true;
       } catch (...) {
         spec->ok = false;  // the guess was wrong, or the data is bad: the main thread will see for itself
@@ -127,8 +140,13 @@ class KinetoImporter {
     }
     if (!cursor_.at_end()) cursor_.fail("unexpected data after the end of the JSON document");
     if (!saw_events_) cursor_.fail_at(0, "not a Kineto/Chrome trace: no \"traceEvents\" array");
+    count_unmatched_durations();
     apply_base_time(profile_.gpu);
     apply_base_time(profile_.cpu);
+    apply_base_time(profile_.counters);
+    link_ids_per_process(profile_);
+    memcpy_kinds_from_launches(profile_);
+    if (profiler_ranges_ > 0) add_range_profiler_notice();
     profile_.sort_by_time();
     return std::move(profile_);
   }
@@ -141,9 +159,14 @@ class KinetoImporter {
     std::erase_if(events, [&](auto& e) {
       auto start = checked_time_add(e.start, base_ns_), end = checked_time_add(e.end, base_ns_);
       if (!start || !end) {
+        StringId name;
+        if constexpr (std::is_same_v<std::decay_t<decltype(e)>, CounterSample>)
+          name = e.metric;
+        else
+          name = e.name;
         profile_.stats.add(
             ImportStat::kTimeOutOfRange,
-            std::string(profile_.name_of(e.name)) + " (with baseTimeNanoseconds " + std::to_string(base_ns_) + ")");
+            std::string(profile_.name_of(name)) + " (with baseTimeNanoseconds " + std::to_string(base_ns_) + ")");
         return true;
       }
       e.start = *start;
@@ -331,13 +354,13 @@ class KinetoImporter {
     if (cursor_.offset() != spec.start) return false;  // the guess was not an element boundary
     spec.thread.join();
     if (!spec.ok) return false;
-    merge(std::move(spec.profile));
+    merge(std::move(spec.profile), std::move(spec.durations), spec.profiler_ranges);
     cursor_.discard_until(spec.end);
     profile_.metadata.emplace_back("parsed_in_parts", "2");
     return true;
   }
 
-  void merge(Profile half) {
+  void merge(Profile half, Durations later_durations, std::int64_t later_ranges) {
     std::vector<StringId> remap(half.strings.size());
     for (StringId id = 0; id < half.strings.size(); ++id) remap[id] = profile_.strings.intern(half.strings.view(id));
     for (auto& a : half.gpu) {
@@ -348,18 +371,42 @@ class KinetoImporter {
       r.name = remap[r.name];
       profile_.cpu.push_back(r);
     }
+    for (auto& c : half.counters) {
+      c.metric = remap[c.metric];
+      profile_.counters.push_back(c);
+    }
     profile_.stats.merge(half.stats);
+    profiler_ranges_ += later_ranges;
+    durations_.join(std::move(later_durations), [&](RawEvent b, const EndEvent& e) { close_duration(b, e); });
   }
 
-  // "pid"/"tid" are numbers in Kineto but strings for its synthetic rows.
-  std::int64_t read_id() {
+  // "pid"/"tid" are numbers in Kineto but names for its synthetic rows ("Spans"): a number
+  // written as a string is read (and counted), a name becomes a negative id of its own.
+  std::int64_t read_id(const char* what) {
     char c = cursor_.peek();
     if (c == '"') {
-      cursor_.string();
+      std::uint64_t at = cursor_.offset();
+      auto text = cursor_.string();
+      if (auto v = integer_text(text); v && *v >= 0) {
+        profile_.stats.add(ImportStat::kNumberAsString, std::string(what) + " = \"" + std::string(text) + "\"", at);
+        return *v;
+      }
+      return name_id(text);
+    }
+    if (c != '-' && (c < '0' || c > '9')) {
+      skip_mistyped(what);
       return -2;
     }
     auto v = integer_text(cursor_.number());
     return v ? *v : -2;
+  }
+
+  // A stable negative id (below -1) for a pid or tid given as a name: FNV-1a, so both halves of
+  // a file parsed in two parts agree without sharing a table.
+  static std::int64_t name_id(std::string_view text) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (char ch : text) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+    return -2 - static_cast<std::int64_t>(h >> 2);
   }
 
   std::optional<std::int64_t> read_time(const char* what) { return read_number(what, microseconds_text_to_ns); }
@@ -425,6 +472,10 @@ class KinetoImporter {
             ev.correlation = read_int("args.correlation").value_or(-1);
             continue;
           }
+          if (key == "External id") {
+            ev.external_id = read_int("args.External id").value_or(-1);
+            continue;
+          }
           break;
         case 13:
           if (key == "shared memory") {
@@ -441,8 +492,21 @@ class KinetoImporter {
         default:
           break;
       }
+      if (ev.category == EventCategory::kProfilerRange && read_counter(key, ev)) continue;
       cursor_.skip_value();
     }
+  }
+
+  // A range-profiler counter (any numeric arg of a cuda_profiler_range event).
+  bool read_counter(std::string_view key, RawEvent& ev) {
+    char c = cursor_.peek();
+    if (c != '-' && (c < '0' || c > '9')) return false;
+    std::string metric(key);  // the key's view dies with the next read
+    auto text = cursor_.number();
+    double value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc() && end == text.data() + text.size()) ev.counters.emplace_back(std::move(metric), value);
+    return true;
   }
 
   void read_event() {
@@ -467,7 +531,8 @@ class KinetoImporter {
           if (!string_next("cat")) continue;
           ev_.category = parse_event_category(cursor_.string());
           ev_.has_category = true;
-          if (ev_.category == EventCategory::kIgnored || ev_.category == EventCategory::kGpuAnnotation) {
+          if ((ev_.category == EventCategory::kIgnored || ev_.category == EventCategory::kGpuAnnotation) &&
+              !is_duration_phase(ev_.phase)) {
             cursor_.skip_rest_of_object();  // most events of big traces (python_function) end here
             return;
           }
@@ -478,24 +543,59 @@ class KinetoImporter {
           continue;
         }
         if (key == "pid") {
-          ev_.pid = read_id();
+          ev_.pid = read_id("pid");
           continue;
         }
         if (key == "tid") {
-          ev_.tid = read_id();
+          ev_.tid = read_id("tid");
           continue;
         }
       } else if (key == "name") {
         if (!string_next("name")) continue;
         ev_.name.assign(cursor_.string());
         continue;
-      } else if (key == "args") {
+      } else if (key == "args" && !(ev_.has_category && ev_.category == EventCategory::kIgnored)) {
         read_args(ev_);
         continue;
       }
       cursor_.skip_value();
     }
+    if (is_duration_phase(ev_.phase)) return pair_duration_event(ev_);
     keep_event(ev_);
+  }
+
+  // 'B' and 'E' (of every category: an 'E' need not name one) pair per thread into one complete event.
+  void pair_duration_event(const RawEvent& ev) {
+    std::pair<std::int64_t, std::int64_t> thread{ev.pid, ev.tid};
+    if (ev.phase == 'B') return durations_.begin(thread, ev);
+    EndEvent e{ev.ts, ev.offset};
+    if (auto b = durations_.end(thread, e)) close_duration(*b, e);
+  }
+
+  void close_duration(RawEvent& b, const EndEvent& e) {
+    b.phase = 'X';
+    b.dur.reset();
+    if (b.ts && e.ts) b.dur = *e.ts - *b.ts;
+    keep_event(b);
+  }
+
+  // Once the whole file is read: what is still open, or closed nothing.
+  void count_unmatched_durations() {
+    durations_.for_each_open([&](const RawEvent& b) {
+      if (b.category != EventCategory::kIgnored) profile_.stats.add(ImportStat::kUnmatchedBegin, b.name, b.offset);
+    });
+    for (const auto& [thread, e] : durations_.unmatched_ends()) {
+      profile_.stats.add(ImportStat::kUnmatchedEnd,
+                         "pid " + std::to_string(thread.first) + " tid " + std::to_string(thread.second), e.offset);
+    }
+  }
+
+  void add_range_profiler_notice() {
+    profile_.notices.push_back(
+        "Kineto CUPTI range-profiler trace (cuda_profiler_range): " + std::to_string(profiler_ranges_) +
+        " ranges with " + std::to_string(profile_.counters.size()) +
+        " counter values, read as one kernel and its counters per range. Kineto spreads the ranges evenly over the "
+        "profiled span: their times and time shares are not measured, their counters are.");
   }
 
   // Counted per event (not per distinct name) so the count does not depend on how the file was split.
@@ -530,14 +630,15 @@ class KinetoImporter {
       return;
     }
     bool gpu = ev.category == EventCategory::kKernel || ev.category == EventCategory::kMemcpy ||
-               ev.category == EventCategory::kMemset;
+               ev.category == EventCategory::kMemset || ev.category == EventCategory::kProfilerRange;
     if (gpu) {
       if (*ev.dur == 0) profile_.stats.add(ImportStat::kZeroDurationGpu, ev.name, ev.offset);
-      if (ev.correlation < 0) profile_.stats.add(ImportStat::kNoCorrelation, ev.name, ev.offset);
+      if (ev.correlation < 0 && ev.category != EventCategory::kProfilerRange)
+        profile_.stats.add(ImportStat::kNoCorrelation, ev.name, ev.offset);
       GpuActivity a;
-      a.kind = ev.category == EventCategory::kKernel   ? GpuActivityKind::kKernel
-               : ev.category == EventCategory::kMemcpy ? GpuActivityKind::kMemcpy
-                                                       : GpuActivityKind::kMemset;
+      a.kind = ev.category == EventCategory::kMemcpy   ? GpuActivityKind::kMemcpy
+               : ev.category == EventCategory::kMemset ? GpuActivityKind::kMemset
+                                                       : GpuActivityKind::kKernel;  // kernels, profiler ranges
       if (a.kind == GpuActivityKind::kMemcpy) a.memcpy_kind = memcpy_kind_from_name(ev.name);
       a.name = intern(ev.name, ev.offset);
       a.start = *ev.ts;
@@ -545,6 +646,7 @@ class KinetoImporter {
       a.device = static_cast<std::int32_t>(ev.device >= 0 ? ev.device : ev.pid);
       a.stream = ev.stream >= 0 ? ev.stream : ev.tid;
       a.correlation = ev.correlation;
+      a.external_id = ev.external_id;
       a.bytes = ev.bytes;
       for (int i = 0; i < 3; ++i) {
         a.grid[i] = ev.grid[i];
@@ -553,6 +655,11 @@ class KinetoImporter {
       a.registers_per_thread = ev.registers;
       a.shared_memory_bytes = ev.shared_memory;
       profile_.gpu.push_back(a);
+      if (ev.category == EventCategory::kProfilerRange) {
+        ++profiler_ranges_;
+        for (const auto& [metric, value] : ev.counters)
+          profile_.counters.push_back({a.device, a.start, a.end, profile_.strings.intern(metric), value});
+      }
       return;
     }
     CpuRange r;
@@ -565,6 +672,7 @@ class KinetoImporter {
     r.pid = ev.pid;
     r.tid = ev.tid;
     r.correlation = ev.correlation;
+    r.external_id = ev.external_id;
     profile_.cpu.push_back(r);
   }
 
@@ -574,6 +682,8 @@ class KinetoImporter {
     bool ok = false;
     bool settled = false;  // adopted or abandoned
     Profile profile;
+    Durations durations;
+    std::int64_t profiler_ranges = 0;
     std::thread thread;
   };
 
@@ -581,6 +691,8 @@ class KinetoImporter {
   Profile profile_;
   std::unique_ptr<Speculation> speculation_;
   RawEvent ev_;
+  Durations durations_;
+  std::int64_t profiler_ranges_ = 0;
   std::int64_t base_ns_ = 0;
   bool saw_events_ = false;
   struct NameEntry {

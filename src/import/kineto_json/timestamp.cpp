@@ -71,7 +71,7 @@ std::optional<std::int64_t> integer_text(std::string_view text) {
       break;
     }
     if (c < '0' || c > '9') return std::nullopt;
-    if (value > (INT64_MAX - 9) / 10) return std::nullopt;
+    if (value > (INT64_MAX - (c - '0')) / 10) return std::nullopt;  // exact up to INT64_MAX
     value = value * 10 + (c - '0');
   }
   return negative ? -value : value;
