@@ -472,7 +472,7 @@ class KinetoImporter {
             ev.correlation = read_int("args.correlation").value_or(-1);
             continue;
           }
-          if (key == "External id") {
+          if (key == "External id" || key == "external id") {  // PyTorch 1.8 wrote it in lower case
             ev.external_id = read_int("args.External id").value_or(-1);
             continue;
           }

@@ -81,6 +81,24 @@ TEST(KinetoFormatVariants, TimestampsAndIdsWrittenAsStrings) {
   EXPECT_EQ(span.tid, other.tid);
 }
 
+TEST(KinetoFormatVariants, PyTorch18NamesItsRowsAndWritesExternalIdInLowerCase) {
+  // From a PyTorch 1.8 trace (pytorch/kineto tb_plugin/test/gpu_metrics_input.json): thread ids as
+  // strings, GPU rows named "stream 7", capitalised categories, "external id".
+  Profile p = import_text(R"J({"traceEvents": [
+    {"ph": "X", "cat": "Operator", "name": "aten::mm", "pid": 24572, "tid": "24610",
+     "ts": 1621401187230889, "dur": 235, "args": {"Device": 24572, "External id": 107}},
+    {"ph": "X", "cat": "Kernel", "name": "volta_sgemm_128x32_nt", "pid": 0, "tid": "stream 7",
+     "ts": 1621401187231100, "dur": 3,
+     "args": {"queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 482, "external id": 107}}]})J");
+  ASSERT_EQ(p.gpu.size(), 1u);
+  EXPECT_EQ(p.gpu[0].external_id, 107);
+  EXPECT_EQ(p.gpu[0].stream, 7);
+  EXPECT_EQ(p.gpu[0].device, 0);
+  ASSERT_EQ(p.cpu.size(), 1u);
+  EXPECT_EQ(p.cpu[0].external_id, 107);
+  EXPECT_EQ(p.cpu[0].tid, 24610);
+}
+
 TEST(KinetoFormatVariants, IdsBeyondTwoToThe53AreExact) {
   // 2^53 + 1 is not a double: read through one it would become 2^53 and link the wrong kernel.
   Profile p = import_text(R"J({"traceEvents": [
