@@ -71,7 +71,8 @@ std::optional<std::int64_t> integer_text(std::string_view text) {
       break;
     }
     if (c < '0' || c > '9') return std::nullopt;
-    if (value > (INT64_MAX - (c - '0')) / 10) return std::nullopt;  // exact up to INT64_MAX
+    // Exact up to INT64_MAX, without a division per digit.
+    if (value >= INT64_MAX / 10 && (value > INT64_MAX / 10 || c - '0' > INT64_MAX % 10)) return std::nullopt;
     value = value * 10 + (c - '0');
   }
   return negative ? -value : value;
