@@ -643,7 +643,9 @@ class KinetoImporter {
       a.name = intern(ev.name, ev.offset);
       a.start = *ev.ts;
       a.end = *end;
-      a.device = static_cast<std::int32_t>(ev.device >= 0 ? ev.device : ev.pid);
+      // Without "device", Kineto's GPU rows give it as pid; a named pid (a negative id) gives none.
+      std::int64_t device = ev.device >= 0 ? ev.device : ev.pid;
+      a.device = device >= 0 && device <= INT32_MAX ? static_cast<std::int32_t>(device) : -1;
       a.stream = ev.stream >= 0 ? ev.stream : ev.tid;
       a.correlation = ev.correlation;
       a.external_id = ev.external_id;
@@ -658,7 +660,9 @@ class KinetoImporter {
       if (ev.category == EventCategory::kProfilerRange) {
         ++profiler_ranges_;
         for (const auto& [metric, value] : ev.counters)
-          profile_.counters.push_back({a.device, a.start, a.end, profile_.strings.intern(metric), value});
+          profile_.counters.push_back({a.device, a.start, a.end,
+                                       profile_.strings.intern(is_valid_utf8(metric) ? metric : repair_utf8(metric)),
+                                       value});
       }
       return;
     }

@@ -81,6 +81,14 @@ TEST(KinetoFormatVariants, TimestampsAndIdsWrittenAsStrings) {
   EXPECT_EQ(span.tid, other.tid);
 }
 
+TEST(KinetoFormatVariants, AGpuRowNamedInsteadOfNumberedHasNoDevice) {
+  Profile p = import_text(R"J({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": "GPU rows", "tid": "stream 7", "ts": 1, "dur": 1}]})J");
+  ASSERT_EQ(p.gpu.size(), 1u);
+  EXPECT_EQ(p.gpu[0].device, -1);
+  EXPECT_LT(p.gpu[0].stream, -1);  // the named tid's id
+}
+
 TEST(KinetoFormatVariants, PyTorch18NamesItsRowsAndWritesExternalIdInLowerCase) {
   // From a PyTorch 1.8 trace (pytorch/kineto tb_plugin/test/gpu_metrics_input.json): thread ids as
   // strings, GPU rows named "stream 7", capitalised categories, "external id".
