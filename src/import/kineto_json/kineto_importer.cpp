@@ -407,7 +407,16 @@ class KinetoImporter {
 
   // "pid"/"tid" are numbers in Kineto but names for its synthetic rows ("Spans"): a number
   // written as a string is read (and counted), a name becomes a negative id of its own.
-  std::int64_t read_id(const char* what) {
+  [[gnu::always_inline]] std::int64_t read_id(const char* what) {
+    char c = cursor_.peek();
+    if (c >= '0' && c <= '9') [[likely]] {
+      auto v = integer_text(cursor_.number());
+      return v ? *v : -2;
+    }
+    return read_id_otherwise(what);
+  }
+
+  [[gnu::noinline]] std::int64_t read_id_otherwise(const char* what) {
     char c = cursor_.peek();
     if (c == '"') {
       std::uint64_t at = cursor_.offset();
