@@ -35,12 +35,33 @@ void apply_launch_op_fallback(const Profile& profile, std::vector<KernelClass>& 
       }
     }
   });
+  std::unordered_map<std::int64_t, const CpuRange*> by_external_id;  // for kernels the launches did not decide
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     if (classes[i].decided_by != CategorySource::kUnknown) continue;
     auto it = by_correlation.find(profile.gpu[i].correlation);
-    if (it == by_correlation.end()) continue;
+    if (it == by_correlation.end()) {
+      if (profile.gpu[i].external_id >= 0) by_external_id.emplace(profile.gpu[i].external_id, nullptr);
+      continue;
+    }
     classes[i].category = it->second.category;
     classes[i].rule = it->second.rule;
+    classes[i].decided_by = CategorySource::kLaunchOp;
+  }
+  if (by_external_id.empty()) return;
+  // Kineto gives a kernel its operator's "External id" (ROCm traces may lack the launch's correlation).
+  for (const CpuRange& r : profile.cpu) {
+    if (r.kind != CpuRangeKind::kOperator || r.external_id < 0) continue;
+    auto it = by_external_id.find(r.external_id);
+    if (it != by_external_id.end() && !it->second) it->second = &r;
+  }
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    if (classes[i].decided_by != CategorySource::kUnknown || profile.gpu[i].external_id < 0) continue;
+    auto it = by_external_id.find(profile.gpu[i].external_id);
+    if (it == by_external_id.end() || !it->second) continue;
+    const auto& c = classify(*it->second);
+    if (!c) continue;
+    classes[i].category = c->category;
+    classes[i].rule = c->rule;
     classes[i].decided_by = CategorySource::kLaunchOp;
   }
 }

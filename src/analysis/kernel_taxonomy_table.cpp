@@ -57,6 +57,7 @@ constexpr Row kRows[] = {
     {"distribution_elementwise", C::kSampling, kNo},
     {"multinomial", C::kSampling, kNo},
     {"argmax", C::kSampling, kNo},
+    {"renormRows", C::kSampling, kNo},  // torch.multinomial's row normalisation
 
     // Attention (before GEMM: FlashAttention-3 and FMHA names are CUTLASS templates).
     {"flash_fwd&combine", C::kAttention, kNo},
@@ -103,7 +104,9 @@ constexpr Row kRows[] = {
     {"bn_fw_", C::kNorm, kNo},      // cuDNN batch norm
     {"bn_bw_", C::kNorm, kNo},
     {"group_norm", C::kNorm, kNo},
-    {"GammaBeta", C::kNorm, kNo},  // LayerNorm backward (ATen, apex)
+    {"GammaBeta", C::kNorm, kNo},                 // LayerNorm backward (ATen, apex)
+    {"FusedParamsCUDAKernel", C::kNorm, kNo},     // GroupNorm (ATen): ComputeFusedParams, ComputeBackwardFusedParams
+    {"ComputeInternalGradients", C::kNorm, kNo},  // GroupNorm backward
 
     // Convolution: cuDNN, MIOpen, CUTLASS and ATen (before GEMM: implicit-GEMM convolutions
     // name gemm, xmma and cutlass).
@@ -148,7 +151,12 @@ constexpr Row kRows[] = {
     // Embeddings: ATen, FBGEMM. Before GEMM ("fbgemm_gpu" names gemm); after "rotary"
     // (rotary_embedding_kernel is elementwise).
     {"rotary", C::kElementwise, kNo},
-    {"embedding", C::kEmbedding, kNo},    // embedding_backward_feature_kernel, split_embedding_codegen_*
+    {"embedding", C::kEmbedding, kNo},  // embedding_backward_feature_kernel, split_embedding_codegen_*
+    // ATen's embedding backward (EmbeddingBackwardKernel.cu): segments of equal indices.
+    {"partials_per_segment", C::kEmbedding, kNo},
+    {"partial_segment", C::kEmbedding, kNo},  // krn_partial_segment_offset, compute_num_of_partial_segments
+    {"compute_grad_weight", C::kEmbedding, kNo},
+    {"sum_and_scatter", C::kEmbedding, kNo},
     {"fbgemm&cutlass", C::kGemm, kOpen},  // FBGEMM's fp8/bf16 GEMMs (f8f8bf16_rowwise, ...)
     {"fbgemm&quantize", C::kCopyCast, kNo},
     {"fbgemm", C::kEmbedding, kNo},  // FBGEMM's other kernels prepare embedding lookups
@@ -186,7 +194,9 @@ constexpr Row kRows[] = {
     {"matmul", C::kGemm, kOpen},
     {"cutlass", C::kGemm, kOpen},
     {"gemm", C::kGemm, kOpen},
-    {"^rocblas_", C::kGemm, kNo},  // rocBLAS level-1/2 kernels (its GEMMs are Tensile Cijk_)
+    {"^rocblas_", C::kGemm, kNo},     // rocBLAS level-1/2 kernels (its GEMMs are Tensile Cijk_)
+    {"^scal_kernel", C::kGemm, kNo},  // cuBLAS level-1 kernels a GEMM call runs (beta scaling)
+    {"^axpy_kernel", C::kGemm, kNo},
 
     // Elementwise kernels with their own names.
     {"MLARope", C::kElementwise, kNo},
@@ -195,20 +205,32 @@ constexpr Row kRows[] = {
     {"swiglu", C::kElementwise, kNo},
     {"dropout", C::kElementwise, kNo},
     {"upsample", C::kElementwise, kNo},
+    {"triu_tril", C::kElementwise, kNo},
+    {"_assert_async", C::kElementwise, kNo},  // torch._assert_async's one-thread check
+    // MIOpen's tensor operations (bias add, scale, set) and activations.
+    {"^OpTensor", C::kElementwise, kNo},
+    {"^Op&dTensor", C::kElementwise, kNo},  // Op1dTensorGeneric ... Op5dTensorGeneric
+    {"SubTensorOpWith", C::kElementwise, kNo},
+    {"MIOpenActive", C::kElementwise, kNo},
 
     // Optimizers: PyTorch's foreach/fused optimizers, apex.
     {"multi_tensor_apply", C::kOptimizer, kNo},
     {"fused_adam", C::kOptimizer, kNo},
     {"AdamFunctor", C::kOptimizer, kNo},
-    {"lpnorm_cleanup", C::kOptimizer, kNo},  // clip_grad_norm_ over foreach norms
+    {"lpnorm_cleanup", C::kOptimizer, kNo},    // clip_grad_norm_ over foreach norms
+    {"amp_update_scale", C::kOptimizer, kNo},  // GradScaler.update
 
     // Pooling (vision): a windowed reduction.
     {"max_pool", C::kReduction, kNo},
     {"avg_pool", C::kReduction, kNo},
-    {"pooling", C::kReduction, kNo},  // MIOpenPoolingForward, cudnn pooling_fw_4d_kernel
+    {"pooling", C::kReduction, kNo},           // MIOpenPoolingForward, cudnn pooling_fw_4d_kernel
+    {"adaptive_average", C::kReduction, kNo},  // adaptive_average_pool, adaptive_average_gradient
+    {"adaptivemax", C::kReduction, kNo},       // adaptivemaxpool, atomicadaptivemaxgradinput
 
     // Selection, sorting, softmax, scans (before "gather": gatherTopK).
     {"topk", C::kReduction, kNo},
+    {"onesweep", C::kReduction, kNo},      // rocPRIM/CUB radix sort passes
+    {"NLLCriterion", C::kReduction, kNo},  // cunn_ClassNLLCriterion_* (nll_loss before PyTorch 1.10)
     {"sort", C::kReduction, kNo},
     {"softmax", C::kReduction, kNo},
     {"scan", C::kReduction, kNo},
@@ -222,6 +244,7 @@ constexpr Row kRows[] = {
     {"indexSelect", C::kCopyCast, kNo},
     {"indexFunc", C::kCopyCast, kNo},  // index_add / index_copy (before "reduce": ReduceAdd)
     {"index_elementwise_kernel", C::kCopyCast, kNo},
+    {"indexing_backward", C::kCopyCast, kNo},  // index_put_ with accumulate, index backward
     {"reshape_and_cache", C::kCopyCast, kNo},
     {"concat_and_cache", C::kCopyCast, kNo},
     {"AppendPagedKVCache", C::kCopyCast, kNo},

@@ -40,6 +40,10 @@ enum class StatSeverity : std::uint8_t { kInfo, kDataLoss, kError };
   X(kRecorderNotice, "recorder_notice", kDataLoss, "notices from the recorder")                                       \
   X(kProcessNotExited, "process_not_exited", kDataLoss, "recorded processes that did not exit normally")              \
   X(kRecordingUnfinished, "recording_unfinished", kDataLoss, "recording did not finish")                              \
+  X(kUnmatchedBegin, "begin_without_end", kDataLoss, "'B' events without a matching 'E' on their thread (dropped)")   \
+  X(kUnmatchedEnd, "end_without_begin", kDataLoss, "'E' events without an open 'B' on their thread (ignored)")        \
+  X(kCorrelationPerProcess, "correlation_ids_per_process", kInfo,                                                     \
+    "correlation ids used by several processes (each GPU activity linked within its device's process)")               \
   X(kDuplicateRank, "duplicate_rank", kError, "files claiming a rank another file claims too")                        \
   X(kJournalBeside, "journal_not_replayed", kInfo,                                                                    \
     "a -journal lies beside the run file (cuprobe killed mid-commit): read from a rolled-back copy, file left as it " \

@@ -29,6 +29,7 @@ struct GpuActivity {
   std::int32_t pid = -1;  // the process that launched it, where the source says (run files)
   std::int64_t stream = -1;
   std::int64_t correlation = -1;  // links to the CPU launch (CpuRange::correlation)
+  std::int64_t external_id = -1;  // Kineto's "External id": the launching operator's (CpuRange::external_id)
   std::int64_t graph_id = -1;     // CUDA graph this node ran in, -1 if none
   std::int64_t bytes = -1;        // memcpy/memset size when known
   std::int32_t grid[3] = {0, 0, 0};
@@ -55,6 +56,7 @@ struct CpuRange {
   std::int64_t pid = -1;
   std::int64_t tid = -1;
   std::int64_t correlation = -1;  // runtime/driver calls only
+  std::int64_t external_id = -1;  // Kineto's "External id" (operators; their launches and kernels repeat it)
 };
 
 // One hardware-counter sample over [start, end) on one GPU (cuprobe's own runs).

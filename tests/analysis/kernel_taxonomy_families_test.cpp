@@ -186,6 +186,59 @@ const std::vector<Case>& family_cases() {
       {"MIOpenPoolingForward", C::kReduction, kNoTc, kAnyPrecisionUnknown, "pooling"},
       {"batched_transpose_32x16_half", C::kCopyCast, kNoTc, P::kFp16, "batched_transpose"},
       {"void at::native::transpose_kernel<float>(", C::kCopyCast, kNoTc, P::kFp32, "transpose"},
+
+      // Training and vision kernels that fell into "other" (issue 12 item 4): ATen's embedding
+      // backward, group norm, pooling, multinomial, old nll_loss; cuBLAS level 1; MIOpen tensor ops.
+      {"void at::native::(anonymous namespace)::renormRowsL1<float>(float*, long, long)", C::kSampling, kNoTc, P::kFp32,
+       "renormRows"},
+      {"void at::native::(anonymous namespace)::ComputeFusedParamsCUDAKernel<float>(long, long, long, float const*, "
+       "float const*, float const*, float const*, float*, float*)",
+       C::kNorm, kNoTc, P::kFp32, "FusedParamsCUDAKernel"},
+      {"void at::native::(anonymous namespace)::ComputeInternalGradientsCUDAKernel<float>(long, float const*, float "
+       "const*, float*, float*)",
+       C::kNorm, kNoTc, P::kFp32, "ComputeInternalGradients"},
+      {"void at::native::(anonymous namespace)::krn_partials_per_segment<long>(long*, long const*, long, long)",
+       C::kEmbedding, kNoTc, kAnyPrecisionUnknown, "partials_per_segment"},
+      {"void at::native::(anonymous namespace)::compute_num_of_partial_segments<long>(long const*, long const*, "
+       "long const*, long*)",
+       C::kEmbedding, kNoTc, kAnyPrecisionUnknown, "partial_segment"},
+      {"void at::native::(anonymous namespace)::compute_grad_weight<float, float, long>(long const*, float const*, "
+       "long const*, long, long, long const*, long const*, long, at::GenericPackedTensorAccessor<float, 2ul, "
+       "at::RestrictPtrTraits, long>)",
+       C::kEmbedding, kNoTc, P::kFp32, "compute_grad_weight"},
+      {"void at::native::(anonymous namespace)::sum_and_scatter<float, float, long>(long const*, float*, long, long "
+       "const*, long const*, at::GenericPackedTensorAccessor<float, 2ul, at::RestrictPtrTraits, long>, long const*, "
+       "long const*, long, long)",
+       C::kEmbedding, kNoTc, P::kFp32, "sum_and_scatter"},
+      {"void scal_kernel<float, float, 1, true, 5, 5, 5, 3>(cublasScalParamsEx<float, float>)", C::kGemm, kNoTc,
+       P::kFp32, "^scal_kernel"},
+      {"void axpy_kernel_val<float, float, 0>(cublasAxpyParamsVal<float, float, float>)", C::kGemm, kNoTc, P::kFp32,
+       "^axpy_kernel"},
+      {"void at::native::(anonymous namespace)::triu_tril_kernel<float, int, false, 4, true>(at::cuda::detail::"
+       "TensorInfo<float, int>, at::cuda::detail::TensorInfo<float const, int>, long, long, long, int)",
+       C::kElementwise, kNoTc, P::kFp32, "triu_tril"},
+      {"void at::native::_assert_async_cuda_kernel<bool>(bool const*)", C::kElementwise, kNoTc, kAnyPrecisionUnknown,
+       "_assert_async"},
+      {"OpTensorFwdBias", C::kElementwise, kNoTc, kAnyPrecisionUnknown, "^OpTensor"},
+      {"Op2dTensorGeneric", C::kElementwise, kNoTc, kAnyPrecisionUnknown, "^Op&dTensor"},
+      {"SubTensorOpWithScalar1d", C::kElementwise, kNoTc, kAnyPrecisionUnknown, "SubTensorOpWith"},
+      {"MIOpenActiveFwd2DLite", C::kElementwise, kNoTc, kAnyPrecisionUnknown, "MIOpenActive"},
+      {"void at::native::amp_update_scale_cuda_kernel(float*, int*, float const*, double, double, int)", C::kOptimizer,
+       kNoTc, P::kFp32, "amp_update_scale"},
+      {"void at::native::(anonymous namespace)::adaptive_average_pool<float>(float*, float*, int, int, int, int, long, "
+       "long, long)",
+       C::kReduction, kNoTc, P::kFp32, "adaptive_average"},
+      {"void at::native::(anonymous namespace)::adaptivemaxpool<float>(float const*, float*, long*, int, int, int, "
+       "int, long, long, long)",
+       C::kReduction, kNoTc, P::kFp32, "adaptivemax"},
+      {"void rocprim::detail::onesweep_iteration_kernel<rocprim::default_config, false, long, long, unsigned int>(",
+       C::kReduction, kNoTc, kAnyPrecisionUnknown, "onesweep"},
+      {"void at::native::(anonymous namespace)::cunn_ClassNLLCriterion_updateOutput_kernel<float, float>(float*, "
+       "float*, float*, long*, float*, int, int, int, int, long)",
+       C::kReduction, kNoTc, P::kFp32, "NLLCriterion"},
+      {"void at::native::(anonymous namespace)::indexing_backward_kernel<float, 4>(long const*, long const*, float "
+       "const*, float*, long, long, long, long, bool)",
+       C::kCopyCast, kNoTc, P::kFp32, "indexing_backward"},
   };
   return cases;
 }

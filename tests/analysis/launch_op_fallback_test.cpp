@@ -125,6 +125,44 @@ TEST(LaunchOpFallback, UnknownKernelsTakeTheirLaunchingOperatorsCategory) {
   EXPECT_EQ(by_name.at("kernel_0x1f2e").precision, std::nullopt);
 }
 
+TEST(LaunchOpFallback, KernelsWithoutALaunchTakeTheirOperatorByExternalId) {
+  // ROCm traces may lack the kernel's correlation; Kineto still gives it its operator's External id.
+  Profile p;
+  auto op = [&](std::string_view name, TimeNs start, std::int64_t external_id) {
+    p.cpu.push_back(CpuRange{.kind = CpuRangeKind::kOperator,
+                             .name = p.strings.intern(name),
+                             .start = start,
+                             .end = start + 100,
+                             .pid = 7,
+                             .tid = 1,
+                             .external_id = external_id});
+  };
+  auto kernel = [&](std::string_view name, TimeNs start, std::int64_t external_id) {
+    GpuActivity a;
+    a.name = p.strings.intern(name);
+    a.start = start;
+    a.end = start + 10;
+    a.device = 0;
+    a.external_id = external_id;
+    p.gpu.push_back(a);
+  };
+  op("aten::miopen_batch_norm", 0, 12);
+  op("aten::_to_copy", 200, 13);
+  op("aten::empty", 400, 14);
+  kernel("opaque_a", 1000, 12);
+  kernel("opaque_b", 2000, 13);
+  kernel("opaque_c", 3000, 14);  // its operator says nothing
+  kernel("opaque_d", 4000, 15);  // no such operator
+  kernel("opaque_e", 5000, -1);
+  p.sort_by_time();
+  std::vector<KernelClass> classes = classify_activities(p);
+  EXPECT_EQ(category_name(classes[0].category), "norm");
+  EXPECT_EQ(classes[0].decided_by, CategorySource::kLaunchOp);
+  EXPECT_EQ(classes[0].rule, "batch_norm");
+  EXPECT_EQ(category_name(classes[1].category), "copy_cast");
+  for (std::size_t i = 2; i < 5; ++i) EXPECT_EQ(classes[i].decided_by, CategorySource::kUnknown) << i;
+}
+
 TEST(LaunchOpFallback, TheOperatorTableKeepsExactNamesExact) {
   EXPECT_EQ(classify_operator("aten::to")->category, Category::kCopyCast);
   EXPECT_EQ(classify_operator("aten::topk")->category, Category::kReduction);

@@ -1,5 +1,7 @@
 #include "import/kineto_json/kineto_importer.h"
 
+#include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <thread>
@@ -7,8 +9,11 @@
 
 #include "common/error.h"
 #include "common/utf8.h"
+#include "import/kineto_json/begin_end_stacks.h"
+#include "import/kineto_json/correlation_by_process.h"
 #include "import/kineto_json/element_boundary.h"
 #include "import/kineto_json/json_cursor.h"
+#include "import/kineto_json/memcpy_direction.h"
 #include "import/kineto_json/timestamp.h"
 #include "model/time_range.h"
 
@@ -23,29 +28,33 @@ enum class EventCategory : std::uint8_t {
   kAnnotation,
   kGpuAnnotation,
   kOperator,
+  kProfilerRange,  // Kineto's CUPTI range profiler: one range (often one kernel) and its counter values
   kIgnored
 };
 
+// A key against a literal as fixed-size compares: in a function as big as read_event,
+// std::string_view's == became a call per key (3% of a parse).
+template <std::size_t N>
+inline bool key_is(std::string_view key, const char (&literal)[N]) {
+  return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
+}
+
+// Fixed-size compares (see key_is); one event in two of a big trace comes through here.
 EventCategory parse_event_category(std::string_view cat) {
   // Current Kineto spells these in snake case; PyTorch before 1.10 capitalised them.
-  if (cat == "kernel" || cat == "Kernel") return EventCategory::kKernel;
-  if (cat == "gpu_memcpy" || cat == "Memcpy") return EventCategory::kMemcpy;
-  if (cat == "gpu_memset" || cat == "Memset") return EventCategory::kMemset;
-  if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "Driver")
+  if (key_is(cat, "kernel") || key_is(cat, "Kernel")) return EventCategory::kKernel;
+  if (key_is(cat, "cpu_op") || key_is(cat, "Operator")) return EventCategory::kOperator;
+  if (key_is(cat, "cuda_runtime") || key_is(cat, "cuda_driver") || key_is(cat, "Runtime") || key_is(cat, "Driver"))
     return EventCategory::kRuntime;
-  if (cat == "user_annotation" || cat == "User_annotation") return EventCategory::kAnnotation;
-  if (cat == "gpu_user_annotation") return EventCategory::kGpuAnnotation;
-  if (cat == "cpu_op" || cat == "Operator") return EventCategory::kOperator;
+  if (key_is(cat, "gpu_memcpy") || key_is(cat, "Memcpy")) return EventCategory::kMemcpy;
+  if (key_is(cat, "gpu_memset") || key_is(cat, "Memset")) return EventCategory::kMemset;
+  if (key_is(cat, "user_annotation") || key_is(cat, "User_annotation")) return EventCategory::kAnnotation;
+  if (key_is(cat, "gpu_user_annotation")) return EventCategory::kGpuAnnotation;
+  if (key_is(cat, "cuda_profiler_range")) return EventCategory::kProfilerRange;
   return EventCategory::kIgnored;
 }
 
-MemcpyKind memcpy_kind_from_name(std::string_view name) {
-  for (std::size_t i = 0; i < enum_count<MemcpyKind>(); ++i) {
-    MemcpyKind k = enum_at<MemcpyKind>(i);
-    if (k != MemcpyKind::kUnknown && name.find(name_of(k)) != std::string_view::npos) return k;
-  }
-  return MemcpyKind::kUnknown;
-}
+bool is_duration_phase(char phase) { return phase == 'B' || phase == 'E'; }
 
 struct RawEvent {
   std::uint64_t offset = 0;
@@ -58,6 +67,7 @@ struct RawEvent {
   std::int64_t pid = -1;
   std::int64_t tid = -1;
   std::int64_t correlation = -1;
+  std::int64_t external_id = -1;
   std::int64_t device = -1;
   std::int64_t stream = -1;
   std::int64_t bytes = -1;
@@ -65,6 +75,7 @@ struct RawEvent {
   std::int32_t block[3] = {0, 0, 0};
   std::int32_t registers = -1;
   std::int32_t shared_memory = -1;
+  std::vector<std::pair<std::string, double>> counters;  // range-profiler events: metric, value
 
   void reset(std::uint64_t at) {
     offset = at;
@@ -74,13 +85,22 @@ struct RawEvent {
     name.clear();
     ts.reset();
     dur.reset();
-    pid = tid = correlation = device = stream = bytes = -1;
+    pid = tid = correlation = external_id = device = stream = bytes = -1;
     for (int i = 0; i < 3; ++i) grid[i] = block[i] = 0;
     registers = shared_memory = -1;
+    counters.clear();
   }
 };
 
+// An 'E' event, waiting for its 'B'.
+struct EndEvent {
+  std::optional<std::int64_t> ts;
+  std::uint64_t offset = 0;
+};
+
 class KinetoImporter {
+  using Durations = BeginEndStacks<RawEvent, EndEvent>;
+
  public:
   KinetoImporter(ByteSource& source, const std::string& name, std::uint64_t start_offset = 0)
       : cursor_(source, name, 4 << 20, start_offset) {
@@ -107,6 +127,8 @@ class KinetoImporter {
         KinetoImporter half(*source, name, spec->start);
         spec->end = half.read_elements_to_array_end();
         spec->profile = std::move(half.profile_);
+        spec->durations = std::move(half.durations_);
+        spec->profiler_ranges = half.profiler_ranges_;
         spec->ok = true;
       } catch (...) {
         spec->ok = false;  // the guess was wrong, or the data is bad: the main thread will see for itself
@@ -127,8 +149,13 @@ class KinetoImporter {
     }
     if (!cursor_.at_end()) cursor_.fail("unexpected data after the end of the JSON document");
     if (!saw_events_) cursor_.fail_at(0, "not a Kineto/Chrome trace: no \"traceEvents\" array");
+    count_unmatched_durations();
     apply_base_time(profile_.gpu);
     apply_base_time(profile_.cpu);
+    apply_base_time(profile_.counters);
+    link_ids_per_process(profile_);
+    memcpy_kinds_from_launches(profile_);
+    if (profiler_ranges_ > 0) add_range_profiler_notice();
     profile_.sort_by_time();
     return std::move(profile_);
   }
@@ -141,9 +168,14 @@ class KinetoImporter {
     std::erase_if(events, [&](auto& e) {
       auto start = checked_time_add(e.start, base_ns_), end = checked_time_add(e.end, base_ns_);
       if (!start || !end) {
+        StringId name;
+        if constexpr (std::is_same_v<std::decay_t<decltype(e)>, CounterSample>)
+          name = e.metric;
+        else
+          name = e.name;
         profile_.stats.add(
             ImportStat::kTimeOutOfRange,
-            std::string(profile_.name_of(e.name)) + " (with baseTimeNanoseconds " + std::to_string(base_ns_) + ")");
+            std::string(profile_.name_of(name)) + " (with baseTimeNanoseconds " + std::to_string(base_ns_) + ")");
         return true;
       }
       e.start = *start;
@@ -202,16 +234,29 @@ class KinetoImporter {
 
   // A number field, read tolerantly: a number written as a string is read
   // (and counted); any other type, or text `parse` rejects, is skipped (and counted).
+  // The common case (a number that parses) is inlined into the callers; the rest is not.
   template <typename Parse>
-  auto read_number(const char* what, Parse parse) -> decltype(parse(std::string_view())) {
+  [[gnu::always_inline]] auto read_number(const char* what, Parse parse) -> decltype(parse(std::string_view())) {
     char c = cursor_.peek();
-    if (c == '-' || (c >= '0' && c <= '9')) {
+    if (c == '-' || (c >= '0' && c <= '9')) [[likely]] {
       std::uint64_t at = cursor_.offset();
       auto text = cursor_.number();
       auto v = parse(text);
-      if (!v) profile_.stats.add(ImportStat::kFieldMistyped, std::string(what) + " = " + std::string(text), at);
+      if (!v) [[unlikely]]
+        count_unparsed(what, text, at);
       return v;
     }
+    return read_number_otherwise(what, parse);
+  }
+
+  [[gnu::noinline, gnu::cold]] void count_unparsed(const char* what, std::string_view text, std::uint64_t at) {
+    profile_.stats.add(ImportStat::kFieldMistyped, std::string(what) + " = " + std::string(text), at);
+  }
+
+  // A number written as a string, or another type.
+  template <typename Parse>
+  [[gnu::noinline]] auto read_number_otherwise(const char* what, Parse parse) -> decltype(parse(std::string_view())) {
+    char c = cursor_.peek();
     if (c != '"') {
       skip_mistyped(what);
       return std::nullopt;
@@ -224,7 +269,10 @@ class KinetoImporter {
     return v;
   }
 
-  std::optional<std::int64_t> read_int(const char* what) { return read_number(what, integer_text); }
+  // Lambdas rather than function pointers: the parser is called directly, not through a pointer.
+  std::optional<std::int64_t> read_int(const char* what) {
+    return read_number(what, [](std::string_view text) { return integer_text(text); });
+  }
 
   // A field cuprobe keeps as 32 bits; a value beyond is counted and replaced by `fallback`.
   std::int32_t read_int32_field(const char* what, std::int32_t fallback) {
@@ -331,13 +379,13 @@ class KinetoImporter {
     if (cursor_.offset() != spec.start) return false;  // the guess was not an element boundary
     spec.thread.join();
     if (!spec.ok) return false;
-    merge(std::move(spec.profile));
+    merge(std::move(spec.profile), std::move(spec.durations), spec.profiler_ranges);
     cursor_.discard_until(spec.end);
     profile_.metadata.emplace_back("parsed_in_parts", "2");
     return true;
   }
 
-  void merge(Profile half) {
+  void merge(Profile half, Durations later_durations, std::int64_t later_ranges) {
     std::vector<StringId> remap(half.strings.size());
     for (StringId id = 0; id < half.strings.size(); ++id) remap[id] = profile_.strings.intern(half.strings.view(id));
     for (auto& a : half.gpu) {
@@ -348,21 +396,56 @@ class KinetoImporter {
       r.name = remap[r.name];
       profile_.cpu.push_back(r);
     }
+    for (auto& c : half.counters) {
+      c.metric = remap[c.metric];
+      profile_.counters.push_back(c);
+    }
     profile_.stats.merge(half.stats);
+    profiler_ranges_ += later_ranges;
+    durations_.join(std::move(later_durations), [&](RawEvent b, const EndEvent& e) { close_duration(b, e); });
   }
 
-  // "pid"/"tid" are numbers in Kineto but strings for its synthetic rows.
-  std::int64_t read_id() {
+  // "pid"/"tid" are numbers in Kineto but names for its synthetic rows ("Spans"): a number
+  // written as a string is read (and counted), a name becomes a negative id of its own.
+  [[gnu::always_inline]] std::int64_t read_id(const char* what) {
+    char c = cursor_.peek();
+    if (c >= '0' && c <= '9') [[likely]] {
+      auto v = integer_text(cursor_.number());
+      return v ? *v : -2;
+    }
+    return read_id_otherwise(what);
+  }
+
+  [[gnu::noinline]] std::int64_t read_id_otherwise(const char* what) {
     char c = cursor_.peek();
     if (c == '"') {
-      cursor_.string();
+      std::uint64_t at = cursor_.offset();
+      auto text = cursor_.string();
+      if (auto v = integer_text(text); v && *v >= 0) {
+        profile_.stats.add(ImportStat::kNumberAsString, std::string(what) + " = \"" + std::string(text) + "\"", at);
+        return *v;
+      }
+      return name_id(text);
+    }
+    if (c != '-' && (c < '0' || c > '9')) {
+      skip_mistyped(what);
       return -2;
     }
     auto v = integer_text(cursor_.number());
     return v ? *v : -2;
   }
 
-  std::optional<std::int64_t> read_time(const char* what) { return read_number(what, microseconds_text_to_ns); }
+  // A stable negative id (below -1) for a pid or tid given as a name: FNV-1a, so both halves of
+  // a file parsed in two parts agree without sharing a table.
+  static std::int64_t name_id(std::string_view text) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (char ch : text) h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+    return -2 - static_cast<std::int64_t>(h >> 2);
+  }
+
+  std::optional<std::int64_t> read_time(const char* what) {
+    return read_number(what, [](std::string_view text) { return microseconds_text_to_ns(text); });
+  }
 
   // A string field; another type is skipped and counted.
   bool string_next(const char* what) {
@@ -395,45 +478,49 @@ class KinetoImporter {
     while (cursor_.next_key(key, first)) {
       switch (key.size()) {
         case 4:
-          if (key == "grid") {
+          if (key_is(key, "grid")) {
             read_dims(ev.grid, "args.grid");
             continue;
           }
           break;
         case 5:
-          if (key == "block") {
+          if (key_is(key, "block")) {
             read_dims(ev.block, "args.block");
             continue;
           }
-          if (key == "bytes") {
+          if (key_is(key, "bytes")) {
             ev.bytes = read_int("args.bytes").value_or(-1);
             continue;
           }
           break;
         case 6:
-          if (key == "device") {
+          if (key_is(key, "device")) {
             ev.device = read_int("args.device").value_or(-1);
             continue;
           }
-          if (key == "stream") {
+          if (key_is(key, "stream")) {
             ev.stream = read_int("args.stream").value_or(-1);
             continue;
           }
           break;
         case 11:
-          if (key == "correlation") {
+          if (key_is(key, "correlation")) {
             ev.correlation = read_int("args.correlation").value_or(-1);
+            continue;
+          }
+          if (key_is(key, "External id") || key_is(key, "external id")) {  // PyTorch 1.8 wrote it in lower case
+            ev.external_id = read_int("args.External id").value_or(-1);
             continue;
           }
           break;
         case 13:
-          if (key == "shared memory") {
+          if (key_is(key, "shared memory")) {
             ev.shared_memory = read_int32_field("args.shared memory", -1);
             continue;
           }
           break;
         case 20:
-          if (key == "registers per thread") {
+          if (key_is(key, "registers per thread")) {
             ev.registers = read_int32_field("args.registers per thread", -1);
             continue;
           }
@@ -441,8 +528,21 @@ class KinetoImporter {
         default:
           break;
       }
+      if (ev.category == EventCategory::kProfilerRange && read_counter(key, ev)) continue;
       cursor_.skip_value();
     }
+  }
+
+  // A range-profiler counter (any numeric arg of a cuda_profiler_range event).
+  bool read_counter(std::string_view key, RawEvent& ev) {
+    char c = cursor_.peek();
+    if (c != '-' && (c < '0' || c > '9')) return false;
+    std::string metric(key);  // the key's view dies with the next read
+    auto text = cursor_.number();
+    double value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc() && end == text.data() + text.size()) ev.counters.emplace_back(std::move(metric), value);
+    return true;
   }
 
   void read_event() {
@@ -452,50 +552,86 @@ class KinetoImporter {
     bool first = true;
     while (cursor_.next_key(key, first)) {
       if (key.size() == 2) {
-        if (key == "ph") {
+        if (key_is(key, "ph")) {
           if (!string_next("ph")) continue;
           auto ph = cursor_.string();
           ev_.phase = ph.empty() ? '?' : ph[0];
           continue;
         }
-        if (key == "ts") {
+        if (key_is(key, "ts")) {
           ev_.ts = read_time("ts");
           continue;
         }
       } else if (key.size() == 3) {
-        if (key == "cat") {
+        if (key_is(key, "cat")) {
           if (!string_next("cat")) continue;
           ev_.category = parse_event_category(cursor_.string());
           ev_.has_category = true;
-          if (ev_.category == EventCategory::kIgnored || ev_.category == EventCategory::kGpuAnnotation) {
+          if ((ev_.category == EventCategory::kIgnored || ev_.category == EventCategory::kGpuAnnotation) &&
+              !is_duration_phase(ev_.phase)) {
             cursor_.skip_rest_of_object();  // most events of big traces (python_function) end here
             return;
           }
           continue;
         }
-        if (key == "dur") {
+        if (key_is(key, "dur")) {
           ev_.dur = read_time("dur");
           continue;
         }
-        if (key == "pid") {
-          ev_.pid = read_id();
+        if (key_is(key, "pid")) {
+          ev_.pid = read_id("pid");
           continue;
         }
-        if (key == "tid") {
-          ev_.tid = read_id();
+        if (key_is(key, "tid")) {
+          ev_.tid = read_id("tid");
           continue;
         }
-      } else if (key == "name") {
+      } else if (key_is(key, "name")) {
         if (!string_next("name")) continue;
         ev_.name.assign(cursor_.string());
         continue;
-      } else if (key == "args") {
+      } else if (key_is(key, "args") && !(ev_.has_category && ev_.category == EventCategory::kIgnored)) {
         read_args(ev_);
         continue;
       }
       cursor_.skip_value();
     }
+    if (is_duration_phase(ev_.phase)) return pair_duration_event(ev_);
     keep_event(ev_);
+  }
+
+  // 'B' and 'E' (of every category: an 'E' need not name one) pair per thread into one complete event.
+  void pair_duration_event(const RawEvent& ev) {
+    std::pair<std::int64_t, std::int64_t> thread{ev.pid, ev.tid};
+    if (ev.phase == 'B') return durations_.begin(thread, ev);
+    EndEvent e{ev.ts, ev.offset};
+    if (auto b = durations_.end(thread, e)) close_duration(*b, e);
+  }
+
+  void close_duration(RawEvent& b, const EndEvent& e) {
+    b.phase = 'X';
+    b.dur.reset();
+    if (b.ts && e.ts) b.dur = *e.ts - *b.ts;
+    keep_event(b);
+  }
+
+  // Once the whole file is read: what is still open, or closed nothing.
+  void count_unmatched_durations() {
+    durations_.for_each_open([&](const RawEvent& b) {
+      if (b.category != EventCategory::kIgnored) profile_.stats.add(ImportStat::kUnmatchedBegin, b.name, b.offset);
+    });
+    for (const auto& [thread, e] : durations_.unmatched_ends()) {
+      profile_.stats.add(ImportStat::kUnmatchedEnd,
+                         "pid " + std::to_string(thread.first) + " tid " + std::to_string(thread.second), e.offset);
+    }
+  }
+
+  void add_range_profiler_notice() {
+    profile_.notices.push_back(
+        "Kineto CUPTI range-profiler trace (cuda_profiler_range): " + std::to_string(profiler_ranges_) +
+        " ranges with " + std::to_string(profile_.counters.size()) +
+        " counter values, read as one kernel and its counters per range. Kineto spreads the ranges evenly over the "
+        "profiled span: their times and time shares are not measured, their counters are.");
   }
 
   // Counted per event (not per distinct name) so the count does not depend on how the file was split.
@@ -530,21 +666,25 @@ class KinetoImporter {
       return;
     }
     bool gpu = ev.category == EventCategory::kKernel || ev.category == EventCategory::kMemcpy ||
-               ev.category == EventCategory::kMemset;
+               ev.category == EventCategory::kMemset || ev.category == EventCategory::kProfilerRange;
     if (gpu) {
       if (*ev.dur == 0) profile_.stats.add(ImportStat::kZeroDurationGpu, ev.name, ev.offset);
-      if (ev.correlation < 0) profile_.stats.add(ImportStat::kNoCorrelation, ev.name, ev.offset);
+      if (ev.correlation < 0 && ev.category != EventCategory::kProfilerRange)
+        profile_.stats.add(ImportStat::kNoCorrelation, ev.name, ev.offset);
       GpuActivity a;
-      a.kind = ev.category == EventCategory::kKernel   ? GpuActivityKind::kKernel
-               : ev.category == EventCategory::kMemcpy ? GpuActivityKind::kMemcpy
-                                                       : GpuActivityKind::kMemset;
+      a.kind = ev.category == EventCategory::kMemcpy   ? GpuActivityKind::kMemcpy
+               : ev.category == EventCategory::kMemset ? GpuActivityKind::kMemset
+                                                       : GpuActivityKind::kKernel;  // kernels, profiler ranges
       if (a.kind == GpuActivityKind::kMemcpy) a.memcpy_kind = memcpy_kind_from_name(ev.name);
       a.name = intern(ev.name, ev.offset);
       a.start = *ev.ts;
       a.end = *end;
-      a.device = static_cast<std::int32_t>(ev.device >= 0 ? ev.device : ev.pid);
+      // Without "device", Kineto's GPU rows give it as pid; a named pid (a negative id) gives none.
+      std::int64_t device = ev.device >= 0 ? ev.device : ev.pid;
+      a.device = device >= 0 && device <= INT32_MAX ? static_cast<std::int32_t>(device) : -1;
       a.stream = ev.stream >= 0 ? ev.stream : ev.tid;
       a.correlation = ev.correlation;
+      a.external_id = ev.external_id;
       a.bytes = ev.bytes;
       for (int i = 0; i < 3; ++i) {
         a.grid[i] = ev.grid[i];
@@ -553,6 +693,13 @@ class KinetoImporter {
       a.registers_per_thread = ev.registers;
       a.shared_memory_bytes = ev.shared_memory;
       profile_.gpu.push_back(a);
+      if (ev.category == EventCategory::kProfilerRange) {
+        ++profiler_ranges_;
+        for (const auto& [metric, value] : ev.counters)
+          profile_.counters.push_back({a.device, a.start, a.end,
+                                       profile_.strings.intern(is_valid_utf8(metric) ? metric : repair_utf8(metric)),
+                                       value});
+      }
       return;
     }
     CpuRange r;
@@ -565,6 +712,7 @@ class KinetoImporter {
     r.pid = ev.pid;
     r.tid = ev.tid;
     r.correlation = ev.correlation;
+    r.external_id = ev.external_id;
     profile_.cpu.push_back(r);
   }
 
@@ -574,6 +722,8 @@ class KinetoImporter {
     bool ok = false;
     bool settled = false;  // adopted or abandoned
     Profile profile;
+    Durations durations;
+    std::int64_t profiler_ranges = 0;
     std::thread thread;
   };
 
@@ -581,6 +731,8 @@ class KinetoImporter {
   Profile profile_;
   std::unique_ptr<Speculation> speculation_;
   RawEvent ev_;
+  Durations durations_;
+  std::int64_t profiler_ranges_ = 0;
   std::int64_t base_ns_ = 0;
   bool saw_events_ = false;
   struct NameEntry {

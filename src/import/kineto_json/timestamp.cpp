@@ -58,6 +58,13 @@ std::optional<std::int64_t> microseconds_text_to_ns(std::string_view text) {
 }
 
 std::optional<std::int64_t> integer_text(std::string_view text) {
+  // Most ids and sizes: up to 18 plain digits, which cannot overflow.
+  if (!text.empty() && text.size() <= 18) {
+    std::int64_t value = 0;
+    std::size_t i = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) value = value * 10 + (text[i] - '0');
+    if (i == text.size()) return value;
+  }
   bool negative = take_sign(text);
   std::size_t i = 0;
   if (text.empty()) return std::nullopt;
@@ -71,7 +78,8 @@ std::optional<std::int64_t> integer_text(std::string_view text) {
       break;
     }
     if (c < '0' || c > '9') return std::nullopt;
-    if (value > (INT64_MAX - 9) / 10) return std::nullopt;
+    // Exact up to INT64_MAX, without a division per digit.
+    if (value >= INT64_MAX / 10 && (value > INT64_MAX / 10 || c - '0' > INT64_MAX % 10)) return std::nullopt;
     value = value * 10 + (c - '0');
   }
   return negative ? -value : value;

@@ -21,6 +21,9 @@ TEST(Timestamp, RejectsGarbage) {
   EXPECT_EQ(integer_text("42"), 42);
   EXPECT_EQ(integer_text("7.0"), 7);
   EXPECT_FALSE(integer_text("7.5").has_value());
+  EXPECT_EQ(integer_text("9223372036854775807"), INT64_MAX);  // every int64, exactly
+  EXPECT_EQ(integer_text("9007199254740993"), 9007199254740993);
+  EXPECT_FALSE(integer_text("9223372036854775808").has_value());
 }
 
 }  // namespace

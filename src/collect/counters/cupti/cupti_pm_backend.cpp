@@ -16,6 +16,7 @@
 #include <mutex>
 
 #include "collect/counters/cupti/cupti_status.h"
+#include "collect/counters/cupti/nvperf_host.h"
 #include "collect/counters/pm_backend.h"
 #include "collect/device/cuda_driver.h"
 #include "common/clock.h"
@@ -87,6 +88,7 @@ class CuptiPmBackend final : public PmBackend {
     if (!driver.loaded()) return {CounterStatus::kNoDriver, driver.error()};
     if (driver.init_result() == CudaDriver::kErrorNoDevice) return {CounterStatus::kNoGpu, driver.error()};
     if (driver.init_result() != 0) return {CounterStatus::kNoDriver, driver.error()};
+    load_nvperf_host();
     CUPROBE_PARAMS(CUpti_Profiler_Initialize_Params, p);
     BackendStatus st = classify_cupti_result(cuptiProfilerInitialize(&p), "cuptiProfilerInitialize");
     if (!st.ok()) return st;
@@ -122,6 +124,7 @@ class CuptiPmBackend final : public PmBackend {
       init.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
       init.pChipName = chip.c_str();
       init.pCounterAvailabilityImage = image.data();
+      load_nvperf_host();
       st = classify_cupti_result(cuptiProfilerHostInitialize(&init), "cuptiProfilerHostInitialize");
       if (!st.ok()) return st;
       const char* name = raw_metrics[i].c_str();
@@ -364,6 +367,7 @@ class CuptiPmBackend final : public PmBackend {
     init.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
     init.pChipName = chip.c_str();
     init.pCounterAvailabilityImage = s.availability.data();
+    load_nvperf_host();
     BackendStatus st = classify_cupti_result(cuptiProfilerHostInitialize(&init), "cuptiProfilerHostInitialize");
     if (!st.ok()) return st;
     s.host = init.pHostObject;

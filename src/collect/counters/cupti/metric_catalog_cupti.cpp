@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "collect/counters/cupti/cupti_status.h"
+#include "collect/counters/cupti/nvperf_host.h"
 #include "collect/counters/metric_catalog.h"
 #include "common/error.h"
 
@@ -17,6 +18,7 @@ namespace {
 class HostObject {
  public:
   explicit HostObject(const std::string& chip) {
+    load_nvperf_host();
     CUPROBE_PARAMS(CUpti_Profiler_Host_Initialize_Params, p);
     p.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
     p.pChipName = chip.c_str();
