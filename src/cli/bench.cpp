@@ -4,15 +4,14 @@
 // One report (text, or JSON "cuprobe.bench/1"), one clock for every timestamp.
 #include <unistd.h>
 
-#include <deque>
-
 #include <atomic>
 #include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -526,8 +525,8 @@ int run_bench(int argc, char** argv) {
   settings["timeout_s"] = opt.run_timeout_ns / 1e9;
   settings["max_error_rate"] = max_error_rate;
 
-  settings["burstiness"] = arrival == Arrival::kConstant ? nlohmann::ordered_json("inf")
-                                                         : nlohmann::ordered_json(burstiness);
+  settings["burstiness"] =
+      arrival == Arrival::kConstant ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(burstiness);
   if (ramp != RampUp::kNone) {
     settings["ramp_up"] = ramp_text;
     settings["ramp_up_start_rps"] = ramp_start_rps;

@@ -84,7 +84,8 @@ std::int64_t ArrivalSchedule::next_offset_ns() {
 std::string check_arrival_plan(const ArrivalPlan& plan) {
   if (!(plan.burstiness > 0)) return "--burstiness must be positive";
   if (plan.ramp == RampUp::kNone) return plan.rate > 0 ? "" : "the request rate must be positive";
-  if (plan.total == 0) return "--ramp-up spans the planned requests: it needs -n, without --duration or a timed --warmup";
+  if (plan.total == 0)
+    return "--ramp-up spans the planned requests: it needs -n, without --duration or a timed --warmup";
   // vLLM asserts a positive rate for every request: a ramp from 0 cannot send its first one.
   if (plan.ramp_start_rps <= 0 || plan.ramp_end_rps <= 0) return "--ramp-up rates must be positive";
   if (plan.ramp_start_rps > plan.ramp_end_rps) return "--ramp-up-start-rps must not exceed --ramp-up-end-rps";

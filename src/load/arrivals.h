@@ -18,7 +18,7 @@ namespace cuprobe {
 enum class RampUp { kNone, kLinear, kExponential };
 
 struct ArrivalPlan {
-  double rate = 0;  // requests/s (ignored with a ramp)
+  double rate = 0;          // requests/s (ignored with a ramp)
   double burstiness = 1.0;  // gamma shape; infinity = constant gaps
   RampUp ramp = RampUp::kNone;
   double ramp_start_rps = 0, ramp_end_rps = 0;

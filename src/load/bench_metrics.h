@@ -16,7 +16,7 @@ namespace cuprobe {
 struct Distribution {
   std::size_t count = 0;
   double mean = 0, p50 = 0, p90 = 0, p95 = 0, p99 = 0, max = 0;
-  double std = 0;  // population standard deviation (numpy.std's default, ddof = 0)
+  double std = 0;                                      // population standard deviation (numpy.std's default, ddof = 0)
   std::vector<std::pair<double, double>> percentiles;  // (q, value) for every q asked for
 };
 

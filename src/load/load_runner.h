@@ -26,8 +26,8 @@ struct LoadOptions {
   std::string host = "127.0.0.1";
   std::uint16_t port = 80;
   ApiKind api = ApiKind::kCompletions;
-  int concurrency = 1;  // closed loop: in flight; open loop: cap (0 = none)
-  double rate = 0;      // requests/s; > 0 selects the open loop
+  int concurrency = 1;                  // closed loop: in flight; open loop: cap (0 = none)
+  double rate = 0;                      // requests/s; > 0 selects the open loop
   Arrival arrival = Arrival::kPoisson;  // kConstant = burstiness infinity
   double burstiness = 1.0;              // gamma shape of the gaps (1 = Poisson)
   RampUp ramp = RampUp::kNone;          // > kNone selects the open loop, rate ramped over the planned requests

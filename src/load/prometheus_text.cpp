@@ -72,8 +72,10 @@ std::string read_labels(std::string_view line, std::size_t& i, PromSample& sampl
     }
     sample.labels.emplace_back(std::move(name), std::move(value));
     skip_blanks(line, i);
-    if (i < line.size() && line[i] == ',') ++i;
-    else if (i >= line.size() || line[i] != '}') return "',' or '}' was expected after a label";
+    if (i < line.size() && line[i] == ',')
+      ++i;
+    else if (i >= line.size() || line[i] != '}')
+      return "',' or '}' was expected after a label";
   }
 }
 

@@ -14,7 +14,7 @@
 namespace cuprobe {
 
 struct PromSample {
-  std::string name;  // as written: "vllm:num_requests_running", "..._bucket"
+  std::string name;                                         // as written: "vllm:num_requests_running", "..._bucket"
   std::vector<std::pair<std::string, std::string>> labels;  // in the order written
   double value = 0;
 };

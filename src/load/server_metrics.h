@@ -20,8 +20,8 @@
 namespace cuprobe {
 
 struct MetricsSnapshot {
-  bool taken = false;  // a scrape was asked for
-  bool ok = false;     // 200 and parsed
+  bool taken = false;                         // a scrape was asked for
+  bool ok = false;                            // 200 and parsed
   std::int64_t sent_ns = 0, answered_ns = 0;  // monotonic
   std::string note;                           // why not ok
   PromScrape scrape;
@@ -37,7 +37,7 @@ struct ServerCounter {
   bool reset = false;  // went down: the server restarted between the scrapes
 };
 struct ServerHistogram {
-  std::string name, labels, type;  // the family (no _sum/_count); histogram or summary
+  std::string name, labels, type;       // the family (no _sum/_count); histogram or summary
   double count = 0, sum = 0, mean = 0;  // observed between the scrapes; mean = sum / count
 };
 

@@ -49,18 +49,26 @@ ojson server_metrics_json(const ServerMetricsReport& r, std::int64_t offset) {
   j["interval_s"] = r.interval_s;
   ojson gauges = ojson::array(), counters = ojson::array(), histograms = ojson::array();
   for (const ServerGauge& g : r.gauges) {
-    gauges.push_back(ojson{{"name", g.name}, {"labels", g.labels}, {"type", g.type}, {"start", g.start},
-                           {"end", g.end}, {"mean", g.mean}});
+    gauges.push_back(ojson{{"name", g.name},
+                           {"labels", g.labels},
+                           {"type", g.type},
+                           {"start", g.start},
+                           {"end", g.end},
+                           {"mean", g.mean}});
   }
   for (const ServerCounter& c : r.counters) {
-    ojson e{{"name", c.name}, {"labels", c.labels}, {"start", c.start}, {"end", c.end},
-            {"delta", c.delta}, {"per_s", c.per_s}};
+    ojson e{{"name", c.name}, {"labels", c.labels}, {"start", c.start},
+            {"end", c.end},   {"delta", c.delta},   {"per_s", c.per_s}};
     if (c.reset) e["reset"] = true;
     counters.push_back(std::move(e));
   }
   for (const ServerHistogram& h : r.histograms) {
-    histograms.push_back(ojson{{"name", h.name}, {"labels", h.labels}, {"type", h.type}, {"count", h.count},
-                               {"sum", h.sum}, {"mean", h.count > 0 ? ojson(h.mean) : ojson()}});
+    histograms.push_back(ojson{{"name", h.name},
+                               {"labels", h.labels},
+                               {"type", h.type},
+                               {"count", h.count},
+                               {"sum", h.sum},
+                               {"mean", h.count > 0 ? ojson(h.mean) : ojson()}});
   }
   j["gauges"] = std::move(gauges);
   j["counters"] = std::move(counters);
@@ -283,7 +291,8 @@ std::string bench_report_text(const BenchReport& r) {
                      rate(cols[1], &WindowMetrics::goodput_per_s)));
     const GoodputSlo& g = r.metrics.goodput;
     std::string slo;
-    for (const auto& [name, v] : {std::pair{"ttft", g.ttft_ms}, std::pair{"tpot", g.tpot_ms}, std::pair{"e2e", g.e2e_ms}}) {
+    for (const auto& [name, v] :
+         {std::pair{"ttft", g.ttft_ms}, std::pair{"tpot", g.tpot_ms}, std::pair{"e2e", g.e2e_ms}}) {
       if (v >= 0) slo += fmt::format("{}{} <= {} ms", slo.empty() ? "" : ", ", name, v);
     }
     line(fmt::format("goodput: {} of {} requests met {} (all of them, as vLLM)", r.all.good, r.all.judged, slo));

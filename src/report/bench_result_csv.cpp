@@ -44,10 +44,11 @@ std::string bench_result_csv_row(const BenchReport& r) {
       id.value("start_time", std::string()), field(id.value("host", std::string())),
       id.value("cuprobe_version", std::string()), field(s.value("model", std::string())),
       field(s.value("endpoint", std::string())), s.value("mode", std::string()), number(s.value("rate", 0.0)),
-      (s.contains("burstiness") && s["burstiness"].is_number() ? number(s["burstiness"].get<double>()) : "inf"), s.value("concurrency", 0), number(m.duration_s), m.completed, m.failed,
-      number(m.input_tokens), number(m.output_tokens), number(m.request_per_s), number(m.output_tokens_per_s),
-      number(m.total_tokens_per_s), r.metrics.goodput.any() ? number(m.goodput_per_s) : std::string(),
-      number(m.concurrency), number(m.peak_output_per_s));
+      (s.contains("burstiness") && s["burstiness"].is_number() ? number(s["burstiness"].get<double>()) : "inf"),
+      s.value("concurrency", 0), number(m.duration_s), m.completed, m.failed, number(m.input_tokens),
+      number(m.output_tokens), number(m.request_per_s), number(m.output_tokens_per_s), number(m.total_tokens_per_s),
+      r.metrics.goodput.any() ? number(m.goodput_per_s) : std::string(), number(m.concurrency),
+      number(m.peak_output_per_s));
   for (const Distribution* d : {&m.ttft_ms, &m.tpot_ms, &m.itl_ms, &m.e2e_ms}) {
     row += "," + number(d->mean, d->count) + "," + number(d->std, d->count);
     for (std::size_t i = 0; i < r.metrics.percentiles.size(); ++i) {

@@ -50,9 +50,8 @@ ojson bench_result_sglang(const BenchReport& r) {
   j["median_e2e_latency_ms"] = value_or_null(m.e2e_ms.p50, m.e2e_ms.count);
   j["std_e2e_latency_ms"] = value_or_null(m.e2e_ms.std, m.e2e_ms.count);
   j["p99_e2e_latency_ms"] = value_or_null(m.e2e_ms.p99, m.e2e_ms.count);
-  for (const auto& [name, d] : {std::pair<const char*, const Distribution*>{"ttft", &m.ttft_ms},
-                                {"tpot", &m.tpot_ms},
-                                {"itl", &m.itl_ms}}) {
+  for (const auto& [name, d] :
+       {std::pair<const char*, const Distribution*>{"ttft", &m.ttft_ms}, {"tpot", &m.tpot_ms}, {"itl", &m.itl_ms}}) {
     std::string n(name);
     j["mean_" + n + "_ms"] = value_or_null(d->mean, d->count);
     j["median_" + n + "_ms"] = value_or_null(d->p50, d->count);

@@ -67,11 +67,16 @@ TEST(BenchPeers, GoodputPercentilesAndStdInJsonAndText) {
 TEST(BenchPeers, BadArrivalAndSloOptionsAreUsageErrors) {
   StreamServer s(fast());
   for (const std::vector<std::string>& extra :
-       {std::vector<std::string>{"--goodput", "itl:5"}, {"--percentiles", "200"}, {"--burstiness", "0", "--rate", "5"},
-        {"--ramp-up", "step"}, {"--ramp-up", "linear", "--ramp-up-start-rps", "1", "--ramp-up-end-rps", "4",
-                                "--rate", "2"},
+       {std::vector<std::string>{"--goodput", "itl:5"},
+        {"--percentiles", "200"},
+        {"--burstiness", "0", "--rate", "5"},
+        {"--ramp-up", "step"},
+        {"--ramp-up", "linear", "--ramp-up-start-rps", "1", "--ramp-up-end-rps", "4", "--rate", "2"},
         {"--ramp-up", "linear", "--ramp-up-start-rps", "1", "--ramp-up-end-rps", "4", "--duration", "5s"},
-        {"--rate", "2,x"}, {"--metadata", "novalue"}, {"--json", "--csv"}, {"--rate", "1,2", "--profile", "vllm"}}) {
+        {"--rate", "2,x"},
+        {"--metadata", "novalue"},
+        {"--json", "--csv"},
+        {"--rate", "1,2", "--profile", "vllm"}}) {
     std::vector<std::string> args = {"bench", s.url(), "-n", "2", "-q"};
     args.insert(args.end(), extra.begin(), extra.end());
     auto r = run_cuprobe(args);
@@ -83,9 +88,8 @@ TEST(BenchPeers, BadArrivalAndSloOptionsAreUsageErrors) {
 
 TEST(BenchPeers, RampAndBurstinessRunAndAreRecorded) {
   StreamServer s(fast());
-  auto r = run_cuprobe({"bench", s.url(), "-n", "30", "--output-len", "2", "--ramp-up", "linear",
-                        "--ramp-up-start-rps", "100", "--ramp-up-end-rps", "400", "--burstiness", "0.5", "--json",
-                        "-q"});
+  auto r = run_cuprobe({"bench", s.url(), "-n", "30", "--output-len", "2", "--ramp-up", "linear", "--ramp-up-start-rps",
+                        "100", "--ramp-up-end-rps", "400", "--burstiness", "0.5", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["settings"]["ramp_up"], "linear");
@@ -153,8 +157,8 @@ TEST(BenchPeers, ServerMetricsScrapedAtTheSteadyWindow) {
   StreamServerOptions o = fast();
   o.ttft_us = 5000;
   StreamServer s(o);
-  auto r = run_cuprobe({"bench", s.url(), "-c", "4", "-n", "40", "--output-len", "10", "--server-metrics", "--json",
-                        "-q"});
+  auto r =
+      run_cuprobe({"bench", s.url(), "-c", "4", "-n", "40", "--output-len", "10", "--server-metrics", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(s.metrics_scrapes(), 2u);
   json m = json::parse(r.out)["server_metrics"];
@@ -193,16 +197,16 @@ TEST(BenchPeers, ServerMetricsScrapedAtTheSteadyWindow) {
   StreamServerOptions sg = fast();
   sg.metrics_engine = "sglang";
   StreamServer sgl(sg);
-  auto g = run_cuprobe({"bench", sgl.url(), "-c", "4", "-n", "40", "--output-len", "10", "--server-metrics",
-                        "--json", "-q"});
+  auto g = run_cuprobe(
+      {"bench", sgl.url(), "-c", "4", "-n", "40", "--output-len", "10", "--server-metrics", "--json", "-q"});
   ASSERT_EQ(g.exit_code, 0) << g.err;
   EXPECT_NE(g.out.find("\"sglang:num_running_reqs\""), std::string::npos);
 
   StreamServerOptions none = fast();
   none.metrics_engine = "";
   StreamServer no_metrics(none);
-  auto n = run_cuprobe({"bench", no_metrics.url(), "-c", "2", "-n", "10", "--output-len", "4", "--server-metrics",
-                        "--json", "-q"});
+  auto n = run_cuprobe(
+      {"bench", no_metrics.url(), "-c", "2", "-n", "10", "--output-len", "4", "--server-metrics", "--json", "-q"});
   ASSERT_EQ(n.exit_code, 0) << n.err;  // the load's result stands; the report says why there are no metrics
   json nm = json::parse(n.out)["server_metrics"];
   EXPECT_FALSE(nm["valid"].get<bool>());
@@ -214,14 +218,31 @@ TEST(BenchPeers, ServerMetricsScrapedAtTheSteadyWindow) {
 TEST(BenchPeers, VllmFormulasOnSavedRequestsReproduceTheResult) {
   StreamServer s(fast());
   std::string dir = temp_dir();
-  auto r = run_cuprobe({"bench", s.url(), "-c", "6", "-n", "60", "--warmup", "6", "--output-len", "12", "--goodput",
-                        "ttft:3 tpot:2.5", "--percentiles", "50,90,95,99,99.9", "--save-requests",
-                        dir + "/requests.jsonl", "--save-result", dir + "/vllm.json", "--result-format", "vllm",
+  auto r = run_cuprobe({"bench",
+                        s.url(),
+                        "-c",
+                        "6",
+                        "-n",
+                        "60",
+                        "--warmup",
+                        "6",
+                        "--output-len",
+                        "12",
+                        "--goodput",
+                        "ttft:3 tpot:2.5",
+                        "--percentiles",
+                        "50,90,95,99,99.9",
+                        "--save-requests",
+                        dir + "/requests.jsonl",
+                        "--save-result",
+                        dir + "/vllm.json",
+                        "--result-format",
+                        "vllm",
                         "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  auto check = run_program("/usr/bin/python3", {CUPROBE_TEST_DATA_DIR "/../report/vllm_formulas_check.py",
-                                                dir + "/requests.jsonl", dir + "/vllm.json", "3", "2.5", "-1",
-                                                "50,90,95,99,99.9"});
+  auto check = run_program("/usr/bin/python3",
+                           {CUPROBE_TEST_DATA_DIR "/../report/vllm_formulas_check.py", dir + "/requests.jsonl",
+                            dir + "/vllm.json", "3", "2.5", "-1", "50,90,95,99,99.9"});
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
   std::cerr << check.out;
   EXPECT_NE(check.out.find("every figure matches"), std::string::npos) << check.out;
@@ -229,9 +250,9 @@ TEST(BenchPeers, VllmFormulasOnSavedRequestsReproduceTheResult) {
   json result = json::parse(slurp(dir + "/vllm.json"));
   result["p99.9_ttft_ms"] = result["p99.9_ttft_ms"].get<double>() + 0.001;
   std::ofstream(dir + "/vllm_off.json") << result.dump();
-  auto off = run_program("/usr/bin/python3", {CUPROBE_TEST_DATA_DIR "/../report/vllm_formulas_check.py",
-                                              dir + "/requests.jsonl", dir + "/vllm_off.json", "3", "2.5", "-1",
-                                              "50,90,95,99,99.9"});
+  auto off = run_program("/usr/bin/python3",
+                         {CUPROBE_TEST_DATA_DIR "/../report/vllm_formulas_check.py", dir + "/requests.jsonl",
+                          dir + "/vllm_off.json", "3", "2.5", "-1", "50,90,95,99,99.9"});
   EXPECT_EQ(off.exit_code, 1) << off.out << off.err;
   EXPECT_NE(off.out.find("p99.9_ttft_ms"), std::string::npos) << off.out;
 }

@@ -24,10 +24,10 @@ RequestRecord req(double send, std::vector<double> events, std::int64_t completi
 
 TEST(BenchGoodput, AGoodRequestMeetsEverySloGiven) {
   std::vector<RequestRecord> rs;
-  rs.push_back(req(0, {100, 110, 120}, 3));     // ttft 100, tpot 10, e2e 120
-  rs.push_back(req(0, {300, 400, 500}, 3));     // ttft 300, tpot 100, e2e 500
-  rs.push_back(req(0, {50}, 1));                // one token: tpot 0 for goodput (vLLM)
-  rs.push_back(req(0, {100, 1100}, 2));         // tpot 1000
+  rs.push_back(req(0, {100, 110, 120}, 3));  // ttft 100, tpot 10, e2e 120
+  rs.push_back(req(0, {300, 400, 500}, 3));  // ttft 300, tpot 100, e2e 500
+  rs.push_back(req(0, {50}, 1));             // one token: tpot 0 for goodput (vLLM)
+  rs.push_back(req(0, {100, 1100}, 2));      // tpot 1000
   MetricOptions o;
   o.goodput.ttft_ms = 100;  // <= counts as met, as vLLM's `slo >= value`
   MetricOptions both = o;

@@ -15,24 +15,37 @@ MetricsSnapshot snap(const std::string& text, std::int64_t at_ns) {
 
 std::string vllm(double running, double tokens, double hits, double queries, double ttft_count, double ttft_sum) {
   return "# TYPE vllm:num_requests_running gauge\n"
-         "vllm:num_requests_running{engine=\"0\"} " + std::to_string(running) + "\n"
+         "vllm:num_requests_running{engine=\"0\"} " +
+         std::to_string(running) +
+         "\n"
          "# TYPE vllm:generation_tokens_total counter\n"
-         "vllm:generation_tokens_total{engine=\"0\"} " + std::to_string(tokens) + "\n"
+         "vllm:generation_tokens_total{engine=\"0\"} " +
+         std::to_string(tokens) +
+         "\n"
          "# TYPE vllm:prefix_cache_hits_total counter\n"
-         "vllm:prefix_cache_hits_total " + std::to_string(hits) + "\n"
+         "vllm:prefix_cache_hits_total " +
+         std::to_string(hits) +
+         "\n"
          "# TYPE vllm:prefix_cache_queries_total counter\n"
-         "vllm:prefix_cache_queries_total " + std::to_string(queries) + "\n"
+         "vllm:prefix_cache_queries_total " +
+         std::to_string(queries) +
+         "\n"
          "# TYPE vllm:time_to_first_token_seconds histogram\n"
-         "vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"} " + std::to_string(ttft_count) + "\n"
-         "vllm:time_to_first_token_seconds_count " + std::to_string(ttft_count) + "\n"
-         "vllm:time_to_first_token_seconds_sum " + std::to_string(ttft_sum) + "\n"
+         "vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"} " +
+         std::to_string(ttft_count) +
+         "\n"
+         "vllm:time_to_first_token_seconds_count " +
+         std::to_string(ttft_count) +
+         "\n"
+         "vllm:time_to_first_token_seconds_sum " +
+         std::to_string(ttft_sum) +
+         "\n"
          "# TYPE process_open_fds gauge\nprocess_open_fds 5\n";
 }
 
 TEST(ServerMetrics, GaugesCountersAndHistogramsOverTheWindow) {
-  ServerMetricsReport r =
-      compare_server_metrics(snap(vllm(4, 1000, 10, 100, 20, 1.0), 1'000'000'000),
-                             snap(vllm(8, 3000, 70, 300, 60, 5.0), 3'000'000'000));
+  ServerMetricsReport r = compare_server_metrics(snap(vllm(4, 1000, 10, 100, 20, 1.0), 1'000'000'000),
+                                                 snap(vllm(8, 3000, 70, 300, 60, 5.0), 3'000'000'000));
   ASSERT_TRUE(r.valid) << r.note;
   EXPECT_DOUBLE_EQ(r.interval_s, 2.0);
   ASSERT_EQ(r.gauges.size(), 1u);  // process_open_fds is no engine family
@@ -55,8 +68,8 @@ TEST(ServerMetrics, GaugesCountersAndHistogramsOverTheWindow) {
 }
 
 TEST(ServerMetrics, ACounterThatWentDownIsAReset) {
-  ServerMetricsReport r = compare_server_metrics(snap(vllm(0, 5000, 0, 0, 0, 0), 0),
-                                                 snap(vllm(0, 300, 0, 0, 0, 0), 1'000'000'000));
+  ServerMetricsReport r =
+      compare_server_metrics(snap(vllm(0, 5000, 0, 0, 0, 0), 0), snap(vllm(0, 300, 0, 0, 0, 0), 1'000'000'000));
   for (const ServerCounter& c : r.counters) {
     if (c.name != "vllm:generation_tokens_total") continue;
     EXPECT_TRUE(c.reset);

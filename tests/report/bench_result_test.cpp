@@ -10,10 +10,11 @@ namespace {
 BenchReport sample_report(const LoadResult& load) {
   BenchReport r;
   r.load = &load;
-  r.settings = {{"url", "http://h:1"}, {"endpoint", "/v1/completions"}, {"model", "m"},
-                {"mode", "open_loop"},  {"concurrency", 0},                {"rate", 4.0},
-                {"requests", 100},      {"burstiness", 0.5},               {"input_len", 256},
-                {"output_len", 64}};
+  r.settings = {{"url", "http://h:1"}, {"endpoint", "/v1/completions"},
+                {"model", "m"},        {"mode", "open_loop"},
+                {"concurrency", 0},    {"rate", 4.0},
+                {"requests", 100},     {"burstiness", 0.5},
+                {"input_len", 256},    {"output_len", 64}};
   r.metrics.percentiles = {50, 99.9};
   r.metrics.goodput.ttft_ms = 100;
   r.all.duration_s = 10;
@@ -35,12 +36,33 @@ BenchReport sample_report(const LoadResult& load) {
 TEST(BenchResult, VllmKeys) {
   LoadResult load;
   nlohmann::ordered_json j = bench_result_vllm(sample_report(load));
-  for (const char* key :
-       {"date", "backend", "label", "model_id", "num_prompts", "request_rate", "burstiness", "max_concurrency",
-        "duration", "completed", "failed", "total_input_tokens", "total_output_tokens", "request_throughput",
-        "request_goodput", "output_throughput", "total_token_throughput", "max_output_tokens_per_s",
-        "max_concurrent_requests", "mean_ttft_ms", "median_ttft_ms", "std_ttft_ms", "p50_ttft_ms", "p99.9_ttft_ms",
-        "mean_tpot_ms", "mean_itl_ms", "p99.9_e2el_ms"}) {
+  for (const char* key : {"date",
+                          "backend",
+                          "label",
+                          "model_id",
+                          "num_prompts",
+                          "request_rate",
+                          "burstiness",
+                          "max_concurrency",
+                          "duration",
+                          "completed",
+                          "failed",
+                          "total_input_tokens",
+                          "total_output_tokens",
+                          "request_throughput",
+                          "request_goodput",
+                          "output_throughput",
+                          "total_token_throughput",
+                          "max_output_tokens_per_s",
+                          "max_concurrent_requests",
+                          "mean_ttft_ms",
+                          "median_ttft_ms",
+                          "std_ttft_ms",
+                          "p50_ttft_ms",
+                          "p99.9_ttft_ms",
+                          "mean_tpot_ms",
+                          "mean_itl_ms",
+                          "p99.9_e2el_ms"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["backend"], "openai");
@@ -59,12 +81,33 @@ TEST(BenchResult, VllmKeys) {
 TEST(BenchResult, SglangKeys) {
   LoadResult load;
   nlohmann::ordered_json j = bench_result_sglang(sample_report(load));
-  for (const char* key :
-       {"tag", "backend", "dataset_name", "request_rate", "max_concurrency", "random_input_len", "random_output_len",
-        "duration", "completed", "total_input_tokens", "total_output_tokens", "total_output_tokens_retokenized",
-        "request_throughput", "input_throughput", "output_throughput", "total_throughput", "mean_e2e_latency_ms",
-        "median_e2e_latency_ms", "std_e2e_latency_ms", "p99_e2e_latency_ms", "mean_ttft_ms", "p99_ttft_ms",
-        "mean_itl_ms", "p95_itl_ms", "p99_itl_ms", "concurrency", "max_output_tokens_per_s"}) {
+  for (const char* key : {"tag",
+                          "backend",
+                          "dataset_name",
+                          "request_rate",
+                          "max_concurrency",
+                          "random_input_len",
+                          "random_output_len",
+                          "duration",
+                          "completed",
+                          "total_input_tokens",
+                          "total_output_tokens",
+                          "total_output_tokens_retokenized",
+                          "request_throughput",
+                          "input_throughput",
+                          "output_throughput",
+                          "total_throughput",
+                          "mean_e2e_latency_ms",
+                          "median_e2e_latency_ms",
+                          "std_e2e_latency_ms",
+                          "p99_e2e_latency_ms",
+                          "mean_ttft_ms",
+                          "p99_ttft_ms",
+                          "mean_itl_ms",
+                          "p95_itl_ms",
+                          "p99_itl_ms",
+                          "concurrency",
+                          "max_output_tokens_per_s"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["backend"], "sglang-oai");

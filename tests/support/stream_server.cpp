@@ -144,8 +144,8 @@ struct StreamServer::Impl {
              p + "prefix_cache_hits_total" + labels + " " + num(static_cast<double>(prompt_tokens_total / 4)) + "\n");
       std::string h;
       for (double le : {0.001, 0.01, 0.1, 1.0})
-        h += p + "time_to_first_token_seconds_bucket{model_name=\"" + opt.model + "\",engine=\"0\",le=\"" +
-             num(le) + "\"} " + num(ttft_s <= le ? static_cast<double>(requests_total) : 0.0) + "\n";
+        h += p + "time_to_first_token_seconds_bucket{model_name=\"" + opt.model + "\",engine=\"0\",le=\"" + num(le) +
+             "\"} " + num(ttft_s <= le ? static_cast<double>(requests_total) : 0.0) + "\n";
       h += p + "time_to_first_token_seconds_bucket{model_name=\"" + opt.model + "\",engine=\"0\",le=\"+Inf\"} " +
            num(static_cast<double>(requests_total)) + "\n";
       h += p + "time_to_first_token_seconds_count" + labels + " " + num(static_cast<double>(requests_total)) + "\n";
