@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cuprobe {
@@ -79,7 +80,8 @@ ojson server_metrics_json(const ServerMetricsReport& r, std::int64_t offset) {
 
 std::string fmt_value(double v) {
   if (!std::isfinite(v)) return fmt::format("{}", v);
-  if (v != 0 && std::fabs(v) < 0.01) return fmt::format("{:.3g}", v);
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
+  if (std::fabs(v) < 10) return fmt::format("{:.4g}", v);
   return fmt::format("{:.2f}", v);
 }
 
@@ -91,27 +93,25 @@ void server_metrics_text(const ServerMetricsReport& r, std::string& out) {
   }
   out += fmt::format("server metrics (/metrics, {:.2f} s between the scrapes at the steady window's start and end){}\n",
                      r.interval_s, r.note.empty() ? "" : "; " + r.note);
-  if (!r.gauges.empty()) {
-    out += fmt::format("  {:<52}{:>12}{:>12}\n", "gauge", "end", "mean");
-    for (const ServerGauge& g : r.gauges) {
-      out += fmt::format("  {:<52}{:>12}{:>12}\n", g.name + g.labels, fmt_value(g.end), fmt_value(g.mean));
-    }
-  }
-  if (!r.counters.empty()) {
-    out += fmt::format("  {:<52}{:>12}{:>12}\n", "counter", "delta", "per s");
-    for (const ServerCounter& c : r.counters) {
-      out += fmt::format("  {:<52}{:>12}{:>12}{}\n", c.name + c.labels, fmt_value(c.delta), fmt_value(c.per_s),
-                         c.reset ? " (reset)" : "");
-    }
-  }
-  if (!r.histograms.empty()) {
-    out += fmt::format("  {:<52}{:>12}{:>12}\n", "histogram", "count", "mean");
-    for (const ServerHistogram& h : r.histograms) {
-      out += fmt::format("  {:<52}{:>12}{:>12}\n", h.name + h.labels, fmt_value(h.count),
-                         h.count > 0 ? fmt_value(h.mean) : std::string("-"));
-    }
-  }
-  for (const auto& [name, v] : r.derived) out += fmt::format("  {:<52}{:>12}\n", name, fmt_value(v));
+  std::size_t w = 24;
+  for (const ServerGauge& g : r.gauges) w = std::max(w, g.name.size() + g.labels.size() + 2);
+  for (const ServerCounter& c : r.counters) w = std::max(w, c.name.size() + c.labels.size() + 2);
+  for (const ServerHistogram& h : r.histograms) w = std::max(w, h.name.size() + h.labels.size() + 2);
+  auto row = [&](const std::string& name, const std::string& a, const std::string& b, const char* tail = "") {
+    std::string text = fmt::format("  {:<{}}{:>12}{:>12}{}", name, w, a, b, tail);
+    while (text.back() == ' ') text.pop_back();
+    out += text + "\n";
+  };
+  if (!r.gauges.empty()) row("gauge", "end", "mean");
+  for (const ServerGauge& g : r.gauges) row(g.name + g.labels, fmt_value(g.end), fmt_value(g.mean));
+  if (!r.counters.empty()) row("counter", "delta", "per s");
+  for (const ServerCounter& c : r.counters)
+    row(c.name + c.labels, fmt_value(c.delta), fmt_value(c.per_s), c.reset ? " (reset)" : "");
+  if (!r.histograms.empty()) row("histogram", "count", "mean");
+  for (const ServerHistogram& h : r.histograms)
+    row(h.name + h.labels, fmt_value(h.count), h.count > 0 ? fmt_value(h.mean) : std::string("-"));
+  if (!r.derived.empty()) row("derived", "", "");
+  for (const auto& [name, v] : r.derived) row(name, fmt_value(v), "");
 }
 
 ojson window_json(const WindowMetrics& m, std::int64_t offset, bool open_loop, const GoodputSlo& slo) {
