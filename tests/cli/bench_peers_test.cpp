@@ -2,12 +2,15 @@
 // sweeps, the peers' result files and the server's /metrics (issue 13).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "support/run_cuprobe.h"
+#include "support/scripted_server.h"
 #include "support/stream_server.h"
 
 namespace cuprobe::test {
@@ -211,6 +214,38 @@ TEST(BenchPeers, ServerMetricsScrapedAtTheSteadyWindow) {
   json nm = json::parse(n.out)["server_metrics"];
   EXPECT_FALSE(nm["valid"].get<bool>());
   EXPECT_NE(nm["note"].get<std::string>().find("404"), std::string::npos) << nm.dump();
+}
+
+// A gateway that checks the key on every route: /metrics is asked with it too.
+TEST(BenchPeers, ServerMetricsCarryTheKey) {
+  auto scrapes = std::make_shared<std::atomic<int>>(0);
+  ScriptedServer s([scrapes](const ScriptedRequest& req) -> std::string {
+    if (req.header("Authorization") != "Bearer K9") return http_response(401, "{\"error\":\"no key\"}");
+    if (req.path == "/health") return http_response(200, "", "text/plain");
+    if (req.path == "/v1/models") return http_response(200, "{\"data\":[{\"id\":\"m\"}]}");
+    if (req.path == "/metrics") {
+      int n = ++*scrapes;
+      return http_response(200,
+                           "# TYPE sglang:generation_tokens_total counter\nsglang:generation_tokens_total " +
+                               std::to_string(100 * n) +
+                               "\n# TYPE sglang:num_running_reqs gauge\n"
+                               "sglang:num_running_reqs " +
+                               std::to_string(n) + "\n",
+                           "text/plain");
+    }
+    return sse_response({"{\"id\":\"a\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":null}]}",
+                         "{\"id\":\"a\",\"choices\":[{\"text\":\"yo\",\"finish_reason\":\"length\"}]}", "[DONE]"});
+  });
+  auto r = run_cuprobe({"bench", s.url(), "--api-key", "K9", "-c", "2", "-n", "40", "--output-len", "2",
+                        "--server-metrics", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json m = json::parse(r.out)["server_metrics"];
+  ASSERT_TRUE(m["valid"].get<bool>()) << m.dump();
+  EXPECT_EQ(*scrapes, 2);
+  EXPECT_EQ(m["counters"][0]["name"], "sglang:generation_tokens_total");
+  EXPECT_EQ(m["counters"][0]["delta"], 100.0);
+  EXPECT_EQ(m["gauges"][0]["end"], 2.0);
+  EXPECT_EQ(m["gauges"][0]["mean"], 1.5);
 }
 
 // vLLM's calculate_metrics, applied by tests/report/vllm_formulas_check.py to

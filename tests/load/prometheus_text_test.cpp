@@ -71,5 +71,21 @@ TEST(PrometheusText, UnreadableLinesAreSkippedWithTheirLineNumber) {
   EXPECT_EQ(s.errors[5].rfind("line 7:", 0), 0u) << s.errors[5];
 }
 
+TEST(PrometheusText, AnyBytesParseWithoutCrashing) {
+  std::string seed = "# TYPE a counter\na_total{x=\"1\\\"\"} 1e3 17\nb{} NaN\n# HELP c\nc{le=\"+Inf\"} +Inf\n";
+  std::uint64_t state = 1;
+  for (int round = 0; round < 2000; ++round) {
+    std::string text = seed;
+    for (int k = 0; k < 4; ++k) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      std::size_t at = (state >> 33) % text.size();
+      text[at] = static_cast<char>(state >> 56);
+    }
+    text.resize((state >> 20) % (text.size() + 1));
+    PromScrape s = parse_prometheus_text(text);
+    for (const PromSample& p : s.samples) EXPECT_FALSE(p.name.empty());
+  }
+}
+
 }  // namespace
 }  // namespace cuprobe
