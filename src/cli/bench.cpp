@@ -157,6 +157,27 @@ bool rejected_field(const std::vector<RequestRecord>& records, const char* field
   return false;
 }
 
+// vLLM spells `--goodput ttft:200 tpot:50` as several words; CLI11 would take
+// the second one for the URL. The words that look like SLOs are joined into
+// one value here (the URL never matches: it has no NAME:NUMBER shape).
+std::vector<std::string> join_goodput_values(int argc, char** argv) {
+  auto slo_word = [](const std::string& w) {
+    std::size_t colon = w.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == w.size()) return false;
+    std::string name = w.substr(0, colon);
+    return (name == "ttft" || name == "tpot" || name == "e2e" || name == "e2el") &&
+           w.find_first_not_of("0123456789.", colon + 1) == std::string::npos;
+  };
+  std::vector<std::string> out;
+  for (int i = 0; i < argc; ++i) {
+    out.emplace_back(argv[i]);
+    if (out.back() != "--goodput") continue;
+    if (i + 1 < argc) out.emplace_back(argv[++i]);
+    while (i + 1 < argc && slo_word(argv[i + 1])) out.back() += std::string(" ") + argv[++i];
+  }
+  return out;
+}
+
 // The exit code of one run (a sweep returns the worst): 1 beats 4.
 int run_exit_code(const BenchReport& report, const HttpUrl& server, const std::string& timeout_text) {
   const LoadResult& load = *report.load;
@@ -319,7 +340,7 @@ int run_bench(int argc, char** argv) {
   app.add_option("--ramp-up-start-rps", ramp_start_rps, "with --ramp-up: the first request's rate");
   app.add_option("--ramp-up-end-rps", ramp_end_rps, "with --ramp-up: the last request's rate");
   app.add_option("--goodput", goodput_texts,
-                 "SLOs in ms, e.g. 'ttft:200 tpot:50 e2e:2000' (one quoted value, or repeat the option); a request is "
+                 "SLOs in ms, e.g. ttft:200 tpot:50 e2e:2000 (as vLLM, one quoted value, or repeated); a request is "
                  "good when it meets every one (vLLM's goodput)")
       ->allow_extra_args(false);
   app.add_option("--percentiles,--metric-percentiles", percentiles_text,
@@ -339,7 +360,10 @@ int run_bench(int argc, char** argv) {
   app.add_option("--save-requests", save_requests, "write one JSON line per request (all timestamps) to FILE");
   app.add_flag("--json", json, "print the report as JSON (schema cuprobe.bench/1)");
   app.add_flag("-q,--quiet", quiet, "no progress on stderr");
-  if (auto code = parse_args(app, argc, argv)) return *code;
+  std::vector<std::string> args = join_goodput_values(argc, argv);
+  std::vector<char*> arg_ptrs;
+  for (std::string& a : args) arg_ptrs.push_back(a.data());
+  if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return *code;
 
   // --- what to send
   HttpUrl server = parse_http_url(url_text);

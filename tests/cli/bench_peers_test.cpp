@@ -59,12 +59,13 @@ TEST(BenchPeers, GoodputPercentilesAndStdInJsonAndText) {
   EXPECT_FALSE(j["identity"]["host"].get<std::string>().empty());
   EXPECT_TRUE(j["identity"].contains("gpus") || j["identity"].contains("gpus_note"));
 
-  auto t = run_cuprobe({"bench", s.url(), "-c", "2", "-n", "10", "--output-len", "4", "--goodput", "e2e:10000",
-                        "--percentiles", "50,99.9", "-q"});
+  // vLLM's spelling: several words after one --goodput, the URL after them.
+  auto t = run_cuprobe({"bench", "-c", "2", "-n", "10", "--output-len", "4", "--goodput", "e2e:10000", "ttft:5000",
+                        s.url(), "--percentiles", "50,99.9", "-q"});
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("p99.9"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("std"), std::string::npos);
-  EXPECT_NE(t.out.find("goodput: 10 of 10 requests met e2e <= 10000 ms"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("goodput: 10 of 10 requests met ttft <= 5000 ms, e2e <= 10000 ms"), std::string::npos) << t.out;
 }
 
 TEST(BenchPeers, BadArrivalAndSloOptionsAreUsageErrors) {
