@@ -642,6 +642,7 @@ int run_bench(int argc, char** argv) {
     if (load.run_timed_out) break;  // the deadline covers the whole sweep
   }
 
+  if (reports.empty()) return kExitFailed;  // interrupted before the first run started
   write_bench_outputs(reports, BenchOutputs{json, csv, save_requests, save_result, result_format});
   return exit_code;
 }
