@@ -7,8 +7,9 @@ usage: vllm_formulas_check.py REQUESTS.jsonl RESULT.json TTFT_MS TPOT_MS E2E_MS 
 (an SLO of -1 is not given; PERCENTILES like 50,90,99.9)
 
 numpy-free: np.mean, np.std (ddof 0), np.median and np.percentile (linear) are
-written out. Means are compared to 1e-9 relative (numpy sums pairwise, cuprobe
-in order); counts and goodput exactly."""
+written out. Means, percentiles and rates are compared to 1e-9 relative (numpy
+sums pairwise, cuprobe in order); counts, totals and the per-second peaks
+(max_output_tokens_per_s, max_concurrent_requests) exactly."""
 import json
 import math
 import sys
@@ -66,6 +67,22 @@ def main():
         e2els.append(latency)
         outs.append(out)
         completed += 1
+    # max_output_tokens_per_s / max_concurrent_requests: 1 s buckets from the earliest send.
+    ok = [r for r in records if r["ok"] and r["content_ns"]]
+    peak_out, peak_conc = 0.0, 0
+    if ok:
+        first = min(r["send_ns"] for r in ok)
+        last = max(r["end_ns"] for r in ok)
+        buckets = int(math.ceil((last - first) / 1e9)) + 1
+        tokens, active = [0] * buckets, [0] * buckets
+        for r in ok:
+            for t in r["content_ns"]:
+                b = int((t - first) / 1e9)
+                if 0 <= b < buckets:
+                    tokens[b] += 1
+            for sec in range(int((r["send_ns"] - first) / 1e9), int((r["end_ns"] - first) / 1e9) + 1):
+                active[sec] += 1
+        peak_out, peak_conc = float(max(tokens)), max(active)
     good = 0
     if slo:
         for t, p, e in zip(ttfts, all_tpots, e2els):
@@ -93,6 +110,8 @@ def main():
     check("total_output_tokens", sum(outs), exact=True)
     check("output_throughput", sum(outs) / dur_s)
     check("request_goodput", good / dur_s if slo else None)
+    check("max_output_tokens_per_s", peak_out, exact=True)
+    check("max_concurrent_requests", peak_conc, exact=True)
     for name, xs in (("ttft", ttfts), ("tpot", tpots), ("itl", itls), ("e2el", e2els)):
         check(f"mean_{name}_ms", mean(xs))
         check(f"median_{name}_ms", percentile(xs, 50))
