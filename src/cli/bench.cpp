@@ -7,9 +7,13 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,12 +29,15 @@
 #include "collect/counters/counter_summary.h"
 #include "collect/counters/device_sampler.h"
 #include "collect/counters/metric_presets.h"
+#include "collect/device/device_inventory.h"
 #include "common/atomic_file.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/stop_signals.h"
 #include "common/units.h"
 #include "common/utf8.h"
+#include "common/version.h"
+#include "load/arrivals.h"
 #include "load/bench_metrics.h"
 #include "load/http_url.h"
 #include "load/load_runner.h"
@@ -38,8 +45,10 @@
 #include "load/prompt_source.h"
 #include "load/readiness.h"
 #include "load/request_builder.h"
+#include "load/server_metrics.h"
 #include "load/stream_decoder.h"
 #include "report/bench_report.h"
+#include "report/bench_result.h"
 #include "report/counter_summary_report.h"
 
 namespace cuprobe {
@@ -89,9 +98,10 @@ class SamplerThread {
 
 class BenchObserver final : public LoadObserver {
  public:
-  BenchObserver(ProfilerControl* profiler, bool quiet, std::uint64_t planned)
-      : profiler_(profiler), quiet_(quiet), planned_(planned) {}
+  BenchObserver(ProfilerControl* profiler, ServerMetricsScraper* metrics, bool quiet, std::uint64_t planned)
+      : profiler_(profiler), metrics_(metrics), quiet_(quiet), planned_(planned) {}
   void on_steady_start(std::int64_t) override {
+    if (metrics_ && !sent_all_) metrics_->request_start();
     // Everything was sent before the first request ended: no steady state to profile.
     if (profiler_ && sent_all_)
       profiler_->skip("no steady state: every request was sent before the first one ended");
@@ -102,6 +112,7 @@ class BenchObserver final : public LoadObserver {
   void on_issue_end(std::int64_t) override {
     sent_all_ = true;
     if (profiler_) profiler_->request_stop();
+    if (metrics_) metrics_->request_end();
     if (!quiet_) std::fprintf(stderr, "bench: all requests sent, draining\n");
   }
   void on_tick(std::int64_t now, const LoadProgress& p) override {
@@ -117,6 +128,7 @@ class BenchObserver final : public LoadObserver {
 
  private:
   ProfilerControl* profiler_;
+  ServerMetricsScraper* metrics_;
   bool quiet_;
   std::uint64_t planned_;
   std::int64_t last_ = 0;
@@ -145,6 +157,110 @@ bool rejected_field(const std::vector<RequestRecord>& records, const char* field
   return false;
 }
 
+// vLLM spells `--goodput ttft:200 tpot:50` as several words; CLI11 would take
+// the second one for the URL. The words that look like SLOs are joined into
+// one value here (the URL never matches: it has no NAME:NUMBER shape).
+std::vector<std::string> join_goodput_values(int argc, char** argv) {
+  auto slo_word = [](const std::string& w) {
+    std::size_t colon = w.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == w.size()) return false;
+    std::string name = w.substr(0, colon);
+    return (name == "ttft" || name == "tpot" || name == "e2e" || name == "e2el") &&
+           w.find_first_not_of("0123456789.", colon + 1) == std::string::npos;
+  };
+  std::vector<std::string> out;
+  for (int i = 0; i < argc; ++i) {
+    out.emplace_back(argv[i]);
+    if (out.back() != "--goodput") continue;
+    if (i + 1 < argc) out.emplace_back(argv[++i]);
+    while (i + 1 < argc && slo_word(argv[i + 1])) out.back() += std::string(" ") + argv[++i];
+  }
+  return out;
+}
+
+// The exit code of one run (a sweep returns the worst): 1 beats 4.
+int run_exit_code(const BenchReport& report, const HttpUrl& server, const std::string& timeout_text) {
+  const LoadResult& load = *report.load;
+  if (load.run_timed_out) {
+    std::fprintf(stderr, "cuprobe bench: the run exceeded --timeout %s; the report covers what finished\n",
+                 timeout_text.c_str());
+    return kExitFailed;
+  }
+  if (load.stopped) return kExitFailed;
+  if (const RequestRecord* refused = never_connected(load.records)) {
+    std::fprintf(stderr, "cuprobe bench: cannot reach %s: %s\n", server.base().c_str(), refused->error_detail.c_str());
+    return kExitFailed;
+  }
+  for (const auto& [field, option] :
+       {std::pair{"stream_options", "--no-stream-options"}, std::pair{"ignore_eos", "--no-ignore-eos"}}) {
+    if (rejected_field(load.records, field)) {
+      std::fprintf(stderr, "cuprobe bench: the server rejected %s; try %s\n", field, option);
+    }
+  }
+  if (!error_rate_passed(report)) {
+    std::fprintf(stderr, "cuprobe bench: error rate %.1f%% is above --max-error-rate %.1f%%\n",
+                 100 * error_rate(report.all), 100 * report.max_error_rate);
+    return kExitThresholdTripped;
+  }
+  return kExitOk;
+}
+
+struct BenchOutputs {
+  bool json = false, csv = false;
+  std::string save_requests, save_result, result_format;
+};
+
+// stdout (text, --json or --csv), --save-requests and --save-result, for one run or a sweep.
+void write_bench_outputs(const std::vector<BenchReport>& reports, const BenchOutputs& o) {
+  const bool sweep = reports.size() > 1;
+  auto cuprobe_json = [&] {
+    if (!sweep) return bench_report_json(reports.front());
+    nlohmann::ordered_json doc;
+    doc["schema"] = "cuprobe.bench/1";
+    doc["sweep"] = nlohmann::ordered_json::array();
+    for (const BenchReport& r : reports) doc["sweep"].push_back(bench_report_json(r));
+    return doc;
+  };
+  std::string out;
+  if (o.json) {
+    out = cuprobe_json().dump(2) + "\n";
+  } else if (o.csv) {
+    out = bench_result_csv_header(reports.front().metrics.percentiles);
+    for (const BenchReport& r : reports) out += bench_result_csv_row(r);
+  } else {
+    for (const BenchReport& r : reports) out += (out.empty() ? "" : "\n") + bench_report_text(r);
+  }
+  if (!o.save_requests.empty()) {
+    std::string lines;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      for (const auto& rec : reports[i].load->records) {
+        nlohmann::ordered_json j = request_record_json(rec, reports[i].load->realtime_offset_ns);
+        if (sweep) j["run"] = i;
+        lines += j.dump() + "\n";
+      }
+    }
+    write_file_atomically(o.save_requests, lines);
+  }
+  if (!o.save_result.empty()) {
+    std::string text;
+    if (o.result_format == "cuprobe") {
+      text = cuprobe_json().dump(2) + "\n";
+    } else if (o.result_format == "vllm") {
+      // One object; a sweep writes one per line, as vLLM's --append-result does.
+      for (const BenchReport& r : reports) text += bench_result_vllm(r).dump() + (sweep ? "\n" : "");
+    } else {
+      // SGLang appends its line to the file.
+      std::ifstream in(o.save_result, std::ios::binary);
+      if (in) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      if (!text.empty() && text.back() != '\n') text += '\n';
+      for (const BenchReport& r : reports) text += bench_result_sglang(r).dump() + "\n";
+    }
+    write_file_atomically(o.save_result, text);
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+}
+
 int run_bench(int argc, char** argv) {
   CLI::App app{
       "Streaming load against an LLM server: throughput, TTFT/ITL/TPOT/E2E over the whole run and the "
@@ -157,6 +273,7 @@ int run_bench(int argc, char** argv) {
   std::string save_requests;
   HttpClientFlags client_flags;
   int concurrency = -1;
+  std::string rate_text;
   double rate = 0, max_error_rate = 0, temperature = 0;
   std::uint64_t requests = 0, seed = 1;
   std::int64_t input_len = 256, output_len = 128, profile_steps = 0;
@@ -169,7 +286,8 @@ int run_bench(int argc, char** argv) {
   app.add_option("--model", model, "model name for OpenAI endpoints (default: the first of /v1/models)");
   app.add_option("-c,--concurrency", concurrency,
                  "closed loop: requests in flight (default 1); with --rate: the most in flight (default: no cap)");
-  app.add_option("--rate", rate, "open loop: requests per second");
+  app.add_option("--rate,--request-rate", rate_text,
+                 "open loop: requests per second; a list (e.g. 2,4,8) runs once per rate (a sweep)");
   app.add_option("--arrival", arrival_text, "open-loop arrivals: poisson or constant")->capture_default_str();
   app.add_option("-n,--requests", requests, "measured requests to send (default 1000 unless --duration)");
   app.add_option("--duration", duration_text, "stop sending this long after the first measured request (e.g. 60s)");
@@ -208,10 +326,44 @@ int run_bench(int argc, char** argv) {
                          ->capture_default_str();
   add_deprecated_alias(app, preset_opt, "--sample-preset");
   app.add_option("--gpu", gpu_text, "with --sample: GPUs to sample, all or indices like 0,1")->capture_default_str();
+  // --- arrivals, SLOs, results, server metrics (issue 13; vLLM's and SGLang's names as aliases)
+  double burstiness = 1.0, ramp_start_rps = 0, ramp_end_rps = 0;
+  std::string ramp_text, percentiles_text = "50,90,99", save_result, result_format = "cuprobe", label;
+  std::vector<std::string> goodput_texts, metadata_texts;
+  bool csv = false, server_metrics = false;
+  app.add_option("--burstiness", burstiness,
+                 "open loop: gamma shape of the gaps between arrivals (1 = Poisson; <1 burstier; vLLM's)")
+      ->capture_default_str();
+  app.add_option("--ramp-up,--ramp-up-strategy", ramp_text,
+                 "open loop: ramp the rate linear|exponential from --ramp-up-start-rps to --ramp-up-end-rps over -n "
+                 "requests (instead of --rate)");
+  app.add_option("--ramp-up-start-rps", ramp_start_rps, "with --ramp-up: the first request's rate");
+  app.add_option("--ramp-up-end-rps", ramp_end_rps, "with --ramp-up: the last request's rate");
+  app.add_option("--goodput", goodput_texts,
+                 "SLOs in ms, e.g. ttft:200 tpot:50 e2e:2000 (as vLLM, one quoted value, or repeated); a request is "
+                 "good when it meets every one (vLLM's goodput)")
+      ->allow_extra_args(false);
+  app.add_option("--percentiles,--metric-percentiles", percentiles_text,
+                 "latency percentiles to report, e.g. 50,90,95,99,99.9")
+      ->capture_default_str();
+  app.add_flag("--server-metrics", server_metrics,
+               "scrape the server's /metrics (vllm:, sglang:) at the steady window's start and end and report them");
+  app.add_option("--save-result", save_result, "write the result to FILE in --result-format");
+  app.add_option("--result-format", result_format,
+                 "cuprobe (the --json report), vllm (vllm bench serve's JSON) or sglang (appends bench_serving's "
+                 "JSONL line)")
+      ->check(CLI::IsMember({"cuprobe", "vllm", "sglang"}))
+      ->capture_default_str();
+  app.add_flag("--csv", csv, "print one CSV row per rate (the whole run's figures) instead of the text report");
+  app.add_option("--label", label, "a name for this run, kept in every result");
+  app.add_option("--metadata", metadata_texts, "KEY=VALUE kept in every result; repeatable")->allow_extra_args(false);
   app.add_option("--save-requests", save_requests, "write one JSON line per request (all timestamps) to FILE");
   app.add_flag("--json", json, "print the report as JSON (schema cuprobe.bench/1)");
   app.add_flag("-q,--quiet", quiet, "no progress on stderr");
-  if (auto code = parse_args(app, argc, argv)) return *code;
+  std::vector<std::string> args = join_goodput_values(argc, argv);
+  std::vector<char*> arg_ptrs;
+  for (std::string& a : args) arg_ptrs.push_back(a.data());
+  if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return *code;
 
   // --- what to send
   HttpUrl server = parse_http_url(url_text);
@@ -228,6 +380,41 @@ int run_bench(int argc, char** argv) {
     arrival = Arrival::kConstant;
   else
     throw Error("--arrival must be poisson or constant", kExitUsage);
+  // --- arrivals, SLOs, results, server metrics
+  std::vector<double> rates;
+  for (std::size_t pos = 0; !rate_text.empty() && pos <= rate_text.size();) {
+    std::size_t end = std::min(rate_text.find(',', pos), rate_text.size());
+    std::string item = rate_text.substr(pos, end - pos);
+    pos = end + 1;
+    char* stop = nullptr;
+    double r = std::strtod(item.c_str(), &stop);
+    if (item.empty() || *stop != '\0' || !(r > 0) || !std::isfinite(r))
+      throw Error("--rate: '" + item + "' is not a positive number of requests/s", kExitUsage);
+    rates.push_back(r);
+  }
+  RampUp ramp = RampUp::kNone;
+  if (!ramp_text.empty() && !parse_ramp_up(ramp_text, ramp))
+    throw Error("--ramp-up must be linear or exponential", kExitUsage);
+  if (ramp != RampUp::kNone && !rates.empty())
+    throw Error("--ramp-up sets the rate itself: leave --rate out (as vLLM)", kExitUsage);
+  if (ramp == RampUp::kNone && (ramp_start_rps != 0 || ramp_end_rps != 0))
+    throw Error("--ramp-up-start-rps and --ramp-up-end-rps need --ramp-up", kExitUsage);
+  if (!(burstiness > 0)) throw Error("--burstiness must be positive", kExitUsage);
+  if (burstiness != 1.0 && arrival == Arrival::kConstant)
+    throw Error("--burstiness shapes random arrivals: not with --arrival constant", kExitUsage);
+  MetricOptions metric_options;
+  metric_options.percentiles = parse_percentiles(percentiles_text);
+  for (const std::string& g : goodput_texts) parse_goodput(g, metric_options.goodput);
+  std::vector<std::pair<std::string, std::string>> metadata;
+  for (const std::string& m : metadata_texts) metadata.push_back(parse_metadata(m));
+  if (json && csv) throw Error("--json and --csv exclude each other", kExitUsage);
+  if (rates.size() > 1 && !profile_kind.empty())
+    throw Error("--profile with a --rate sweep would profile every rate over one trace: run one rate", kExitUsage);
+  if (rates.size() > 1 && sample)
+    throw Error("--sample with a --rate sweep: run one rate per command to sample its steady window", kExitUsage);
+  if (rates.empty()) rates.push_back(0);  // closed loop, or a ramp
+  rate = rates.front();
+  if (ramp != RampUp::kNone) rate = ramp_start_rps;
   if (rate < 0) throw Error("--rate must be positive", kExitUsage);
   if (concurrency == 0 && rate <= 0) throw Error("--concurrency must be at least 1", kExitUsage);
   if (concurrency < -1) throw Error("--concurrency must be at least 1", kExitUsage);
@@ -252,6 +439,15 @@ int run_bench(int argc, char** argv) {
   opt.request_timeout_ns = ns_of(request_timeout_text);
   opt.run_timeout_ns = ns_of(timeout_text);
   if (opt.request_timeout_ns <= 0 || opt.run_timeout_ns <= 0) throw Error("timeouts must be positive", kExitUsage);
+  opt.burstiness = burstiness;
+  opt.ramp = ramp;
+  opt.ramp_start_rps = ramp_start_rps;
+  opt.ramp_end_rps = ramp_end_rps;
+  if (ramp != RampUp::kNone) {
+    std::uint64_t total = opt.duration_ns == 0 && opt.warmup_ns == 0 ? opt.requests + opt.warmup_requests : 0;
+    ArrivalPlan plan{rate, burstiness, ramp, ramp_start_rps, ramp_end_rps, total, 1};
+    if (std::string why = check_arrival_plan(plan); !why.empty()) throw Error(why, kExitUsage);
+  }
   const std::int64_t run_deadline = mono_ns() + opt.run_timeout_ns;
   nlohmann::json extra_body;
   if (!extra_body_text.empty()) {
@@ -353,78 +549,102 @@ int run_bench(int argc, char** argv) {
   settings["timeout_s"] = opt.run_timeout_ns / 1e9;
   settings["max_error_rate"] = max_error_rate;
 
-  std::int64_t offset = monotonic_to_realtime_offset();
-  std::unique_ptr<ProfilerControl> profiler;
-  if (profile) profiler = std::make_unique<ProfilerControl>(server, client, *profile, offset);
-  BenchObserver observer(profiler.get(), quiet, opt.requests ? opt.requests + opt.warmup_requests : 0);
-  if (!quiet) {
-    std::fprintf(stderr, "bench: %s%s, %s, %s\n", server.base().c_str(), tpl.path.c_str(),
-                 rate > 0 ? ("open loop " + std::to_string(rate) + " req/s").c_str()
-                          : ("concurrency " + std::to_string(opt.concurrency)).c_str(),
-                 prompts->describe().c_str());
+  settings["burstiness"] =
+      arrival == Arrival::kConstant ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(burstiness);
+  if (ramp != RampUp::kNone) {
+    settings["ramp_up"] = ramp_text;
+    settings["ramp_up_start_rps"] = ramp_start_rps;
+    settings["ramp_up_end_rps"] = ramp_end_rps;
   }
-  StopFlag stop;
-  opt.run_timeout_ns = std::max<std::int64_t>(1'000'000, run_deadline - mono_ns());
-  LoadResult load = run_load(opt, factory, observer, stop.flag());
-  offset = load.realtime_offset_ns;
+  settings["percentiles"] = metric_options.percentiles;
+  settings["server_metrics"] = server_metrics;
 
-  BenchReport report;
-  report.settings = settings;
-  report.load = &load;
-  report.max_error_rate = max_error_rate;
-  report.all = whole_run_metrics(load.records);
-  report.window = find_steady_window(load.records);
-  report.steady = window_metrics(load.records, report.window);
-  if (profiler) report.profile = profiler->finish();
-  if (sampler) {
-    std::vector<CounterRow> rows = sampler->finish();
-    std::int64_t from = (report.window.valid ? report.window.start_ns : report.all.start_ns) + offset;
-    std::int64_t to = (report.window.valid ? report.window.end_ns : report.all.end_ns) + offset;
-    std::vector<CounterRow> inside;
-    for (auto& r : rows) {
-      if (r.start_ns >= from && r.end_ns <= to) inside.push_back(std::move(r));
-    }
-    CounterSummary summary = summarize_counters(sampler->metric_names(), inside, sampler->lost());
-    report.sample = counter_summary_json(summary);
-    report.sample["window"] = report.window.valid ? "steady" : "all";
-    report.sample["start_ns"] = from;
-    report.sample["end_ns"] = to;
-    report.sample_text = format_counter_summary(summary);
-    if (inside.empty())
-      report.sample_note = "no counter sample fell inside the window (it is shorter than --interval?)";
-  } else {
-    report.sample_note = sample_note;
-  }
-  std::string out = json ? bench_report_json(report).dump(2) + "\n" : bench_report_text(report);
-  if (!save_requests.empty()) {
-    std::string lines;
-    for (const auto& rec : load.records) lines += request_record_json(rec, offset).dump() + "\n";
-    write_file_atomically(save_requests, lines);
-  }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fflush(stdout);
-  if (load.run_timed_out) {
-    std::fprintf(stderr, "cuprobe bench: the run exceeded --timeout %s; the report covers what finished\n",
-                 timeout_text.c_str());
-    return kExitFailed;
-  }
-  if (load.stopped) return kExitFailed;
-  if (const RequestRecord* refused = never_connected(load.records)) {
-    std::fprintf(stderr, "cuprobe bench: cannot reach %s: %s\n", server.base().c_str(), refused->error_detail.c_str());
-    return kExitFailed;
-  }
-  for (const auto& [field, option] :
-       {std::pair{"stream_options", "--no-stream-options"}, std::pair{"ignore_eos", "--no-ignore-eos"}}) {
-    if (rejected_field(load.records, field)) {
-      std::fprintf(stderr, "cuprobe bench: the server rejected %s; try %s\n", field, option);
+  // One run per rate (one for the closed loop or a ramp); each gets its own report.
+  std::deque<LoadResult> loads;
+  std::vector<BenchReport> reports;
+  int exit_code = kExitOk;
+  StopFlag stop;
+  std::string gpus_note;
+  nlohmann::ordered_json gpus;
+  if (json || csv || !save_result.empty()) {
+    DevicesReport devices = collect_devices(nullptr);
+    if (devices.gpus.empty()) {
+      gpus_note = devices.error.empty() ? "no GPU found on this host" : devices.error;
+    } else {
+      gpus = nlohmann::ordered_json::array();
+      for (const DeviceReport& d : devices.gpus) {
+        gpus.push_back({{"index", d.index}, {"name", d.name}, {"uuid", d.uuid}, {"memory_total", d.memory_total}});
+      }
     }
   }
-  if (!error_rate_passed(report)) {
-    std::fprintf(stderr, "cuprobe bench: error rate %.1f%% is above --max-error-rate %.1f%%\n",
-                 100 * error_rate(report.all), 100 * max_error_rate);
-    return kExitThresholdTripped;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  for (std::size_t run = 0; run < rates.size() && !stop.flag()[0]; ++run) {
+    if (ramp == RampUp::kNone) {
+      rate = rates[run];
+      opt.rate = rate;
+      settings["mode"] = rate > 0 ? "open_loop" : "closed_loop";
+      settings["rate"] = rate;
+      settings["arrival"] = rate > 0 ? arrival_text : "";
+    }
+    std::int64_t offset = monotonic_to_realtime_offset();
+    std::unique_ptr<ProfilerControl> profiler;
+    if (profile) profiler = std::make_unique<ProfilerControl>(server, client, *profile, offset);
+    std::unique_ptr<ServerMetricsScraper> scraper;
+    if (server_metrics) {
+      scraper = std::make_unique<ServerMetricsScraper>(
+          server, client, std::chrono::nanoseconds(std::min<std::int64_t>(opt.run_timeout_ns, 30'000'000'000)));
+    }
+    BenchObserver observer(profiler.get(), scraper.get(), quiet, opt.requests ? opt.requests + opt.warmup_requests : 0);
+    if (!quiet) {
+      std::fprintf(stderr, "bench: %s%s, %s, %s\n", server.base().c_str(), tpl.path.c_str(),
+                   rate > 0 ? ("open loop " + std::to_string(rate) + " req/s").c_str()
+                            : ("concurrency " + std::to_string(opt.concurrency)).c_str(),
+                   prompts->describe().c_str());
+    }
+    opt.run_timeout_ns = std::max<std::int64_t>(1'000'000, run_deadline - mono_ns());
+    LoadResult& load = loads.emplace_back(run_load(opt, factory, observer, stop.flag()));
+    offset = load.realtime_offset_ns;
+
+    BenchReport& report = reports.emplace_back();
+    report.settings = settings;
+    report.load = &load;
+    report.max_error_rate = max_error_rate;
+    report.metrics = metric_options;
+    report.all = whole_run_metrics(load.records, metric_options);
+    report.window = find_steady_window(load.records);
+    report.steady = window_metrics(load.records, report.window, metric_options);
+    if (scraper) report.server_metrics = scraper->finish();
+    BenchIdentityInput identity{kVersion, host, label, metadata, load.start_ns + offset, gpus, gpus_note};
+    report.identity = bench_identity_json(identity);
+    if (profiler) report.profile = profiler->finish();
+    if (sampler) {
+      std::vector<CounterRow> rows = sampler->finish();
+      std::int64_t from = (report.window.valid ? report.window.start_ns : report.all.start_ns) + offset;
+      std::int64_t to = (report.window.valid ? report.window.end_ns : report.all.end_ns) + offset;
+      std::vector<CounterRow> inside;
+      for (auto& r : rows) {
+        if (r.start_ns >= from && r.end_ns <= to) inside.push_back(std::move(r));
+      }
+      CounterSummary summary = summarize_counters(sampler->metric_names(), inside, sampler->lost());
+      report.sample = counter_summary_json(summary);
+      report.sample["window"] = report.window.valid ? "steady" : "all";
+      report.sample["start_ns"] = from;
+      report.sample["end_ns"] = to;
+      report.sample_text = format_counter_summary(summary);
+      if (inside.empty())
+        report.sample_note = "no counter sample fell inside the window (it is shorter than --interval?)";
+    } else {
+      report.sample_note = sample_note;
+    }
+    int code = run_exit_code(report, server, timeout_text);
+    if (exit_code == kExitOk || (exit_code == kExitThresholdTripped && code == kExitFailed)) exit_code = code;
+    if (load.run_timed_out) break;  // the deadline covers the whole sweep
   }
-  return kExitOk;
+
+  if (reports.empty()) return kExitFailed;  // interrupted before the first run started
+  write_bench_outputs(reports, BenchOutputs{json, csv, save_requests, save_result, result_format});
+  return exit_code;
 }
 
 const VerbRegistration kRegistration{"bench",

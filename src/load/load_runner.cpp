@@ -13,7 +13,6 @@
 #include <cstring>
 #include <deque>
 #include <memory>
-#include <random>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -149,7 +148,7 @@ std::string error_text(int err) { return std::strerror(err); }
 class Loop {
  public:
   Loop(const LoadOptions& o, const RequestFactory& f, LoadObserver& obs, const volatile int* stop)
-      : opt_(o), make_(f), obs_(obs), stop_flag_(stop), rng_(o.seed) {}
+      : opt_(o), make_(f), obs_(obs), stop_flag_(stop) {}
 
   ~Loop() {
     for (Connection* c : active_) {
@@ -163,7 +162,7 @@ class Loop {
   LoadResult run();
 
  private:
-  bool open_loop() const { return opt_.rate > 0; }
+  bool open_loop() const { return opt_.rate > 0 || opt_.ramp != RampUp::kNone; }
   int cap() const { return open_loop() ? opt_.concurrency : std::max(1, opt_.concurrency); }
   void resolve();
   void plan_arrivals(std::int64_t now);
@@ -184,7 +183,7 @@ class Loop {
   const RequestFactory& make_;
   LoadObserver& obs_;
   const volatile int* stop_flag_;
-  std::mt19937_64 rng_;
+  std::unique_ptr<ArrivalSchedule> arrivals_;
   std::vector<SocketAddress> addrs_;
   std::size_t preferred_ = 0;  // the address the last successful connection used
   int ep_ = -1;
@@ -269,10 +268,7 @@ void Loop::plan_arrivals(std::int64_t now) {
       break;
     }
     pending_.push_back(next_arrival_);
-    double mean_gap_ns = 1e9 / opt_.rate;
-    double gap = opt_.arrival == Arrival::kConstant ? mean_gap_ns
-                                                    : std::exponential_distribution<double>(1.0)(rng_) * mean_gap_ns;
-    next_arrival_ += std::max<std::int64_t>(1, static_cast<std::int64_t>(gap));
+    next_arrival_ = run_start_ + arrivals_->next_offset_ns();
     // Counting happens in issue(); here only what is queued matters for plan_finished.
     ++planned_;
     bool warm =
@@ -522,7 +518,21 @@ LoadResult Loop::run() {
 
   result_.realtime_offset_ns = monotonic_to_realtime_offset();
   run_start_ = mono_ns();
-  next_arrival_ = run_start_;
+  if (open_loop()) {
+    ArrivalPlan plan;
+    plan.rate = opt_.rate;
+    plan.burstiness = opt_.arrival == Arrival::kConstant ? kConstantArrivals : opt_.burstiness;
+    plan.ramp = opt_.ramp;
+    plan.ramp_start_rps = opt_.ramp_start_rps;
+    plan.ramp_end_rps = opt_.ramp_end_rps;
+    // Known only when nothing but counts bounds the plan (vLLM's case): then the times are rescaled.
+    plan.total = opt_.duration_ns == 0 && opt_.warmup_ns == 0 ? opt_.requests + opt_.warmup_requests : 0;
+    plan.seed = opt_.seed;
+    std::string why = check_arrival_plan(plan);
+    if (!why.empty()) throw Error(why, kExitUsage);
+    arrivals_ = std::make_unique<ArrivalSchedule>(plan);
+    next_arrival_ = run_start_ + arrivals_->next_offset_ns();
+  }
   std::int64_t run_deadline = run_start_ + opt_.run_timeout_ns;
   std::int64_t next_scan = run_start_ + kScanIntervalNs;
   std::int64_t next_tick = run_start_ + kTickIntervalNs;

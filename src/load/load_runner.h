@@ -1,6 +1,6 @@
 // The load generator: one thread, one epoll loop, one non-blocking HTTP/1.1
 // connection per request. Closed loop keeps `concurrency` requests in flight;
-// open loop sends at `rate` (Poisson or constant arrivals), optionally capped by
+// open loop sends at `rate` (gamma arrivals as vLLM: load/arrivals.h), optionally capped by
 // `concurrency`, and counts how long a request waited for its slot.
 // Every request ends with a RequestRecord, success or a reason; the loop never
 // blocks on one connection and the whole run is bounded by run_timeout.
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "load/arrivals.h"
 #include "load/request_record.h"
 #include "load/socket_address.h"
 #include "load/stream_decoder.h"
@@ -25,9 +26,12 @@ struct LoadOptions {
   std::string host = "127.0.0.1";
   std::uint16_t port = 80;
   ApiKind api = ApiKind::kCompletions;
-  int concurrency = 1;  // closed loop: in flight; open loop: cap (0 = none)
-  double rate = 0;      // requests/s; > 0 selects the open loop
-  Arrival arrival = Arrival::kPoisson;
+  int concurrency = 1;                  // closed loop: in flight; open loop: cap (0 = none)
+  double rate = 0;                      // requests/s; > 0 selects the open loop
+  Arrival arrival = Arrival::kPoisson;  // kConstant = burstiness infinity
+  double burstiness = 1.0;              // gamma shape of the gaps (1 = Poisson)
+  RampUp ramp = RampUp::kNone;          // > kNone selects the open loop, rate ramped over the planned requests
+  double ramp_start_rps = 0, ramp_end_rps = 0;
   std::uint64_t seed = 1;
   std::uint64_t requests = 0;         // measured requests to send; 0 = until duration
   std::int64_t duration_ns = 0;       // stop sending this long after the first measured request; 0 = none

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace cuprobe {
@@ -12,15 +13,108 @@ using ojson = nlohmann::ordered_json;
 ojson number_or_null(double v, std::size_t count) { return count == 0 || !std::isfinite(v) ? ojson() : ojson(v); }
 
 ojson distribution_json(const Distribution& d) {
-  return ojson{{"count", d.count},
-               {"mean", number_or_null(d.mean, d.count)},
-               {"p50", number_or_null(d.p50, d.count)},
-               {"p90", number_or_null(d.p90, d.count)},
-               {"p99", number_or_null(d.p99, d.count)},
-               {"max", number_or_null(d.max, d.count)}};
+  ojson j{{"count", d.count},
+          {"mean", number_or_null(d.mean, d.count)},
+          {"p50", number_or_null(d.p50, d.count)},
+          {"p90", number_or_null(d.p90, d.count)},
+          {"p99", number_or_null(d.p99, d.count)},
+          {"max", number_or_null(d.max, d.count)},
+          {"std", number_or_null(d.std, d.count)}};
+  if (!d.percentiles.empty()) {
+    ojson p = ojson::object();
+    for (const auto& [q, v] : d.percentiles) p["p" + percentile_word(q)] = number_or_null(v, d.count);
+    j["percentiles"] = std::move(p);
+  }
+  return j;
 }
 
-ojson window_json(const WindowMetrics& m, std::int64_t offset, bool open_loop) {
+ojson slo_json(const GoodputSlo& slo) {
+  ojson j = ojson::object();
+  if (slo.ttft_ms >= 0) j["ttft_ms"] = slo.ttft_ms;
+  if (slo.tpot_ms >= 0) j["tpot_ms"] = slo.tpot_ms;
+  if (slo.e2e_ms >= 0) j["e2e_ms"] = slo.e2e_ms;
+  return j;
+}
+
+ojson goodput_json(const WindowMetrics& m, const GoodputSlo& slo) {
+  return ojson{{"slo", slo_json(slo)}, {"good", m.good}, {"total", m.judged}, {"per_s", m.goodput_per_s}};
+}
+
+ojson server_metrics_json(const ServerMetricsReport& r, std::int64_t offset) {
+  ojson j;
+  j["valid"] = r.valid;
+  if (!r.note.empty()) j["note"] = r.note;
+  if (!r.valid) return j;
+  j["start_ns"] = r.start_ns + offset;
+  j["end_ns"] = r.end_ns + offset;
+  j["interval_s"] = r.interval_s;
+  ojson gauges = ojson::array(), counters = ojson::array(), histograms = ojson::array();
+  for (const ServerGauge& g : r.gauges) {
+    gauges.push_back(ojson{{"name", g.name},
+                           {"labels", g.labels},
+                           {"type", g.type},
+                           {"start", g.start},
+                           {"end", g.end},
+                           {"mean", g.mean}});
+  }
+  for (const ServerCounter& c : r.counters) {
+    ojson e{{"name", c.name}, {"labels", c.labels}, {"start", c.start},
+            {"end", c.end},   {"delta", c.delta},   {"per_s", c.per_s}};
+    if (c.reset) e["reset"] = true;
+    counters.push_back(std::move(e));
+  }
+  for (const ServerHistogram& h : r.histograms) {
+    histograms.push_back(ojson{{"name", h.name},
+                               {"labels", h.labels},
+                               {"type", h.type},
+                               {"count", h.count},
+                               {"sum", h.sum},
+                               {"mean", h.count > 0 ? ojson(h.mean) : ojson()}});
+  }
+  j["gauges"] = std::move(gauges);
+  j["counters"] = std::move(counters);
+  j["histograms"] = std::move(histograms);
+  j["derived"] = r.derived;
+  return j;
+}
+
+std::string fmt_value(double v) {
+  if (!std::isfinite(v)) return fmt::format("{}", v);
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
+  if (std::fabs(v) < 10) return fmt::format("{:.4g}", v);
+  return fmt::format("{:.2f}", v);
+}
+
+void server_metrics_text(const ServerMetricsReport& r, std::string& out) {
+  out += "\n";
+  if (!r.valid) {
+    out += "server metrics: " + r.note + "\n";
+    return;
+  }
+  out += fmt::format("server metrics (/metrics, {:.2f} s between the scrapes at the steady window's start and end){}\n",
+                     r.interval_s, r.note.empty() ? "" : "; " + r.note);
+  std::size_t w = 24;
+  for (const ServerGauge& g : r.gauges) w = std::max(w, g.name.size() + g.labels.size() + 2);
+  for (const ServerCounter& c : r.counters) w = std::max(w, c.name.size() + c.labels.size() + 2);
+  for (const ServerHistogram& h : r.histograms) w = std::max(w, h.name.size() + h.labels.size() + 2);
+  auto row = [&](const std::string& name, const std::string& a, const std::string& b, const char* tail = "") {
+    std::string text = fmt::format("  {:<{}}{:>12}{:>12}{}", name, w, a, b, tail);
+    while (text.back() == ' ') text.pop_back();
+    out += text + "\n";
+  };
+  if (!r.gauges.empty()) row("gauge", "end", "mean");
+  for (const ServerGauge& g : r.gauges) row(g.name + g.labels, fmt_value(g.end), fmt_value(g.mean));
+  if (!r.counters.empty()) row("counter", "delta", "per s");
+  for (const ServerCounter& c : r.counters)
+    row(c.name + c.labels, fmt_value(c.delta), fmt_value(c.per_s), c.reset ? " (reset)" : "");
+  if (!r.histograms.empty()) row("histogram", "count", "mean");
+  for (const ServerHistogram& h : r.histograms)
+    row(h.name + h.labels, fmt_value(h.count), h.count > 0 ? fmt_value(h.mean) : std::string("-"));
+  if (!r.derived.empty()) row("derived", "", "");
+  for (const auto& [name, v] : r.derived) row(name, fmt_value(v), "");
+}
+
+ojson window_json(const WindowMetrics& m, std::int64_t offset, bool open_loop, const GoodputSlo& slo) {
   ojson j;
   j["start_ns"] = m.start_ns ? m.start_ns + offset : 0;
   j["end_ns"] = m.end_ns ? m.end_ns + offset : 0;
@@ -33,6 +127,9 @@ ojson window_json(const WindowMetrics& m, std::int64_t offset, bool open_loop) {
   j["output_tokens_per_s"] = m.output_tokens_per_s;
   j["total_tokens_per_s"] = m.total_tokens_per_s;
   j["chunks_per_s"] = m.chunks_per_s;
+  j["concurrency"] = m.concurrency;
+  j["peak_output_events_per_s"] = m.peak_output_per_s;
+  j["peak_concurrent_requests"] = m.peak_concurrent_requests;
   j["input_tokens"] = m.input_tokens;
   j["output_tokens"] = m.output_tokens;
   j["usage_missing"] = m.usage_missing;
@@ -42,6 +139,7 @@ ojson window_json(const WindowMetrics& m, std::int64_t offset, bool open_loop) {
   j["e2e_ms"] = distribution_json(m.e2e_ms);
   j["tokens_per_chunk"] = distribution_json(m.tokens_per_chunk);
   if (open_loop) j["queue_ms"] = distribution_json(m.queue_ms);
+  if (slo.any()) j["goodput"] = goodput_json(m, slo);
   return j;
 }
 
@@ -54,7 +152,9 @@ ojson call_json(const ProfileCallResult& c) {
                {"response", c.response}};
 }
 
-bool open_loop(const BenchReport& r) { return r.settings.value("rate", 0.0) > 0; }
+bool open_loop(const BenchReport& r) {
+  return r.settings.value("rate", 0.0) > 0 || r.settings.value("ramp_up", std::string()) != "";
+}
 
 std::string fmt_ms(const Distribution& d, double Distribution::*field) {
   if (d.count == 0) return "-";
@@ -78,6 +178,7 @@ ojson bench_report_json(const BenchReport& r) {
   j["clock"] = "CLOCK_REALTIME ns";
   j["complete"] = !load.run_timed_out && !load.stopped;
   j["settings"] = r.settings;
+  if (!r.identity.is_null()) j["identity"] = r.identity;
   std::uint64_t warmup = 0;
   for (const auto& rec : load.records) warmup += rec.warmup ? 1 : 0;
   ojson requests;
@@ -98,9 +199,10 @@ ojson bench_report_json(const BenchReport& r) {
                    {"reads_kernel_timestamped", load.reads_kernel_stamped},
                    {"timed_out", load.run_timed_out},
                    {"interrupted", load.stopped}};
-  j["all"] = window_json(r.all, off, open_loop(r));
+  j["all"] = window_json(r.all, off, open_loop(r), r.metrics.goodput);
+  if (r.metrics.goodput.any()) j["goodput"] = goodput_json(r.all, r.metrics.goodput);
   if (r.window.valid) {
-    j["steady"] = window_json(r.steady, off, open_loop(r));
+    j["steady"] = window_json(r.steady, off, open_loop(r), r.metrics.goodput);
     j["steady"]["definition"] = "first measured request ended .. first request of the drain ended";
   } else {
     j["steady"] = ojson{{"valid", false}, {"note", r.window.note}};
@@ -109,6 +211,7 @@ ojson bench_report_json(const BenchReport& r) {
     j["sample"] = r.sample;
   else if (!r.sample_note.empty())
     j["sample"] = ojson{{"note", r.sample_note}};
+  if (r.server_metrics) j["server_metrics"] = server_metrics_json(*r.server_metrics, off);
   if (r.profile) {
     const ProfileOutcome& p = *r.profile;
     ojson prof;
@@ -132,9 +235,14 @@ std::string bench_report_text(const BenchReport& r) {
   const ojson& s = r.settings;
   std::string out;
   auto line = [&](const std::string& text) { out += text + "\n"; };
-  std::string load_desc =
-      open_loop(r) ? fmt::format("open loop {} req/s ({})", s.value("rate", 0.0), s.value("arrival", std::string()))
-                   : fmt::format("closed loop, concurrency {}", s.value("concurrency", 0));
+  std::string load_desc = fmt::format("closed loop, concurrency {}", s.value("concurrency", 0));
+  if (!s.value("ramp_up", std::string()).empty()) {
+    load_desc = fmt::format("open loop, {} ramp {} -> {} req/s ({})", s.value("ramp_up", std::string()),
+                            s.value("ramp_up_start_rps", 0.0), s.value("ramp_up_end_rps", 0.0),
+                            s.value("arrival", std::string()));
+  } else if (open_loop(r)) {
+    load_desc = fmt::format("open loop {} req/s ({})", s.value("rate", 0.0), s.value("arrival", std::string()));
+  }
   line(fmt::format("cuprobe bench {}{}  model {}", s.value("url", std::string()), s.value("endpoint", std::string()),
                    s.value("model", std::string()).empty() ? "-" : s.value("model", std::string())));
   line(fmt::format("load: {}; prompts: {}", load_desc, s.value("prompts", std::string())));
@@ -172,9 +280,27 @@ std::string bench_report_text(const BenchReport& r) {
                    rate(cols[1], &WindowMetrics::total_tokens_per_s)));
   line(fmt::format("{:<22}{:>14}{:>14}", "chunks/s", rate(cols[0], &WindowMetrics::chunks_per_s),
                    rate(cols[1], &WindowMetrics::chunks_per_s)));
+  line(fmt::format("{:<22}{:>14}{:>14}", "concurrency", rate(cols[0], &WindowMetrics::concurrency),
+                   rate(cols[1], &WindowMetrics::concurrency)));
+  line(fmt::format("{:<22}{:>14}{:>14}", "peak output/s", rate(cols[0], &WindowMetrics::peak_output_per_s),
+                   rate(cols[1], &WindowMetrics::peak_output_per_s)));
+  line(fmt::format("{:<22}{:>14}{:>14}", "peak in flight", r.all.peak_concurrent_requests,
+                   cols[1] ? std::to_string(cols[1]->peak_concurrent_requests) : "-"));
+  if (r.metrics.goodput.any()) {
+    line(fmt::format("{:<22}{:>14}{:>14}", "goodput req/s", rate(cols[0], &WindowMetrics::goodput_per_s),
+                     rate(cols[1], &WindowMetrics::goodput_per_s)));
+    const GoodputSlo& g = r.metrics.goodput;
+    std::string slo;
+    for (const auto& [name, v] :
+         {std::pair{"ttft", g.ttft_ms}, std::pair{"tpot", g.tpot_ms}, std::pair{"e2e", g.e2e_ms}}) {
+      if (v >= 0) slo += fmt::format("{}{} <= {} ms", slo.empty() ? "" : ", ", name, v);
+    }
+    line(fmt::format("goodput: {} of {} requests met {} (all of them, as vLLM)", r.all.good, r.all.judged, slo));
+  }
   line("");
-  line(fmt::format("{:<22}{:<8}{:>10}{:>10}{:>10}{:>10}{:>10}", "latency (ms)", "window", "mean", "p50", "p90", "p99",
-                   "max"));
+  std::string head = fmt::format("{:<22}{:<8}{:>10}{:>10}", "latency (ms)", "window", "mean", "std");
+  for (double q : r.metrics.percentiles) head += fmt::format("{:>10}", "p" + percentile_word(q));
+  line(head + fmt::format("{:>10}", "max"));
   struct Row {
     const char* name;
     Distribution WindowMetrics::*field;
@@ -189,12 +315,17 @@ std::string bench_report_text(const BenchReport& r) {
     for (int w = 0; w < 2; ++w) {
       if (!cols[w]) continue;
       const Distribution& d = cols[w]->*row.field;
-      line(fmt::format("{:<22}{:<8}{:>10}{:>10}{:>10}{:>10}{:>10}", w == 0 ? row.name : "", w == 0 ? "all" : "steady",
-                       fmt_ms(d, &Distribution::mean), fmt_ms(d, &Distribution::p50), fmt_ms(d, &Distribution::p90),
-                       fmt_ms(d, &Distribution::p99), fmt_ms(d, &Distribution::max)));
+      std::string text = fmt::format("{:<22}{:<8}{:>10}{:>10}", w == 0 ? row.name : "", w == 0 ? "all" : "steady",
+                                     fmt_ms(d, &Distribution::mean), fmt_ms(d, &Distribution::std));
+      for (std::size_t i = 0; i < r.metrics.percentiles.size(); ++i) {
+        double v = i < d.percentiles.size() ? d.percentiles[i].second : std::nan("");
+        text += fmt::format("{:>10}", d.count == 0 || std::isnan(v) ? std::string("-") : fmt::format("{:.2f}", v));
+      }
+      line(text + fmt::format("{:>10}", fmt_ms(d, &Distribution::max)));
     }
   }
   if (!r.window.valid) line("steady: " + r.window.note);
+  if (r.server_metrics) server_metrics_text(*r.server_metrics, out);
   if (r.profile) {
     const ProfileOutcome& p = *r.profile;
     line("");

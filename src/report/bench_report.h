@@ -9,6 +9,7 @@
 #include "load/bench_metrics.h"
 #include "load/load_runner.h"
 #include "load/profiler_control.h"
+#include "load/server_metrics.h"
 
 namespace cuprobe {
 
@@ -22,6 +23,9 @@ struct BenchReport {
   std::string sample_text;  // its table for people
   std::string sample_note;  // why there is no sample, when asked for
   double max_error_rate = 0;
+  MetricOptions metrics;                              // percentiles and goodput SLOs asked for
+  std::optional<ServerMetricsReport> server_metrics;  // with --server-metrics
+  nlohmann::ordered_json identity;                    // version, host, GPUs, start time, label, metadata
 };
 
 double error_rate(const WindowMetrics& all);

@@ -110,6 +110,62 @@ struct StreamServer::Impl {
   std::deque<ServedRequest> served;
   std::vector<ProfileCall> profile_calls;
   std::uint64_t events_sent = 0;
+  // What /metrics reports (under mu).
+  std::int64_t streams_running = 0, prompt_tokens_total = 0, generation_tokens_total = 0, requests_total = 0;
+  std::uint64_t metrics_scrapes = 0;
+
+  std::string metrics_text() const {
+    std::lock_guard<std::mutex> lock(mu);
+    const bool vllm = opt.metrics_engine == "vllm";
+    const std::string p = vllm ? "vllm:" : "sglang:";
+    const std::string labels = "{model_name=\"" + opt.model + "\",engine=\"0\"}";
+    const double ttft_s = opt.ttft_us / 1e6;
+    std::string t;
+    auto metric = [&](const std::string& name, const char* type, const std::string& help, const std::string& sample) {
+      t += "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n" + sample;
+    };
+    auto num = [](double v) { return std::to_string(v); };
+    if (vllm) {
+      metric(p + "num_requests_running", "gauge", "Number of requests in model execution batches.",
+             p + "num_requests_running" + labels + " " + num(static_cast<double>(streams_running)) + "\n");
+      metric(p + "num_requests_waiting", "gauge", "Number of requests waiting to be processed.",
+             p + "num_requests_waiting" + labels + " 0.0\n");
+      metric(p + "kv_cache_usage_perc", "gauge", "KV-cache usage. 1 means 100 percent usage.",
+             p + "kv_cache_usage_perc" + labels + " " + num(static_cast<double>(streams_running) / 64.0) + "\n");
+      metric(p + "num_preemptions_total", "counter", "Cumulative number of preemption from the engine.",
+             p + "num_preemptions_total" + labels + " 0.0\n");
+      metric(p + "prompt_tokens_total", "counter", "Number of prefill tokens processed.",
+             p + "prompt_tokens_total" + labels + " " + num(static_cast<double>(prompt_tokens_total)) + "\n");
+      metric(p + "generation_tokens_total", "counter", "Number of generation tokens processed.",
+             p + "generation_tokens_total" + labels + " " + num(static_cast<double>(generation_tokens_total)) + "\n");
+      metric(p + "prefix_cache_queries_total", "counter", "Prefix cache queries, in terms of number of queried tokens.",
+             p + "prefix_cache_queries_total" + labels + " " + num(static_cast<double>(prompt_tokens_total)) + "\n");
+      metric(p + "prefix_cache_hits_total", "counter", "Prefix cache hits, in terms of number of cached tokens.",
+             p + "prefix_cache_hits_total" + labels + " " + num(static_cast<double>(prompt_tokens_total / 4)) + "\n");
+      std::string h;
+      for (double le : {0.001, 0.01, 0.1, 1.0})
+        h += p + "time_to_first_token_seconds_bucket{model_name=\"" + opt.model + "\",engine=\"0\",le=\"" + num(le) +
+             "\"} " + num(ttft_s <= le ? static_cast<double>(requests_total) : 0.0) + "\n";
+      h += p + "time_to_first_token_seconds_bucket{model_name=\"" + opt.model + "\",engine=\"0\",le=\"+Inf\"} " +
+           num(static_cast<double>(requests_total)) + "\n";
+      h += p + "time_to_first_token_seconds_count" + labels + " " + num(static_cast<double>(requests_total)) + "\n";
+      h += p + "time_to_first_token_seconds_sum" + labels + " " + num(static_cast<double>(requests_total) * ttft_s) +
+           "\n";
+      metric(p + "time_to_first_token_seconds", "histogram", "Histogram of time to first token in seconds.", h);
+    } else {
+      metric(p + "num_running_reqs", "gauge", "The number of running requests.",
+             p + "num_running_reqs" + labels + " " + num(static_cast<double>(streams_running)) + "\n");
+      metric(p + "num_queue_reqs", "gauge", "The number of requests in the waiting queue.",
+             p + "num_queue_reqs" + labels + " 0\n");
+      metric(p + "token_usage", "gauge", "The token usage.",
+             p + "token_usage" + labels + " " + num(static_cast<double>(streams_running) / 64.0) + "\n");
+      metric(p + "generation_tokens_total", "counter", "Number of generation tokens processed.",
+             p + "generation_tokens_total" + labels + " " + num(static_cast<double>(generation_tokens_total)) + "\n");
+    }
+    // Not an engine family: read, but not reported.
+    t += "# TYPE process_open_fds gauge\nprocess_open_fds 12\n";
+    return t;
+  }
 
   void add(int fd, std::uint64_t id, std::uint32_t events) {
     epoll_event ev{};
@@ -247,6 +303,8 @@ struct StreamServer::Impl {
     {
       std::lock_guard<std::mutex> lock(mu);
       ++events_sent;
+      generation_tokens_total += k;
+      if (last) --streams_running;
       if (opt.record_events) served[c.served_index].event_ns.push_back(ts);
       served[c.served_index].completion_tokens = c.tokens_sent;
     }
@@ -309,6 +367,9 @@ struct StreamServer::Impl {
     c.first_due = recv + opt.ttft_us * 1000;
     {
       std::lock_guard<std::mutex> lock(mu);
+      ++streams_running;
+      ++requests_total;
+      prompt_tokens_total += words;
       ServedRequest& s = served.emplace_back();
       s.id = c.id;
       s.path = path;
@@ -376,6 +437,14 @@ struct StreamServer::Impl {
       if (loading) return simple_response(c, 503, "Service Unavailable", "{\"error\":\"loading\"}");
       return simple_response(c, 200, "OK",
                              "{\"object\":\"list\",\"data\":[{\"id\":\"" + opt.model + "\",\"object\":\"model\"}]}");
+    }
+    if (path == "/metrics" && !opt.metrics_engine.empty()) {
+      std::string text = metrics_text();
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        ++metrics_scrapes;
+      }
+      return simple_response(c, 200, "OK", text, "text/plain; version=0.0.4; charset=utf-8");
     }
     if (method == "POST" && (path == "/start_profile" || path == "/stop_profile")) {
       {
@@ -525,5 +594,12 @@ std::uint64_t StreamServer::events_sent() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   return impl_->events_sent;
 }
+
+std::uint64_t StreamServer::metrics_scrapes() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->metrics_scrapes;
+}
+
+std::string StreamServer::metrics_text() const { return impl_->metrics_text(); }
 
 }  // namespace cuprobe::test

@@ -1,6 +1,7 @@
 // A local streaming LLM server for the bench tests: OpenAI /v1/completions and
 // /v1/chat/completions, SGLang /generate, /health, /v1/models, /start_profile,
-// /stop_profile. It emits token events at known times from one epoll thread and
+// /stop_profile, and a Prometheus /metrics with vLLM's (or SGLang's) names
+// counting what it served. It emits token events at known times from one epoll thread and
 // records when each event really left (CLOCK_MONOTONIC, before send()), so
 // tests can hold the client's measurements against the truth.
 // Faults are asked for in the prompt: "fault:http_500", "fault:stall", ...
@@ -25,6 +26,7 @@ struct StreamServerOptions {
   bool chunked = true;               // false: the body ends when the connection closes
   bool record_events = true;         // keep every event's send time (tests); off for throughput runs
   std::string model = "test-model";
+  std::string metrics_engine = "vllm";  // /metrics families: "vllm" or "sglang"; "" = no /metrics (404)
 };
 
 struct ServedRequest {
@@ -57,6 +59,9 @@ class StreamServer {
   std::vector<ServedRequest> served() const;
   std::vector<ProfileCall> profile_calls() const;
   std::uint64_t events_sent() const;
+  std::uint64_t metrics_scrapes() const;  // GET /metrics answered
+  // The /metrics text the server would serve now.
+  std::string metrics_text() const;
 
  private:
   struct Impl;

@@ -1,0 +1,42 @@
+// bench results in the peers' shapes: vLLM's `vllm bench serve --save-result`
+// JSON, SGLang's `bench_serving` JSONL line, and one CSV row per run. All three
+// are computed over the whole run's measured requests (the peers have no
+// steady window) and name cuprobe's version, the host, the GPUs and the start
+// time (BenchReport::identity).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/bench_report.h"
+
+namespace cuprobe {
+
+enum class ResultFormat { kCuprobe, kVllm, kSglang };
+
+struct BenchIdentityInput {
+  std::string version, host, label;
+  std::vector<std::pair<std::string, std::string>> metadata;  // --metadata k=v, in order
+  std::int64_t start_realtime_ns = 0;
+  nlohmann::ordered_json gpus;  // array of {index, name, uuid, ...}; null when unknown
+  std::string gpus_note;        // why there are none
+};
+
+// {"cuprobe_version", "host", "start_time" (ISO 8601 UTC), "start_ns", "gpus" or "gpus_note", "label", "metadata"}
+nlohmann::ordered_json bench_identity_json(const BenchIdentityInput& in);
+
+// "k=v" → (k, v); throws cuprobe::Error (usage) without '='.
+std::pair<std::string, std::string> parse_metadata(const std::string& text);
+
+// vLLM's result object (keys as vllm/benchmarks/serve.py writes them), with
+// cuprobe's identity keys added.
+nlohmann::ordered_json bench_result_vllm(const BenchReport& report);
+// SGLang's bench_serving result line (keys as python/sglang/bench_serving.py writes them).
+nlohmann::ordered_json bench_result_sglang(const BenchReport& report);
+// The CSV header and one row (the whole run's figures).
+std::string bench_result_csv_header(const std::vector<double>& percentiles);
+std::string bench_result_csv_row(const BenchReport& report);
+
+}  // namespace cuprobe

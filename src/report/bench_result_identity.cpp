@@ -1,0 +1,34 @@
+#include <ctime>
+
+#include "common/error.h"
+#include "report/bench_result.h"
+
+namespace cuprobe {
+
+nlohmann::ordered_json bench_identity_json(const BenchIdentityInput& in) {
+  nlohmann::ordered_json j;
+  j["cuprobe_version"] = in.version;
+  j["host"] = in.host;
+  std::time_t secs = static_cast<std::time_t>(in.start_realtime_ns / 1'000'000'000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  j["start_time"] = buf;
+  j["start_ns"] = in.start_realtime_ns;
+  if (!in.gpus.is_null()) j["gpus"] = in.gpus;
+  if (!in.gpus_note.empty()) j["gpus_note"] = in.gpus_note;
+  if (!in.label.empty()) j["label"] = in.label;
+  nlohmann::ordered_json meta = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : in.metadata) meta[k] = v;
+  j["metadata"] = std::move(meta);
+  return j;
+}
+
+std::pair<std::string, std::string> parse_metadata(const std::string& text) {
+  std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) throw Error("--metadata: '" + text + "' is not KEY=VALUE", kExitUsage);
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+}  // namespace cuprobe
