@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "load/bpe_tokenizer.h"
 #include "load/token_counter.h"
 
 namespace cuprobe {
@@ -33,6 +34,8 @@ void add_workload_flags(CLI::App& app, WorkloadFlags& f) {
   app.add_option("--token-count", f.token_count,
                  "how prompt lengths are counted: auto (the server's /tokenize, else words), server or words")
       ->capture_default_str();
+  app.add_option("--tokenizer", f.tokenizer,
+                 "count prompt lengths with this Hugging Face tokenizer.json (byte-level BPE) instead of the server");
 }
 
 std::optional<WorkloadPlan> plan_workload(const WorkloadFlags& flags, std::uint64_t planned_requests,
@@ -60,6 +63,10 @@ std::optional<WorkloadPlan> plan_workload(const WorkloadFlags& flags, std::uint6
   plan.flags.num_prompts = pool;
   if (name == "random") check_random_spec(plan.flags.random);
   if (name == "shared-prefix") check_shared_prefix_spec(plan.flags.gsp);
+  if (!flags.tokenizer.empty()) {
+    if (flags.token_count != "auto") throw Error("--tokenizer and --token-count exclude each other", kExitUsage);
+    plan.tokenizer = BpeTokenCounter::load(flags.tokenizer);
+  }
   if (name == "sharegpt") plan.sharegpt = read_sharegpt(flags.dataset_path);
   if (name == "jsonl") plan.jsonl = read_jsonl_prompts(flags.dataset_path, default_output_len);
   return plan;
@@ -92,9 +99,9 @@ BuiltWorkload build_workload(const WorkloadPlan& plan, const HttpUrl& server, co
                              const std::string& model) {
   const WorkloadFlags& f = plan.flags;
   BuiltWorkload built;
-  std::unique_ptr<TokenCounter> counter;
-  bool counts = f.dataset_name != "jsonl";
-  if (counts) counter = make_token_counter(f.token_count, server, client, model, built.note);
+  std::shared_ptr<TokenCounter> counter = f.dataset_name == "jsonl" ? nullptr : plan.tokenizer;
+  if (!counter && f.dataset_name != "jsonl")
+    counter = make_token_counter(f.token_count, server, client, model, built.note);
   std::vector<Conversation> conversations;
   std::string what;
   nlohmann::ordered_json& s = built.settings;

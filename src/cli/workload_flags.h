@@ -1,7 +1,7 @@
 // bench's workload flags, named as in `vllm bench serve` and SGLang's
 // bench_serving: --dataset-name random|sharegpt|shared-prefix|jsonl with
 // --dataset-path, --random-*, --gsp-*, --sharegpt-output-len, --num-prompts,
-// --multi-turn, and --token-count (how prompt lengths are counted).
+// --multi-turn, and --token-count / --tokenizer (how prompt lengths are counted).
 // Files are read before the server is waited for (a bad file fails at once);
 // the requests are built after, when the server's /tokenize can count.
 #pragma once
@@ -18,12 +18,13 @@
 #include "load/dataset_sharegpt.h"
 #include "load/http_client_config.h"
 #include "load/http_url.h"
+#include "load/token_counter.h"
 #include "load/workload.h"
 
 namespace cuprobe {
 
 struct WorkloadFlags {
-  std::string dataset_name, dataset_path, token_count = "auto";
+  std::string dataset_name, dataset_path, token_count = "auto", tokenizer;
   RandomSpec random;
   SharedPrefixSpec gsp;
   std::uint64_t num_prompts = 0;
@@ -38,6 +39,7 @@ struct WorkloadPlan {
   WorkloadFlags flags;
   std::optional<ShareGptFile> sharegpt;
   std::vector<Prompt> jsonl;
+  std::shared_ptr<TokenCounter> tokenizer;  // --tokenizer, read before the wait
 };
 
 // nullopt when --dataset-name is not given (the legacy --input-len / --dataset

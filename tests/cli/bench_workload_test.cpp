@@ -34,6 +34,8 @@ std::string write_file(const std::string& name, const std::string& text) {
   return path;
 }
 
+std::string bad_path() { return write_file("unigram.json", R"({"model": {"type": "Unigram"}})"); }
+
 std::string words(int n, const std::string& first = "w") {
   std::string s = first;
   for (int i = 1; i < n; ++i) s += " w";
@@ -110,6 +112,24 @@ TEST(BenchWorkload, WithoutTokenizeLengthsAreWordsAndTheReportSaysSo) {
   r = run_cuprobe({"bench", s.url(), "--dataset-name", "random", "--token-count", "server", "-n", "1", "-q"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("tokenize:"), std::string::npos) << r.err;
+}
+
+// --tokenizer counts with a local tokenizer.json: the server is not asked.
+TEST(BenchWorkload, LocalTokenizerCountsWithoutTheServer) {
+  json tokenizer = {{"model", {{"type", "BPE"}, {"vocab", {{"t", 0}}}, {"merges", {"t h", "th e"}}}},
+                    {"pre_tokenizer", {{"type", "ByteLevel"}, {"add_prefix_space", false}}}};
+  std::string path = write_file("tokenizer.json", tokenizer.dump());
+  StreamServer s(fast());
+  auto r = run_cuprobe({"bench", s.url(), "--dataset-name", "random", "--random-input-len", "30", "--random-output-len",
+                        "2", "-n", "3", "--tokenizer", path, "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(report(r)["settings"]["prompt_lengths"], "tokenizer " + path);
+  EXPECT_EQ(s.tokenize_calls(), 0u);
+  r = run_cuprobe({"bench", s.url(), "--dataset-name", "random", "--tokenizer", path, "--token-count", "words"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  r = run_cuprobe({"bench", s.url(), "--dataset-name", "random", "--tokenizer", bad_path(), "-q"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("only BPE tokenizers"), std::string::npos) << r.err;
 }
 
 TEST(BenchWorkload, SharedPrefixGroups) {
