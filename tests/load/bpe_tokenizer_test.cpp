@@ -92,6 +92,23 @@ TEST(BpeTokenizer, MergesByRank) {
   EXPECT_EQ(BpeTokenCounter::load(write("llama.json", doc))->pattern(), SplitPattern::kLlama3);
 }
 
+// Tokenizers trained with Hugging Face `tokenizers` 0.23.2 (tests/data/bpe/make_ref.py)
+// and that library's counts of 41 texts: ASCII, code, Cyrillic, CJK, emoji,
+// numbers, contractions, CR/LF runs and 30 pieces of Python source.
+TEST(BpeTokenizer, AgreesWithHuggingFaceTokenizers) {
+  nlohmann::json ref = nlohmann::json::parse(std::ifstream(test::data_path("bpe/ref.json")));
+  ASSERT_EQ(ref["texts"].size(), 41u);
+  for (auto [name, pattern] : {std::pair{"gpt2", SplitPattern::kGpt2}, std::pair{"llama3", SplitPattern::kLlama3},
+                               std::pair{"qwen2", SplitPattern::kQwen2}}) {
+    auto t = BpeTokenCounter::load(test::data_path(std::string("bpe/") + name + ".json"));
+    EXPECT_EQ(t->pattern(), pattern) << name;
+    for (std::size_t i = 0; i < ref["texts"].size(); ++i) {
+      EXPECT_EQ(t->count(ref["texts"][i].get<std::string>()), ref[name][i].get<std::int64_t>())
+          << name << " text " << i;
+    }
+  }
+}
+
 TEST(BpeTokenizer, OtherTokenizersAreOneLine) {
   nlohmann::json doc = tiny_tokenizer();
   doc["model"]["type"] = "Unigram";
