@@ -269,6 +269,12 @@ int run_bench(int argc, char** argv) {
     if (!extra_body.is_object()) throw Error("--extra-body must be a JSON object", kExitUsage);
   }
   const HttpClientConfig client = http_client_config(client_flags, server);
+  if (!workload_flags.dataset_name.empty() && app.count("--input-len") > 0) {
+    throw Error(
+        "--input-len is for the default prompts; with --dataset-name use --random-input-len (random) or the "
+        "--gsp-* lengths (shared-prefix)",
+        kExitUsage);
+  }
   if (!workload_flags.dataset_name.empty() && !dataset.empty()) {
     throw Error("--dataset is --dataset-name jsonl --dataset-path FILE; give one of them", kExitUsage);
   }

@@ -248,7 +248,8 @@ TEST(BenchWorkload, BadFilesAndFlags) {
                                              {"--dataset-name", "random", "--random-range-ratio", "1"},
                                              {"--dataset-name", "random", "--multi-turn"},
                                              {"--dataset-name", "jsonl", "--dataset-path", jsonl, "--dataset", jsonl},
-                                             {"--dataset-name", "random", "--token-count", "bytes"}}) {
+                                             {"--dataset-name", "random", "--token-count", "bytes"},
+                                             {"--dataset-name", "random", "--input-len", "5"}}) {
     args.insert(args.begin(), {"bench", s.url(), "-q"});
     r = run_cuprobe(args);
     EXPECT_EQ(r.exit_code, 2) << args[4] << " " << r.err;
