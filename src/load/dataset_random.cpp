@@ -42,15 +42,20 @@ std::vector<Conversation> random_dataset(const RandomSpec& spec, TokenCounter& c
   std::mt19937_64 rng(spec.seed);
   LengthRange in = length_range(spec.input_len, spec.range_ratio);
   LengthRange out = length_range(spec.output_len, spec.range_ratio);
+  std::vector<std::int64_t> outputs(spec.count);
+  std::vector<FitJob> jobs(spec.count);
+  for (std::uint64_t i = 0; i < spec.count; ++i) {
+    jobs[i].stream = stream_of(spec.seed, 1, i);
+    jobs[i].target = draw(rng, in);
+    outputs[i] = draw(rng, out);
+  }
+  fit_all(counter, jobs);
   std::vector<Conversation> conversations(spec.count);
   for (std::uint64_t i = 0; i < spec.count; ++i) {
-    std::int64_t input = draw(rng, in);
-    std::int64_t output = draw(rng, out);
-    FittedText text = fit_text(counter, stream_of(spec.seed, 1, i), input);
     Prompt p;
-    p.text = std::move(text.text);
-    p.max_tokens = output;
-    p.expected_prompt_tokens = text.tokens;
+    p.text = std::move(jobs[i].fitted.text);
+    p.max_tokens = outputs[i];
+    p.expected_prompt_tokens = jobs[i].fitted.tokens;
     conversations[i].turns.push_back(std::move(p));
   }
   return conversations;
@@ -65,20 +70,24 @@ void check_shared_prefix_spec(const SharedPrefixSpec& spec) {
 
 std::vector<Conversation> shared_prefix_dataset(const SharedPrefixSpec& spec, TokenCounter& counter) {
   check_shared_prefix_spec(spec);
+  auto groups = static_cast<std::size_t>(spec.groups);
+  auto per_group = static_cast<std::size_t>(spec.prompts_per_group);
+  std::vector<FitJob> jobs(groups + groups * per_group);  // system prompts, then questions
+  for (std::size_t g = 0; g < groups; ++g) jobs[g] = FitJob{stream_of(spec.seed, 2, g), spec.system_prompt_len, {}};
+  for (std::size_t n = 0; n < groups * per_group; ++n) {
+    jobs[groups + n] = FitJob{stream_of(spec.seed, 3, n), spec.question_len, {}};
+  }
+  fit_all(counter, jobs);
   std::vector<Conversation> conversations;
-  conversations.reserve(static_cast<std::size_t>(spec.groups * spec.prompts_per_group));
-  for (std::int64_t g = 0; g < spec.groups; ++g) {
-    FittedText system =
-        fit_text(counter, stream_of(spec.seed, 2, static_cast<std::uint64_t>(g)), spec.system_prompt_len);
-    for (std::int64_t q = 0; q < spec.prompts_per_group; ++q) {
-      auto n = static_cast<std::uint64_t>(g * spec.prompts_per_group + q);
-      FittedText question = fit_text(counter, stream_of(spec.seed, 3, n), spec.question_len);
-      Prompt p;
-      p.text = system.text + "\n\n" + question.text;
-      p.max_tokens = spec.output_len;
-      p.expected_prompt_tokens = system.tokens + question.tokens;
-      conversations.push_back(Conversation{{std::move(p)}});
-    }
+  conversations.reserve(groups * per_group);
+  for (std::size_t n = 0; n < groups * per_group; ++n) {
+    const FittedText& system = jobs[n / per_group].fitted;
+    const FittedText& question = jobs[groups + n].fitted;
+    Prompt p;
+    p.text = system.text + "\n\n" + question.text;
+    p.max_tokens = spec.output_len;
+    p.expected_prompt_tokens = system.tokens + question.tokens;
+    conversations.push_back(Conversation{{std::move(p)}});
   }
   std::mt19937_64 rng(spec.seed);
   std::shuffle(conversations.begin(), conversations.end(), rng);

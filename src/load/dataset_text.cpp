@@ -1,9 +1,13 @@
 #include "load/dataset_text.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <iterator>
 #include <map>
+#include <mutex>
 #include <random>
+#include <thread>
 
 namespace cuprobe {
 namespace {
@@ -77,6 +81,29 @@ FittedText fit_text(TokenCounter& counter, std::uint64_t stream, std::int64_t ta
   }
   fitted.exact = fitted.tokens == target;
   return fitted;
+}
+
+void fit_all(TokenCounter& counter, std::vector<FitJob>& jobs) {
+  std::size_t threads = counter.concurrent() ? std::min<std::size_t>(8, jobs.size()) : 1;
+  std::atomic<std::size_t> next{0};
+  std::mutex mu;
+  std::exception_ptr error;
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < jobs.size();) {
+      try {
+        jobs[i].fitted = fit_text(counter, jobs[i].stream, jobs[i].target);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!error) error = std::current_exception();
+        next = jobs.size();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace cuprobe

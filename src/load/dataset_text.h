@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "load/token_counter.h"
 
@@ -23,5 +24,15 @@ struct FittedText {
 // one word); when no prefix has exactly that many, the longest one below it.
 // Each try costs one count (words: none is needed beyond the first).
 FittedText fit_text(TokenCounter& counter, std::uint64_t stream, std::int64_t target);
+
+struct FitJob {
+  std::uint64_t stream = 0;
+  std::int64_t target = 0;
+  FittedText fitted;
+};
+// fit_text for every job, on up to 8 threads when the counter allows it (a
+// server's /tokenize: the calls' round trips overlap); the same results as one
+// by one. Rethrows the first error.
+void fit_all(TokenCounter& counter, std::vector<FitJob>& jobs);
 
 }  // namespace cuprobe

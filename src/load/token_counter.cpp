@@ -27,16 +27,24 @@ std::int64_t ServerTokenCounter::count(const std::string& text) {
   if (!model_.empty()) body["model"] = model_;
   std::string payload = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   HttpFetchResult r;
+  std::string path;
   for (int attempt = 0; attempt < 2; ++attempt) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      path = path_;
+    }
     ++calls_;
-    r = http_fetch(server_, client_, "POST", server_.path + path_, payload, timeout_);
-    if (r.responded && r.status == 404 && path_ == "/tokenize" && calls_ == 1) {
+    r = http_fetch(server_, client_, "POST", server_.path + path, payload, timeout_);
+    std::lock_guard<std::mutex> lock(mu_);
+    if (r.responded && r.status == 404 && path == "/tokenize" && !settled_) {
       path_ = "/v1/tokenize";
+      settled_ = true;
       continue;
     }
+    if (r.responded) settled_ = true;
     break;
   }
-  std::string where = server_.base() + server_.path + path_;
+  std::string where = server_.base() + server_.path + path;
   if (!r.responded) throw Error("tokenize: " + where + ": " + r.error + " (" + r.detail + ")");
   if (r.status < 200 || r.status >= 300) {
     throw Error("tokenize: " + where + " answered HTTP " + std::to_string(r.status) + ": " + r.body.substr(0, 200));
@@ -49,6 +57,11 @@ std::int64_t ServerTokenCounter::count(const std::string& text) {
     if (auto it = doc.find("tokens"); it != doc.end() && it->is_array()) return static_cast<std::int64_t>(it->size());
   }
   throw Error("tokenize: " + where + " answered without \"count\" or \"tokens\": " + r.body.substr(0, 200));
+}
+
+std::string ServerTokenCounter::method() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return "server " + path_;
 }
 
 std::unique_ptr<TokenCounter> make_token_counter(const std::string& mode, const HttpUrl& server,

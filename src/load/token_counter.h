@@ -4,9 +4,11 @@
 // so a report can say which method its lengths are in.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "load/http_client_config.h"
@@ -21,6 +23,8 @@ class TokenCounter {
   // "server /tokenize" or "words"; names the unit of every length in the report.
   virtual std::string method() const = 0;
   virtual std::uint64_t calls() const { return 0; }
+  // count() may be called from several threads at once.
+  virtual bool concurrent() const { return false; }
 };
 
 // Runs of non-white-space characters.
@@ -30,6 +34,7 @@ class WordCounter final : public TokenCounter {
  public:
   std::int64_t count(const std::string& text) override { return count_words(text); }
   std::string method() const override { return "words"; }
+  bool concurrent() const override { return true; }
 };
 
 // POST {path}/tokenize {"model", "prompt", "add_special_tokens": false} →
@@ -41,16 +46,19 @@ class ServerTokenCounter final : public TokenCounter {
   ServerTokenCounter(HttpUrl server, HttpClientConfig client, std::string model,
                      std::chrono::nanoseconds timeout = std::chrono::seconds(30));
   std::int64_t count(const std::string& text) override;
-  std::string method() const override { return "server " + path_; }
-  std::uint64_t calls() const override { return calls_; }
+  std::string method() const override;
+  std::uint64_t calls() const override { return calls_.load(); }
+  bool concurrent() const override { return true; }
 
  private:
   HttpUrl server_;
   HttpClientConfig client_;
   std::string model_;
   std::chrono::nanoseconds timeout_;
-  std::string path_ = "/tokenize";
-  std::uint64_t calls_ = 0;
+  mutable std::mutex mu_;
+  std::string path_ = "/tokenize";  // /v1/tokenize once /tokenize was 404
+  bool settled_ = false;            // a call has answered: the path stays
+  std::atomic<std::uint64_t> calls_{0};
 };
 
 // `auto`: the server's /tokenize when one answers a test call, else words; the

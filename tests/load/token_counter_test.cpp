@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "load/dataset_random.h"
 #include "load/dataset_text.h"
 #include "support/scripted_server.h"
 #include "support/stream_server.h"
@@ -30,6 +31,40 @@ TEST(TokenCounter, ServerTokenizeWithoutSpecialTokens) {
     FittedText t = fit_text(counter, 11, target);
     EXPECT_EQ(test::stream_server_tokens(t.text, 2), t.tokens);
     EXPECT_TRUE(t.exact) << target << ": " << t.tokens;
+  }
+  EXPECT_EQ(s.tokenize_calls(), counter.calls());
+}
+
+// The same counter, one call at a time.
+class OneAtATime final : public TokenCounter {
+ public:
+  explicit OneAtATime(TokenCounter& inner) : inner_(inner) {}
+  std::int64_t count(const std::string& text) override { return inner_.count(text); }
+  std::string method() const override { return inner_.method(); }
+
+ private:
+  TokenCounter& inner_;
+};
+
+// Fitting on several threads (the server's calls overlap) gives what fitting one by one gives.
+TEST(TokenCounter, ParallelFitsEqualSequentialOnes) {
+  test::StreamServerOptions o;
+  o.chars_per_token = 3;
+  test::StreamServer s(o);
+  ServerTokenCounter counter(parse_http_url(s.url()), {}, "");
+  ASSERT_TRUE(counter.concurrent());
+  RandomSpec spec;
+  spec.input_len = 60;
+  spec.range_ratio = 0.5;
+  spec.count = 40;
+  spec.seed = 9;
+  auto parallel = random_dataset(spec, counter);
+  OneAtATime sequential(counter);
+  auto one_by_one = random_dataset(spec, sequential);
+  ASSERT_EQ(parallel.size(), one_by_one.size());
+  for (std::size_t i = 0; i < parallel.size(); ++i) {
+    EXPECT_EQ(parallel[i].turns[0].text, one_by_one[i].turns[0].text) << i;
+    EXPECT_EQ(parallel[i].turns[0].expected_prompt_tokens, test::stream_server_tokens(parallel[i].turns[0].text, 3));
   }
   EXPECT_EQ(s.tokenize_calls(), counter.calls());
 }
