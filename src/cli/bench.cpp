@@ -269,6 +269,7 @@ int run_bench(int argc, char** argv) {
     if (!extra_body.is_object()) throw Error("--extra-body must be a JSON object", kExitUsage);
   }
   const HttpClientConfig client = http_client_config(client_flags, server);
+  check_workload_flags_used(app, workload_flags);
   if (!workload_flags.dataset_name.empty() && app.count("--input-len") > 0) {
     throw Error(
         "--input-len is for the default prompts; with --dataset-name use --random-input-len (random) or the "

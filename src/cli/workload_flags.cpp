@@ -38,6 +38,16 @@ void add_workload_flags(CLI::App& app, WorkloadFlags& f) {
                  "count prompt lengths with this Hugging Face tokenizer.json (byte-level BPE) instead of the server");
 }
 
+void check_workload_flags_used(const CLI::App& app, const WorkloadFlags& flags) {
+  if (!flags.dataset_name.empty()) return;
+  for (const char* name :
+       {"--dataset-path", "--num-prompts", "--random-input-len", "--random-output-len", "--random-range-ratio",
+        "--sharegpt-output-len", "--gsp-num-groups", "--gsp-prompts-per-group", "--gsp-system-prompt-len",
+        "--gsp-question-len", "--gsp-output-len", "--multi-turn", "--token-count", "--tokenizer"}) {
+    if (app.count(name) > 0) throw Error(std::string(name) + " needs --dataset-name", kExitUsage);
+  }
+}
+
 std::optional<WorkloadPlan> plan_workload(const WorkloadFlags& flags, std::uint64_t planned_requests,
                                           std::int64_t default_output_len, std::uint64_t seed) {
   const std::string& name = flags.dataset_name;

@@ -33,6 +33,8 @@ struct WorkloadFlags {
 };
 
 void add_workload_flags(CLI::App& app, WorkloadFlags& flags);
+// A workload option without --dataset-name is a usage error (it would do nothing).
+void check_workload_flags_used(const CLI::App& app, const WorkloadFlags& flags);
 
 // What was read from the flags and the file, before any request.
 struct WorkloadPlan {

@@ -249,7 +249,9 @@ TEST(BenchWorkload, BadFilesAndFlags) {
                                              {"--dataset-name", "random", "--multi-turn"},
                                              {"--dataset-name", "jsonl", "--dataset-path", jsonl, "--dataset", jsonl},
                                              {"--dataset-name", "random", "--token-count", "bytes"},
-                                             {"--dataset-name", "random", "--input-len", "5"}}) {
+                                             {"--dataset-name", "random", "--input-len", "5"},
+                                             {"--random-input-len", "5"},
+                                             {"--tokenizer", jsonl}}) {
     args.insert(args.begin(), {"bench", s.url(), "-q"});
     r = run_cuprobe(args);
     EXPECT_EQ(r.exit_code, 2) << args[4] << " " << r.err;
