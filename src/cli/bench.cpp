@@ -26,6 +26,7 @@
 #include "cli/http_client_flags.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
+#include "cli/workload_flags.h"
 #include "collect/counters/counter_summary.h"
 #include "collect/counters/device_sampler.h"
 #include "collect/counters/metric_presets.h"
@@ -39,6 +40,7 @@
 #include "common/version.h"
 #include "load/arrivals.h"
 #include "load/bench_metrics.h"
+#include "load/field_probe.h"
 #include "load/http_url.h"
 #include "load/load_runner.h"
 #include "load/profiler_control.h"
@@ -47,6 +49,7 @@
 #include "load/request_builder.h"
 #include "load/server_metrics.h"
 #include "load/stream_decoder.h"
+#include "load/workload.h"
 #include "report/bench_report.h"
 #include "report/bench_result.h"
 #include "report/counter_summary_report.h"
@@ -98,8 +101,12 @@ class SamplerThread {
 
 class BenchObserver final : public LoadObserver {
  public:
-  BenchObserver(ProfilerControl* profiler, ServerMetricsScraper* metrics, bool quiet, std::uint64_t planned)
-      : profiler_(profiler), metrics_(metrics), quiet_(quiet), planned_(planned) {}
+  BenchObserver(ProfilerControl* profiler, ServerMetricsScraper* metrics, bool quiet, std::uint64_t planned,
+                Workload* workload)
+      : profiler_(profiler), metrics_(metrics), quiet_(quiet), planned_(planned), workload_(workload) {}
+  void on_request_end(std::uint64_t index) override {
+    if (workload_) workload_->ended(index);
+  }
   void on_steady_start(std::int64_t) override {
     if (metrics_ && !sent_all_) metrics_->request_start();
     // Everything was sent before the first request ended: no steady state to profile.
@@ -131,6 +138,7 @@ class BenchObserver final : public LoadObserver {
   ServerMetricsScraper* metrics_;
   bool quiet_;
   std::uint64_t planned_;
+  Workload* workload_;
   std::int64_t last_ = 0;
   bool sent_all_ = false;
 };
@@ -297,6 +305,9 @@ int run_bench(int argc, char** argv) {
   app.add_option("--output-len", output_len, "max_tokens of every request")->capture_default_str();
   app.add_option("--dataset", dataset,
                  "JSONL prompts: {\"prompt\": ...} or {\"messages\": [...]}, optional max_tokens");
+  // Workloads (datasets, token-true lengths): one block, see cli/workload_flags.h.
+  WorkloadFlags workload_flags;
+  add_workload_flags(app, workload_flags);
   app.add_flag("--no-ignore-eos", no_ignore_eos, "do not ask the server to ignore EOS (outputs may be shorter)");
   app.add_flag("--no-stream-options", no_stream_options,
                "leave stream_options out of OpenAI request bodies (servers that reject unknown fields with 400/422); "
@@ -455,8 +466,22 @@ int run_bench(int argc, char** argv) {
     if (!extra_body.is_object()) throw Error("--extra-body must be a JSON object", kExitUsage);
   }
   const HttpClientConfig client = http_client_config(client_flags, server);
-  std::unique_ptr<PromptSource> prompts =
-      dataset.empty() ? synthetic_prompts(input_len, output_len, seed) : dataset_prompts(dataset, output_len);
+  check_workload_flags_used(app, workload_flags);
+  if (!workload_flags.dataset_name.empty() && app.count("--input-len") > 0) {
+    throw Error(
+        "--input-len is for the default prompts; with --dataset-name use --random-input-len (random) or the "
+        "--gsp-* lengths (shared-prefix)",
+        kExitUsage);
+  }
+  if (!workload_flags.dataset_name.empty() && !dataset.empty()) {
+    throw Error("--dataset is --dataset-name jsonl --dataset-path FILE; give one of them", kExitUsage);
+  }
+  std::optional<WorkloadPlan> workload_plan =
+      plan_workload(workload_flags, opt.requests > 0 ? opt.requests + opt.warmup_requests : 0, output_len, seed);
+  std::unique_ptr<PromptSource> prompts;
+  if (!workload_plan) {
+    prompts = dataset.empty() ? synthetic_prompts(input_len, output_len, seed) : dataset_prompts(dataset, output_len);
+  }
   std::optional<ProfileSettings> profile;
   if (!profile_kind.empty()) {
     ProfileSettings ps;
@@ -521,8 +546,30 @@ int run_bench(int argc, char** argv) {
   tpl.extra_body = extra_body;
   tpl.extra_headers = client.extra_headers;
   opt.tls = client.tls;
+  nlohmann::ordered_json notes = nlohmann::ordered_json::array();
+  BuiltWorkload workload;
+  if (workload_plan) {
+    if (!quiet) std::fprintf(stderr, "bench: building the %s workload\n", workload_flags.dataset_name.c_str());
+    workload = build_workload(*workload_plan, server, client, model);
+    if (!workload.note.empty()) {
+      notes.push_back(repair_utf8(workload.note));
+      if (!quiet) std::fprintf(stderr, "bench: %s\n", workload.note.c_str());
+    }
+  }
+  const std::string prompts_text = workload.workload ? workload.workload->describe() : prompts->describe();
+  // A server that rejects stream_options or ignore_eos gets the run without them.
+  FieldProbeResult probe = drop_rejected_fields(
+      server, client, tpl,
+      std::min(std::chrono::nanoseconds(std::chrono::seconds(30)), std::chrono::nanoseconds(opt.request_timeout_ns)));
+  for (const std::string& field : probe.dropped) {
+    std::string note = "the server rejected " + field + " (HTTP 400/422): requests are sent without it" +
+                       (field == "stream_options" ? "; output tokens are counted from the stream"
+                                                  : "; outputs may end before max_tokens");
+    notes.push_back(note);
+    if (!quiet) std::fprintf(stderr, "bench: %s\n", note.c_str());
+  }
   RequestFactory factory = [&](std::uint64_t index) {
-    Prompt p = prompts->prompt(index);
+    Prompt p = workload.workload ? workload.workload->next(index) : prompts->prompt(index);
     return OutgoingRequest(build_http_request(tpl, p), p.max_tokens, p.expected_prompt_tokens);
   };
 
@@ -538,8 +585,12 @@ int run_bench(int argc, char** argv) {
   settings["duration_s"] = opt.duration_ns / 1e9;
   settings["warmup_requests"] = opt.warmup_requests;
   settings["warmup_s"] = opt.warmup_ns / 1e9;
-  settings["prompts"] = repair_utf8(prompts->describe());
-  settings["input_len"] = dataset.empty() ? nlohmann::ordered_json(input_len) : nlohmann::ordered_json();
+  settings["prompts"] = repair_utf8(prompts_text);
+  settings["input_len"] =
+      dataset.empty() && !workload_plan ? nlohmann::ordered_json(input_len) : nlohmann::ordered_json();
+  if (workload.workload) settings["dataset"] = workload.settings;
+  settings["prompt_lengths"] =
+      workload.workload ? workload.settings["prompt_lengths"] : nlohmann::ordered_json("words");
   settings["output_len"] = output_len;
   settings["ignore_eos"] = tpl.ignore_eos;
   settings["stream_options"] = tpl.stream_options && api != ApiKind::kGenerate;
@@ -548,6 +599,8 @@ int run_bench(int argc, char** argv) {
   settings["request_timeout_s"] = opt.request_timeout_ns / 1e9;
   settings["timeout_s"] = opt.run_timeout_ns / 1e9;
   settings["max_error_rate"] = max_error_rate;
+  settings["fields_dropped"] = probe.dropped;
+  settings["notes"] = notes;
 
   settings["burstiness"] =
       arrival == Arrival::kConstant ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(burstiness);
@@ -595,12 +648,13 @@ int run_bench(int argc, char** argv) {
       scraper = std::make_unique<ServerMetricsScraper>(
           server, client, std::chrono::nanoseconds(std::min<std::int64_t>(opt.run_timeout_ns, 30'000'000'000)));
     }
-    BenchObserver observer(profiler.get(), scraper.get(), quiet, opt.requests ? opt.requests + opt.warmup_requests : 0);
+    BenchObserver observer(profiler.get(), scraper.get(), quiet, opt.requests ? opt.requests + opt.warmup_requests : 0,
+                           workload.workload.get());
     if (!quiet) {
       std::fprintf(stderr, "bench: %s%s, %s, %s\n", server.base().c_str(), tpl.path.c_str(),
                    rate > 0 ? ("open loop " + std::to_string(rate) + " req/s").c_str()
                             : ("concurrency " + std::to_string(opt.concurrency)).c_str(),
-                   prompts->describe().c_str());
+                   prompts_text.c_str());
     }
     opt.run_timeout_ns = std::max<std::int64_t>(1'000'000, run_deadline - mono_ns());
     LoadResult& load = loads.emplace_back(run_load(opt, factory, observer, stop.flag()));

@@ -2,15 +2,18 @@
 
 #include <netinet/in.h>
 #include <poll.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 #include <vector>
 
 #include "common/clock.h"
+#include "common/error.h"
 #include "common/utf8.h"
 #include "load/http_response_parser.h"
 #include "load/request_builder.h"
@@ -66,12 +69,9 @@ bool send_all(int fd, const std::string& data, std::int64_t deadline) {
   return true;
 }
 
-}  // namespace
-
-HttpFetchResult http_fetch(const HttpUrl& server, const HttpClientConfig& client, const char* method,
-                           const std::string& path, const std::string& json_body, std::chrono::nanoseconds timeout) {
+HttpFetchResult fetch_once(const HttpUrl& server, const HttpClientConfig& client, const char* method,
+                           const std::string& path, const std::string& json_body, std::int64_t deadline) {
   HttpFetchResult result;
-  std::int64_t deadline = mono_ns() + timeout.count();
   auto failed = [&](const char* why, std::string what) {
     result.error = why;
     result.detail = repair_utf8(what);
@@ -132,7 +132,84 @@ HttpFetchResult http_fetch(const HttpUrl& server, const HttpClientConfig& client
   result.responded = true;
   result.status = parser.status();
   result.body = std::move(body.body);
+  result.location = parser.location();
   return result;
+}
+
+bool is_redirect(int status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+// The headers without Authorization lines.
+std::string without_authorization(const std::string& headers) {
+  std::string kept;
+  for (std::size_t pos = 0; pos < headers.size();) {
+    std::size_t end = headers.find("\r\n", pos);
+    end = end == std::string::npos ? headers.size() : end + 2;
+    if (strncasecmp(headers.c_str() + pos, "authorization:", 14) != 0) kept.append(headers, pos, end - pos);
+    pos = end;
+  }
+  return kept;
+}
+
+}  // namespace
+
+HttpFetchResult http_fetch(const HttpUrl& server, const HttpClientConfig& client, const char* method,
+                           const std::string& path, const std::string& json_body, std::chrono::nanoseconds timeout) {
+  std::int64_t deadline = mono_ns() + timeout.count();
+  HttpUrl at = server;
+  HttpClientConfig config = client;
+  std::string current_path = path, current_method = method, body = json_body;
+  std::vector<std::string> seen{at.base() + current_path};
+  for (int hops = 0;; ++hops) {
+    HttpFetchResult r = fetch_once(at, config, current_method.c_str(), current_path, body, deadline);
+    r.redirects = hops;
+    if (hops > 0) r.url = at.base() + current_path;
+    if (!r.responded || !is_redirect(r.status) || r.location.empty()) return r;
+    if (hops == kMaxRedirects) {
+      r.detail = "more than " + std::to_string(kMaxRedirects) + " redirects";
+      return r;
+    }
+    HttpUrl next = at;
+    std::string next_path;
+    if (r.location.find("://") != std::string::npos) {
+      try {
+        next = parse_http_url(r.location);
+      } catch (const Error& e) {
+        r.detail = "cannot follow the redirect to '" + repair_utf8(r.location) + "': " + e.what();
+        return r;
+      }
+      next_path = next.path.empty() ? "/" : next.path;
+      next.path.clear();
+    } else if (r.location.front() == '/') {
+      next_path = r.location;
+    } else {  // relative to the current path's directory
+      std::string dir = current_path.substr(0, current_path.rfind('/') + 1);
+      next_path = (dir.empty() ? "/" : dir) + r.location;
+    }
+    if (std::find(seen.begin(), seen.end(), next.base() + next_path) != seen.end()) {
+      r.detail = "redirect loop at " + repair_utf8(next.base() + next_path);
+      return r;
+    }
+    seen.push_back(next.base() + next_path);
+    if (next.host != at.host || next.port != at.port || (at.https && !next.https)) {
+      config.extra_headers = without_authorization(config.extra_headers);
+    }
+    if (next.https && !config.tls) {
+      try {
+        config.tls = TlsContext::client(TlsOptions{});
+      } catch (const Error& e) {
+        r.detail = std::string("cannot follow the redirect to https: ") + e.what();
+        return r;
+      }
+    }
+    if (r.status != 307 && r.status != 308) {
+      current_method = "GET";
+      body.clear();
+    }
+    at = next;
+    current_path = next_path;
+  }
 }
 
 }  // namespace cuprobe

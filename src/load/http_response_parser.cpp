@@ -88,6 +88,8 @@ bool HttpResponseParser::on_header_line(std::string_view line) {
   std::string_view value = trim(line.substr(colon + 1));
   if (iequals(name, "content-type")) {
     content_type_ = lower(value);
+  } else if (iequals(name, "location")) {
+    location_ = std::string(value.substr(0, 4096));
   } else if (iequals(name, "transfer-encoding")) {
     if (lower(value).find("chunked") != std::string::npos) chunked_ = true;
   } else if (iequals(name, "content-length")) {
@@ -107,6 +109,7 @@ bool HttpResponseParser::on_headers_end() {
   if (status_ >= 100 && status_ < 200) {  // interim response: the real one follows
     state_ = State::kStatusLine;
     content_type_.clear();
+    location_.clear();
     chunked_ = has_length_ = false;
     remaining_ = 0;
     return true;

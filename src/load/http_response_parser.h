@@ -44,6 +44,7 @@ class HttpResponseParser {
   int status() const { return status_; }
   const std::string& content_type() const { return content_type_; }  // lower-cased
   bool chunked() const { return chunked_; }
+  const std::string& location() const { return location_; }  // the Location header (redirects), "" when none
 
  private:
   enum class State { kStatusLine, kHeaders, kBody, kChunkSize, kChunkData, kChunkDataEnd, kTrailers, kDone, kError };
@@ -60,6 +61,7 @@ class HttpResponseParser {
   std::size_t header_bytes_ = 0;
   int status_ = 0;
   std::string content_type_;
+  std::string location_;
   bool chunked_ = false;
   bool has_length_ = false;
   std::uint64_t remaining_ = 0;  // Content-Length left, or bytes left in the current chunk

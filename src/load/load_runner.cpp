@@ -487,6 +487,7 @@ void Loop::finish(Connection* c, std::int64_t now) {
   delete c;
   --progress_.in_flight;
   ++(rec.ok() ? progress_.completed : progress_.failed);
+  obs_.on_request_end(rec.index);
   if (!rec.warmup && result_.steady_start_ns == 0) {
     result_.steady_start_ns = now;
     obs_.on_steady_start(now);

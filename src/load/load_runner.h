@@ -62,6 +62,7 @@ class LoadObserver {
   virtual void on_steady_start(std::int64_t /*mono_ns*/) {}               // first measured request ended
   virtual void on_issue_end(std::int64_t /*mono_ns*/) {}                  // the last request was sent
   virtual void on_tick(std::int64_t /*mono_ns*/, const LoadProgress&) {}  // about every 100 ms
+  virtual void on_request_end(std::uint64_t /*index*/) {}                 // request `index` ended, any outcome
 };
 
 struct LoadResult {

@@ -1,23 +1,12 @@
 #include "load/prompt_source.h"
 
 #include <fstream>
-#include <random>
 
 #include "common/error.h"
+#include "load/dataset_text.h"
 
 namespace cuprobe {
 namespace {
-
-// Short, common words: one token each in the GPT/Llama/Qwen vocabularies.
-constexpr const char* kWords[] = {
-    "the",  "of",   "and",   "to",    "in",    "is",    "it",   "you",   "that",   "he",   "was",  "for",   "on",
-    "are",  "as",   "with",  "his",   "they",  "at",    "be",   "this",  "have",   "from", "or",   "one",   "had",
-    "by",   "word", "but",   "not",   "what",  "all",   "were", "we",    "when",   "your", "can",  "said",  "there",
-    "use",  "an",   "each",  "which", "she",   "do",    "how",  "their", "if",     "will", "up",   "other", "about",
-    "out",  "many", "then",  "them",  "these", "so",    "some", "her",   "would",  "make", "like", "him",   "into",
-    "time", "has",  "look",  "two",   "more",  "write", "go",   "see",   "number", "no",   "way",  "could", "people",
-    "my",   "than", "first", "water", "been",  "call",  "who",  "oil",   "its",    "now",  "find", "long",  "down",
-    "day",  "did",  "get",   "come",  "made",  "may",   "part"};
 
 class SyntheticPrompts final : public PromptSource {
  public:
@@ -25,14 +14,8 @@ class SyntheticPrompts final : public PromptSource {
       : input_len_(input_len), output_len_(output_len), seed_(seed) {}
 
   Prompt prompt(std::uint64_t index) const override {
-    std::mt19937_64 rng(seed_ * 0x9E3779B97F4A7C15ull + index);
-    std::uniform_int_distribution<std::size_t> pick(0, std::size(kWords) - 1);
     Prompt p;
-    p.text.reserve(static_cast<std::size_t>(input_len_) * 6);
-    for (std::int64_t i = 0; i < input_len_; ++i) {
-      if (i) p.text += ' ';
-      p.text += kWords[pick(rng)];
-    }
+    p.text = word_text(seed_ * 0x9E3779B97F4A7C15ull + index, input_len_);
     p.max_tokens = output_len_;
     p.expected_prompt_tokens = input_len_;
     return p;
@@ -70,6 +53,10 @@ std::unique_ptr<PromptSource> synthetic_prompts(std::int64_t input_len, std::int
 }
 
 std::unique_ptr<PromptSource> dataset_prompts(const std::string& path, std::int64_t default_output_len) {
+  return std::make_unique<DatasetPrompts>(path, read_jsonl_prompts(path, default_output_len));
+}
+
+std::vector<Prompt> read_jsonl_prompts(const std::string& path, std::int64_t default_output_len) {
   std::ifstream in(path);
   if (!in) throw InputError(path, "cannot open the dataset");
   std::vector<Prompt> prompts;
@@ -109,7 +96,7 @@ std::unique_ptr<PromptSource> dataset_prompts(const std::string& path, std::int6
     prompts.push_back(std::move(p));
   }
   if (prompts.empty()) throw InputError(path, "the dataset has no prompts");
-  return std::make_unique<DatasetPrompts>(path, std::move(prompts));
+  return prompts;
 }
 
 }  // namespace cuprobe

@@ -31,5 +31,7 @@ std::unique_ptr<PromptSource> synthetic_prompts(std::int64_t input_len, std::int
 // JSONL: {"prompt": "..."} or {"messages": [...]}, optional "max_tokens" / "output_len".
 // Lines without one use default_output_len. Throws InputError (FILE: line N: reason).
 std::unique_ptr<PromptSource> dataset_prompts(const std::string& path, std::int64_t default_output_len);
+// The same file's prompts, in file order.
+std::vector<Prompt> read_jsonl_prompts(const std::string& path, std::int64_t default_output_len);
 
 }  // namespace cuprobe

@@ -246,6 +246,9 @@ std::string bench_report_text(const BenchReport& r) {
   line(fmt::format("cuprobe bench {}{}  model {}", s.value("url", std::string()), s.value("endpoint", std::string()),
                    s.value("model", std::string()).empty() ? "-" : s.value("model", std::string())));
   line(fmt::format("load: {}; prompts: {}", load_desc, s.value("prompts", std::string())));
+  if (auto notes = s.find("notes"); notes != s.end() && notes->is_array()) {
+    for (const auto& note : *notes) line("note: " + note.get<std::string>());
+  }
   std::uint64_t warmup = 0;
   for (const auto& rec : r.load->records) warmup += rec.warmup ? 1 : 0;
   std::string errors;

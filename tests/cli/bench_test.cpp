@@ -186,7 +186,8 @@ TEST(Bench, DescriptorLimitIsRaisedForTheConcurrency) {
       << err;
 }
 
-// Servers that reject unknown fields: --no-stream-options leaves the field out.
+// Servers that reject unknown fields: a probe request finds out and the run
+// leaves the field out; --no-stream-options does so from the start.
 TEST(Bench, NoStreamOptionsForStrictServers) {
   ScriptedServer s(ready_server([](int, const ScriptedRequest& req) {
     if (req.body.find("stream_options") != std::string::npos) {
@@ -195,9 +196,18 @@ TEST(Bench, NoStreamOptionsForStrictServers) {
     }
     return sse_response({"{\"id\":\"a\",\"choices\":[{\"text\":\"hi\",\"finish_reason\":\"length\"}]}", "[DONE]"});
   }));
-  auto r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "-q"});
-  EXPECT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_NE(r.err.find("try --no-stream-options"), std::string::npos) << r.err;
+  // Without the option: the probe request is rejected, the run goes without the field and says so.
+  auto r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "--json", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json probed = parse_report(r);
+  EXPECT_EQ(probed["settings"]["fields_dropped"], json::array({"stream_options"}));
+  EXPECT_FALSE(probed["settings"]["stream_options"].get<bool>());
+  EXPECT_EQ(probed["requests"]["completed"], 2);
+  EXPECT_NE(probed["settings"]["notes"][0].get<std::string>().find("rejected stream_options"), std::string::npos);
+  r = run_cuprobe({"bench", s.url(), "-n", "1", "--output-len", "1", "-q"});
+  EXPECT_NE(r.out.find("note: the server rejected stream_options (HTTP 400/422): requests are sent without it"),
+            std::string::npos)
+      << r.out;
   r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "--no-stream-options", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = parse_report(r);

@@ -166,6 +166,7 @@ struct StreamServer::Impl {
     t += "# TYPE process_open_fds gauge\nprocess_open_fds 12\n";
     return t;
   }
+  std::uint64_t tokenize_calls = 0;
 
   void add(int fd, std::uint64_t id, std::uint32_t events) {
     epoll_event ev{};
@@ -351,13 +352,7 @@ struct StreamServer::Impl {
     for (const auto& f : kFaults) {
       if (prompt.find(f.marker) != std::string::npos) c.fault = f.fault;
     }
-    std::int64_t words = 0;
-    bool in_word = false;
-    for (char ch : prompt) {
-      bool space = ch == ' ' || ch == '\n' || ch == '\t';
-      if (!space && !in_word) ++words;
-      in_word = !space;
-    }
+    std::int64_t words = stream_server_tokens(prompt, opt.chars_per_token);
     std::uint64_t seq = next_request++;
     c.id = "cmpl-" + std::to_string(seq);
     c.prompt_tokens = words;
@@ -375,6 +370,7 @@ struct StreamServer::Impl {
       s.path = path;
       s.recv_ns = recv;
       s.prompt_tokens = words;
+      s.prompt = prompt;
       s.ignore_eos = ignore_eos;
       s.include_usage = c.include_usage;
       c.served_index = served.size() - 1;
@@ -445,6 +441,22 @@ struct StreamServer::Impl {
         ++metrics_scrapes;
       }
       return simple_response(c, 200, "OK", text, "text/plain; version=0.0.4; charset=utf-8");
+    }
+    if (method == "POST" && path == "/tokenize" && opt.tokenize_endpoint) {
+      nlohmann::json req = nlohmann::json::parse(body, nullptr, false);
+      if (req.is_discarded() || !req.is_object() || !req.contains("prompt") || !req["prompt"].is_string()) {
+        return simple_response(c, 400, "Bad Request", "{\"error\":{\"message\":\"prompt must be a string\"}}");
+      }
+      std::int64_t n = stream_server_tokens(req["prompt"].get<std::string>(), opt.chars_per_token);
+      if (req.value("add_special_tokens", true)) ++n;  // a BOS token, as Llama's tokenizers add
+      nlohmann::json tokens = nlohmann::json::array();
+      for (std::int64_t i = 0; i < n; ++i) tokens.push_back(1000 + i);
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        ++tokenize_calls;
+      }
+      return simple_response(c, 200, "OK",
+                             nlohmann::json{{"tokens", tokens}, {"count", n}, {"max_model_len", 4096}}.dump());
     }
     if (method == "POST" && (path == "/start_profile" || path == "/stop_profile")) {
       {
@@ -588,6 +600,28 @@ std::vector<ServedRequest> StreamServer::served() const {
 std::vector<ProfileCall> StreamServer::profile_calls() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   return impl_->profile_calls;
+}
+
+std::uint64_t StreamServer::tokenize_calls() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->tokenize_calls;
+}
+
+std::int64_t stream_server_tokens(const std::string& text, int chars_per_token) {
+  std::int64_t tokens = 0, word = 0;
+  auto end_word = [&] {
+    if (word > 0) tokens += chars_per_token > 0 ? (word + chars_per_token - 1) / chars_per_token : 1;
+    word = 0;
+  };
+  for (char ch : text) {
+    if (ch == ' ' || ch == '\n' || ch == '\t') {
+      end_word();
+    } else {
+      ++word;
+    }
+  }
+  end_word();
+  return tokens;
 }
 
 std::uint64_t StreamServer::events_sent() const {

@@ -27,7 +27,15 @@ struct StreamServerOptions {
   bool record_events = true;         // keep every event's send time (tests); off for throughput runs
   std::string model = "test-model";
   std::string metrics_engine = "vllm";  // /metrics families: "vllm" or "sglang"; "" = no /metrics (404)
+  // The server's tokenizer, for usage.prompt_tokens and POST /tokenize (vLLM's and
+  // SGLang's shape: {"prompt", "add_special_tokens"} → {"tokens", "count", "max_model_len"}):
+  // 0 = one token per word; N = each word is ceil(length / N) tokens.
+  int chars_per_token = 0;
+  bool tokenize_endpoint = true;  // false: /tokenize is 404 (servers without one)
 };
+
+// The test server's token count of `text` under `chars_per_token` (see StreamServerOptions).
+std::int64_t stream_server_tokens(const std::string& text, int chars_per_token);
 
 struct ServedRequest {
   std::string id;  // the response id the client sees ("cmpl-N")
@@ -36,6 +44,7 @@ struct ServedRequest {
   std::vector<std::int64_t> event_ns;  // each content event, just before send()
   std::int64_t prompt_tokens = 0, completion_tokens = 0;
   bool ignore_eos = false, include_usage = false;
+  std::string prompt;  // the prompt as the server read it (chat: the messages' contents, space-joined)
 };
 
 struct ProfileCall {
@@ -58,6 +67,7 @@ class StreamServer {
   void stop();
   std::vector<ServedRequest> served() const;
   std::vector<ProfileCall> profile_calls() const;
+  std::uint64_t tokenize_calls() const;
   std::uint64_t events_sent() const;
   std::uint64_t metrics_scrapes() const;  // GET /metrics answered
   // The /metrics text the server would serve now.

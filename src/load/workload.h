@@ -1,0 +1,62 @@
+// A bench workload: conversations of one or more turns, built before the run
+// (random, shared-prefix, ShareGPT, JSONL), and the order they are sent in.
+// Single-turn conversations go out in their order, cycling when the run asks
+// for more. A multi-turn conversation is a session: each turn carries the
+// history before it, and a session's next turn is handed out only after its
+// previous one ended, so turns keep their order; a request slot with no
+// session waiting starts the next conversation.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "load/prompt_source.h"
+
+namespace cuprobe {
+
+struct Conversation {
+  std::vector<Prompt> turns;
+};
+
+// Splits a chat at each user message: turn k carries every message up to and
+// including the k-th user message (the assistant messages between are the
+// dataset's, so the requests are the same every run). Non-chat endpoints get
+// the same history as text, the messages' contents joined by blank lines.
+// Each turn's max_tokens is `max_tokens`.
+Conversation split_turns(const nlohmann::json& messages, std::int64_t max_tokens);
+
+// The messages' contents joined by blank lines (the prompt for /v1/completions and /generate).
+std::string messages_text(const nlohmann::json& messages);
+
+class Workload {
+ public:
+  Workload(std::vector<Conversation> conversations, std::string description);
+
+  // The turn to send as request `index` (the load loop's send order).
+  Prompt next(std::uint64_t index);
+  // Request `index` ended (success or not): its session's next turn may go.
+  void ended(std::uint64_t index);
+
+  const std::string& describe() const { return description_; }
+  std::size_t conversations() const { return conversations_.size(); }
+  std::size_t turns() const;
+  bool multi_turn() const;
+
+ private:
+  struct Session {
+    std::size_t conversation = 0, turn = 0;
+  };
+  std::vector<Conversation> conversations_;
+  std::string description_;
+  std::uint64_t started_ = 0;                              // conversations started so far
+  std::uint64_t next_session_ = 0;                         // ids for sessions
+  std::unordered_map<std::uint64_t, Session> sessions_;    // live sessions
+  std::deque<std::uint64_t> waiting_;                      // sessions whose last turn ended
+  std::unordered_map<std::uint64_t, std::uint64_t> sent_;  // request index → session
+};
+
+}  // namespace cuprobe
