@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/thresholds.h"
+#include "common/units.h"
 
 namespace cuprobe {
 namespace {
@@ -120,6 +121,12 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
                  {"communication_ms", comm_ms},
                  {"worst_call_ms", w.here_ms},
                  {"worst_call_peer_ms", w.peer_ms}};
+    double steps = static_cast<double>(a.steps.steps.size());
+    double now = steps > 0 ? a.steps.median_ms : a.window_ms;
+    double after = std::max(0.0, now - (steps > 0 ? excess[r] / steps : excess[r]));
+    f.what_if = {
+        "without the wait for peers: " + std::string(steps > 0 ? "step " : "trace window ") + format_duration_ms(after),
+        now, after};
     a.findings.push_back(std::move(f));
     discount_waiting(a, comm_ms, excess[r]);
   }

@@ -40,6 +40,9 @@ enum class StatSeverity : std::uint8_t { kInfo, kDataLoss, kError };
   X(kRecorderNotice, "recorder_notice", kDataLoss, "notices from the recorder")                                       \
   X(kProcessNotExited, "process_not_exited", kDataLoss, "recorded processes that did not exit normally")              \
   X(kRecordingUnfinished, "recording_unfinished", kDataLoss, "recording did not finish")                              \
+  X(kOpShapeMalformed, "op_shape_malformed", kInfo,                                                                   \
+    "operator shape arguments (Input Dims/type/Strides, Concrete Inputs) not understood (that operator's work is "    \
+    "not computed)")                                                                                                  \
   X(kDuplicateRank, "duplicate_rank", kError, "files claiming a rank another file claims too")                        \
   X(kJournalBeside, "journal_not_replayed", kInfo,                                                                    \
     "a -journal lies beside the run file (cuprobe killed mid-commit): read from a rolled-back copy, file left as it " \

@@ -9,6 +9,7 @@
 #include "common/utf8.h"
 #include "import/kineto_json/element_boundary.h"
 #include "import/kineto_json/json_cursor.h"
+#include "import/kineto_json/op_shapes.h"
 #include "import/kineto_json/timestamp.h"
 #include "model/time_range.h"
 
@@ -65,6 +66,7 @@ struct RawEvent {
   std::int32_t block[3] = {0, 0, 0};
   std::int32_t registers = -1;
   std::int32_t shared_memory = -1;
+  OpInputs inputs;  // record_shapes arguments (operators)
 
   void reset(std::uint64_t at) {
     offset = at;
@@ -77,6 +79,7 @@ struct RawEvent {
     pid = tid = correlation = device = stream = bytes = -1;
     for (int i = 0; i < 3; ++i) grid[i] = block[i] = 0;
     registers = shared_memory = -1;
+    inputs.args.clear();
   }
 };
 
@@ -344,10 +347,13 @@ class KinetoImporter {
       a.name = remap[a.name];
       profile_.gpu.push_back(a);
     }
+    const auto inputs_offset = static_cast<std::int32_t>(profile_.op_inputs.size());
     for (auto& r : half.cpu) {
       r.name = remap[r.name];
+      if (r.inputs >= 0) r.inputs += inputs_offset;
       profile_.cpu.push_back(r);
     }
+    for (auto& in : half.op_inputs) profile_.op_inputs.push_back(std::move(in));
     profile_.stats.merge(half.stats);
   }
 
@@ -440,6 +446,10 @@ class KinetoImporter {
           break;
         default:
           break;
+      }
+      if (is_op_shape_key(key)) {
+        read_op_shape_arg(cursor_, key, ev.inputs, profile_.stats, ev.name);
+        continue;
       }
       cursor_.skip_value();
     }
@@ -565,6 +575,10 @@ class KinetoImporter {
     r.pid = ev.pid;
     r.tid = ev.tid;
     r.correlation = ev.correlation;
+    if (r.kind == CpuRangeKind::kOperator && !ev.inputs.args.empty()) {
+      r.inputs = static_cast<std::int32_t>(profile_.op_inputs.size());
+      profile_.op_inputs.push_back(ev.inputs);
+    }
     profile_.cpu.push_back(r);
   }
 

@@ -1,0 +1,132 @@
+#include "analysis/kernel_work.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analysis/launch_context.h"
+#include "analysis/thresholds.h"
+
+namespace cuprobe {
+
+WorkAttribution attribute_work(const Profile& profile) {
+  WorkAttribution w;
+  w.activity.resize(profile.gpu.size());
+  w.shapes = !profile.op_inputs.empty();
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    const auto& a = profile.gpu[i];
+    if ((a.kind == GpuActivityKind::kMemcpy || a.kind == GpuActivityKind::kMemset) && a.bytes > 0) {
+      auto& aw = w.activity[i];
+      aw.known = true;
+      aw.bytes = static_cast<double>(a.bytes);
+      aw.kind = WorkKind::kTransfer;
+    }
+  }
+  if (!w.shapes) return w;
+
+  std::unordered_set<std::int64_t> wanted;
+  for (const auto& a : profile.gpu) {
+    if (a.kind == GpuActivityKind::kKernel && a.correlation >= 0) wanted.insert(a.correlation);
+  }
+  std::unordered_map<const CpuRange*, std::int32_t> op_of_range;
+  std::unordered_map<std::int64_t, std::int32_t> op_of_launch;
+  for_each_launch_with_enclosing(profile, wanted, [&](const CpuRange& launch, std::span<const CpuRange* const> ops) {
+    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {  // innermost first
+      const CpuRange* r = *it;
+      if (r->kind != CpuRangeKind::kOperator || r->inputs < 0) continue;
+      auto known = op_of_range.find(r);
+      if (known == op_of_range.end()) {
+        auto work = op_work(profile.name_of(r->name), profile.op_inputs[static_cast<std::size_t>(r->inputs)]);
+        if (!work) continue;
+        known = op_of_range.emplace(r, static_cast<std::int32_t>(w.ops.size())).first;
+        w.ops.push_back(std::move(*work));
+      }
+      op_of_launch.emplace(launch.correlation, known->second);
+      return;
+    }
+  });
+  // Split each operator's work between its kernels by GPU time.
+  std::vector<TimeNs> op_time(w.ops.size(), 0);
+  std::vector<std::int64_t> op_kernels(w.ops.size(), 0);
+  std::vector<std::int32_t> op_at(profile.gpu.size(), -1);
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    const auto& a = profile.gpu[i];
+    if (a.kind != GpuActivityKind::kKernel) continue;
+    auto it = op_of_launch.find(a.correlation);
+    if (it == op_of_launch.end()) continue;
+    op_at[i] = it->second;
+    op_time[static_cast<std::size_t>(it->second)] += a.duration();
+    op_kernels[static_cast<std::size_t>(it->second)] += 1;
+  }
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    if (op_at[i] < 0) continue;
+    auto op = static_cast<std::size_t>(op_at[i]);
+    const OpWork& ow = w.ops[op];
+    double part = op_time[op] > 0 ? static_cast<double>(profile.gpu[i].duration()) / static_cast<double>(op_time[op])
+                                  : 1.0 / static_cast<double>(op_kernels[op]);
+    auto& aw = w.activity[i];
+    aw.known = true;
+    aw.bytes = ow.bytes * part;
+    aw.flops = ow.flops * part;
+    aw.dtype = ow.dtype;
+    aw.kind = ow.kind;
+    aw.op = op_at[i];
+  }
+  return w;
+}
+
+std::optional<double> roofline_ms(double bytes, double flops, PeakDtype dtype, const DevicePeaks& peaks) {
+  double ms = 0;
+  if (bytes > 0) {
+    if (!peaks.memory_tbps) return std::nullopt;
+    ms = bytes / (*peaks.memory_tbps * 1e12) * 1e3;
+  }
+  if (flops > 0) {
+    auto rate = peaks.tflops_for(dtype);
+    if (!rate) return std::nullopt;
+    ms = std::max(ms, flops / (*rate * 1e12) * 1e3);
+  }
+  return ms;
+}
+
+void fill_kernel_work(const Profile& profile, const WorkAttribution& work, RankAnalysis& analysis) {
+  std::unordered_map<std::string_view, KernelWork> by_name;
+  std::unordered_map<std::string_view, PeakDtype> dtype_of;
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    const auto& aw = work.activity[i];
+    if (!aw.known) continue;
+    std::string_view name = profile.name_of(profile.gpu[i].name);
+    KernelWork& k = by_name[name];
+    k.bytes += aw.bytes;
+    k.flops += aw.flops;
+    k.calls += 1;
+    k.time_ms += static_cast<double>(profile.gpu[i].duration()) / 1e6;
+    if (k.source.empty()) {
+      k.source = aw.op >= 0 ? "shapes" : "memcpy";
+      dtype_of[name] = aw.dtype;
+    }
+  }
+  for (auto& row : analysis.kernels) {
+    auto it = by_name.find(row.name);
+    if (it == by_name.end()) continue;
+    KernelWork k = it->second;
+    PeakDtype dtype = dtype_of[it->first];
+    if (k.flops > 0) k.dtype = std::string(peak_dtype_name(dtype));
+    if (k.time_ms > 0) {
+      k.achieved_tbps = k.bytes / (k.time_ms * 1e-3) / 1e12;
+      k.achieved_tflops = k.flops / (k.time_ms * 1e-3) / 1e12;
+    }
+    if (analysis.peaks && k.time_ms > 0) {
+      if (auto roof = roofline_ms(k.bytes, k.flops, dtype, *analysis.peaks)) {
+        k.peak_share = *roof / k.time_ms;
+        double memory_ms = analysis.peaks->memory_tbps ? k.bytes / (*analysis.peaks->memory_tbps * 1e9) : 0;
+        if (*k.peak_share < thresholds::kLatencyBoundPeakShare)
+          k.bound = "latency";
+        else
+          k.bound = memory_ms >= *roof ? "memory" : "compute";
+      }
+    }
+    row.work = std::move(k);
+  }
+}
+
+}  // namespace cuprobe
