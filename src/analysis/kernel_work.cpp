@@ -27,49 +27,65 @@ WorkAttribution attribute_work(const Profile& profile) {
   for (const auto& a : profile.gpu) {
     if (a.kind == GpuActivityKind::kKernel && a.correlation >= 0) wanted.insert(a.correlation);
   }
-  std::unordered_map<const CpuRange*, std::int32_t> op_of_range;
-  std::unordered_map<std::int64_t, std::int32_t> op_of_launch;
+  // The work model runs once per distinct (operator, arguments); its work is split per call.
+  std::unordered_map<std::uint64_t, std::int32_t> work_of_signature;  // -1: not a known operator
+  std::unordered_map<const CpuRange*, std::int32_t> call_of_range;    // operator call -> index
+  std::vector<std::int32_t> call_work;                                // call -> w.ops index
+  std::unordered_map<std::int64_t, std::int32_t> call_of_launch;
+  auto work_of = [&](const CpuRange& r) {
+    std::uint64_t signature = (static_cast<std::uint64_t>(r.name) << 32) | static_cast<std::uint32_t>(r.inputs);
+    auto it = work_of_signature.find(signature);
+    if (it == work_of_signature.end()) {
+      auto work = op_work(profile.name_of(r.name), profile.op_inputs[static_cast<std::size_t>(r.inputs)]);
+      std::int32_t index = -1;
+      if (work) {
+        index = static_cast<std::int32_t>(w.ops.size());
+        w.ops.push_back(std::move(*work));
+      }
+      it = work_of_signature.emplace(signature, index).first;
+    }
+    return it->second;
+  };
   for_each_launch_with_enclosing(profile, wanted, [&](const CpuRange& launch, std::span<const CpuRange* const> ops) {
     for (auto it = ops.rbegin(); it != ops.rend(); ++it) {  // innermost first
       const CpuRange* r = *it;
       if (r->kind != CpuRangeKind::kOperator || r->inputs < 0) continue;
-      auto known = op_of_range.find(r);
-      if (known == op_of_range.end()) {
-        auto work = op_work(profile.name_of(r->name), profile.op_inputs[static_cast<std::size_t>(r->inputs)]);
-        if (!work) continue;
-        known = op_of_range.emplace(r, static_cast<std::int32_t>(w.ops.size())).first;
-        w.ops.push_back(std::move(*work));
-      }
-      op_of_launch.emplace(launch.correlation, known->second);
+      std::int32_t work = work_of(*r);
+      if (work < 0) continue;
+      auto call = call_of_range.try_emplace(r, static_cast<std::int32_t>(call_work.size())).first;
+      if (call->second == static_cast<std::int32_t>(call_work.size())) call_work.push_back(work);
+      call_of_launch.emplace(launch.correlation, call->second);
       return;
     }
   });
-  // Split each operator's work between its kernels by GPU time.
-  std::vector<TimeNs> op_time(w.ops.size(), 0);
-  std::vector<std::int64_t> op_kernels(w.ops.size(), 0);
-  std::vector<std::int32_t> op_at(profile.gpu.size(), -1);
+  // Split each operator call's work between its kernels by GPU time.
+  std::vector<TimeNs> call_time(call_work.size(), 0);
+  std::vector<std::int64_t> call_kernels(call_work.size(), 0);
+  std::vector<std::int32_t> call_at(profile.gpu.size(), -1);
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     const auto& a = profile.gpu[i];
     if (a.kind != GpuActivityKind::kKernel) continue;
-    auto it = op_of_launch.find(a.correlation);
-    if (it == op_of_launch.end()) continue;
-    op_at[i] = it->second;
-    op_time[static_cast<std::size_t>(it->second)] += a.duration();
-    op_kernels[static_cast<std::size_t>(it->second)] += 1;
+    auto it = call_of_launch.find(a.correlation);
+    if (it == call_of_launch.end()) continue;
+    call_at[i] = it->second;
+    call_time[static_cast<std::size_t>(it->second)] += a.duration();
+    call_kernels[static_cast<std::size_t>(it->second)] += 1;
   }
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
-    if (op_at[i] < 0) continue;
-    auto op = static_cast<std::size_t>(op_at[i]);
-    const OpWork& ow = w.ops[op];
-    double part = op_time[op] > 0 ? static_cast<double>(profile.gpu[i].duration()) / static_cast<double>(op_time[op])
-                                  : 1.0 / static_cast<double>(op_kernels[op]);
+    if (call_at[i] < 0) continue;
+    auto call = static_cast<std::size_t>(call_at[i]);
+    std::int32_t op = call_work[call];
+    const OpWork& ow = w.ops[static_cast<std::size_t>(op)];
+    double part = call_time[call] > 0
+                      ? static_cast<double>(profile.gpu[i].duration()) / static_cast<double>(call_time[call])
+                      : 1.0 / static_cast<double>(call_kernels[call]);
     auto& aw = w.activity[i];
     aw.known = true;
     aw.bytes = ow.bytes * part;
     aw.flops = ow.flops * part;
     aw.dtype = ow.dtype;
     aw.kind = ow.kind;
-    aw.op = op_at[i];
+    aw.op = op;
   }
   return w;
 }
@@ -118,7 +134,8 @@ void fill_kernel_work(const Profile& profile, const WorkAttribution& work, RankA
     if (analysis.peaks && k.time_ms > 0) {
       if (auto roof = roofline_ms(k.bytes, k.flops, dtype, *analysis.peaks)) {
         k.peak_share = *roof / k.time_ms;
-        double memory_ms = analysis.peaks->memory_tbps ? k.bytes / (*analysis.peaks->memory_tbps * 1e9) : 0;
+        // Which roof is higher: the memory one alone, against both.
+        auto memory_ms = roofline_ms(k.bytes, 0, dtype, *analysis.peaks).value_or(0);
         if (*k.peak_share < thresholds::kLatencyBoundPeakShare)
           k.bound = "latency";
         else

@@ -15,10 +15,14 @@ struct OpArg {
   std::vector<std::int64_t> strides;
   std::vector<std::vector<std::int64_t>> list_dims;  // a TensorList's tensors' sizes
   std::string concrete;                              // the value of a scalar argument ("15", "False", "[-1]"), else ""
+  bool operator==(const OpArg&) const = default;
 };
 
+// Shared by every operator call with the same arguments (a decode step repeats its
+// shapes every step): Profile::op_inputs holds each distinct set once.
 struct OpInputs {
   std::vector<OpArg> args;
+  bool operator==(const OpInputs&) const = default;
 };
 
 }  // namespace cuprobe

@@ -86,7 +86,7 @@ struct Profile {
   std::vector<GpuActivity> gpu;  // sorted by start after import
   std::vector<CpuRange> cpu;     // sorted by start after import
   std::vector<CounterSample> counters;
-  std::vector<OpInputs> op_inputs;  // operators' argument shapes and dtypes (CpuRange::inputs)
+  std::vector<OpInputs> op_inputs;  // distinct operator argument sets (CpuRange::inputs)
   std::vector<std::pair<std::string, std::string>> metadata;
   bool complete = true;  // false when the source says it was cut short
   ImportStats stats;     // what the import counted instead of failing

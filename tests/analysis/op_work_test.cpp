@@ -51,8 +51,8 @@ TEST(OpWork, LinearFoldsLeadingDimsAndCountsTheBias) {
 }
 
 TEST(OpWork, ScaledMmRunsAtTheFp8RateAndWritesItsOutDtype) {
-  OpInputs in{{t({16, 4096}, kFp8), t({4096, 4096}, kFp8), t({}, "float"), t({}, "float"), scalar(""),
-               scalar(""), scalar("15"), scalar("False")}};
+  OpInputs in{{t({16, 4096}, kFp8), t({4096, 4096}, kFp8), t({}, "float"), t({}, "float"), scalar(""), scalar(""),
+               scalar("15"), scalar("False")}};
   auto w = op_work("aten::_scaled_mm", in);
   ASSERT_TRUE(w);
   EXPECT_EQ(w->dtype, PeakDtype::kFp8);

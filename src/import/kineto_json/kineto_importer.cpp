@@ -66,7 +66,7 @@ struct RawEvent {
   std::int32_t block[3] = {0, 0, 0};
   std::int32_t registers = -1;
   std::int32_t shared_memory = -1;
-  OpInputs inputs;  // record_shapes arguments (operators)
+  OpShapeReader shapes;  // record_shapes arguments (operators)
 
   void reset(std::uint64_t at) {
     offset = at;
@@ -79,7 +79,7 @@ struct RawEvent {
     pid = tid = correlation = device = stream = bytes = -1;
     for (int i = 0; i < 3; ++i) grid[i] = block[i] = 0;
     registers = shared_memory = -1;
-    inputs.args.clear();
+    shapes.reset();
   }
 };
 
@@ -448,7 +448,7 @@ class KinetoImporter {
           break;
       }
       if (is_op_shape_key(key)) {
-        read_op_shape_arg(cursor_, key, ev.inputs, profile_.stats, ev.name);
+        ev.shapes.read(cursor_, key, profile_.stats, ev.name);
         continue;
       }
       cursor_.skip_value();
@@ -519,6 +519,17 @@ class KinetoImporter {
     return it->second.id;
   }
 
+  // Each distinct set of operator arguments is kept once.
+  std::int32_t intern_inputs(const OpShapeReader& in) {
+    auto& bucket = inputs_by_hash_[in.hash()];
+    for (std::int32_t i : bucket) {
+      if (in.same_as(profile_.op_inputs[static_cast<std::size_t>(i)])) return i;
+    }
+    bucket.push_back(static_cast<std::int32_t>(profile_.op_inputs.size()));
+    profile_.op_inputs.push_back(in.copy());
+    return bucket.back();
+  }
+
   void keep_event(const RawEvent& ev) {
     if (ev.category == EventCategory::kIgnored || ev.category == EventCategory::kGpuAnnotation) return;
     if (ev.phase != 'X') {
@@ -575,10 +586,7 @@ class KinetoImporter {
     r.pid = ev.pid;
     r.tid = ev.tid;
     r.correlation = ev.correlation;
-    if (r.kind == CpuRangeKind::kOperator && !ev.inputs.args.empty()) {
-      r.inputs = static_cast<std::int32_t>(profile_.op_inputs.size());
-      profile_.op_inputs.push_back(ev.inputs);
-    }
+    if (r.kind == CpuRangeKind::kOperator && !ev.shapes.empty()) r.inputs = intern_inputs(ev.shapes);
     profile_.cpu.push_back(r);
   }
 
@@ -602,6 +610,7 @@ class KinetoImporter {
     bool valid_utf8;
   };
   std::unordered_map<std::string, NameEntry> raw_names_;
+  std::unordered_map<std::size_t, std::vector<std::int32_t>> inputs_by_hash_;
 };
 
 }  // namespace

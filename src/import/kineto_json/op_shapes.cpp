@@ -1,6 +1,8 @@
 #include "import/kineto_json/op_shapes.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -75,8 +77,19 @@ bool read_arg_dims(JsonCursor& c, std::vector<std::int64_t>& dims, std::vector<s
 
 bool is_op_shape_key(std::string_view key) { return shape_key(key) != ShapeKey::kNone; }
 
-void read_op_shape_arg(JsonCursor& c, std::string_view key, OpInputs& into, ImportStats& stats,
-                       const std::string& event_name) {
+void OpShapeReader::reset() {
+  for (std::size_t i = 0; i < used_; ++i) {
+    OpArg& a = args_[i];
+    a.type.clear();
+    a.dims.clear();
+    a.strides.clear();
+    a.list_dims.clear();
+    a.concrete.clear();
+  }
+  used_ = 0;
+}
+
+void OpShapeReader::read(JsonCursor& c, std::string_view key, ImportStats& stats, const std::string& event_name) {
   ShapeKey which = shape_key(key);
   std::uint64_t at = c.offset();
   std::string what(key);
@@ -91,8 +104,9 @@ void read_op_shape_arg(JsonCursor& c, std::string_view key, OpInputs& into, Impo
   bool ok = true;
   std::size_t i = 0;
   while (c.next_element(first)) {
-    if (into.args.size() <= i) into.args.resize(i + 1);
-    OpArg& arg = into.args[i++];
+    if (args_.size() <= i) args_.resize(i + 1);
+    used_ = std::max(used_, i + 1);
+    OpArg& arg = args_[i++];
     switch (which) {
       case ShapeKey::kDims:
         arg.dims.clear();
@@ -119,6 +133,39 @@ void read_op_shape_arg(JsonCursor& c, std::string_view key, OpInputs& into, Impo
     }
   }
   if (!ok) malformed();
+}
+
+namespace {
+
+void mix(std::size_t& h, std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
+
+void mix_dims(std::size_t& h, const std::vector<std::int64_t>& dims) {
+  mix(h, dims.size());
+  for (auto d : dims) mix(h, std::hash<std::int64_t>{}(d));
+}
+
+}  // namespace
+
+std::size_t OpShapeReader::hash() const {
+  std::size_t h = used_;
+  for (std::size_t i = 0; i < used_; ++i) {
+    const OpArg& a = args_[i];
+    mix(h, std::hash<std::string_view>{}(a.type));
+    mix(h, std::hash<std::string_view>{}(a.concrete));
+    mix_dims(h, a.dims);
+    mix_dims(h, a.strides);
+    mix(h, a.list_dims.size());
+    for (const auto& l : a.list_dims) mix_dims(h, l);
+  }
+  return h;
+}
+
+bool OpShapeReader::same_as(const OpInputs& kept) const {
+  return kept.args.size() == used_ && std::equal(kept.args.begin(), kept.args.end(), args_.begin());
+}
+
+OpInputs OpShapeReader::copy() const {
+  return OpInputs{std::vector<OpArg>(args_.begin(), args_.begin() + static_cast<std::ptrdiff_t>(used_))};
 }
 
 }  // namespace cuprobe

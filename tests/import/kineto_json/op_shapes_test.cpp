@@ -35,8 +35,8 @@ TEST(OpShapes, DimsTypesStridesAndConcreteInputsOfEachArgument) {
 }
 
 TEST(OpShapes, ATensorListKeepsEachTensorsSizes) {
-  Profile p = import_text(op_event(
-      R"J({"Input Dims": [[496000, 576], [[4096], []]], "Input type": ["c10::BFloat16", "TensorList"]})J"));
+  Profile p = import_text(
+      op_event(R"J({"Input Dims": [[496000, 576], [[4096], []]], "Input type": ["c10::BFloat16", "TensorList"]})J"));
   const OpInputs& in = p.op_inputs.at(0);
   ASSERT_EQ(in.args.size(), 2u);
   EXPECT_TRUE(in.args[1].dims.empty());
@@ -49,8 +49,7 @@ TEST(OpShapes, AMalformedShapeIsCountedAndTheEventKept) {
       "Concrete Inputs": [["x"]], "Input Strides": [[1, "a"], [true]]})J"));
   ASSERT_EQ(p.cpu.size(), 1u);
   EXPECT_EQ(p.stats.count(ImportStat::kOpShapeMalformed), 4);
-  EXPECT_NE(p.stats.get(ImportStat::kOpShapeMalformed).example.find("aten::mm (args.Input Dims)"),
-            std::string::npos);
+  EXPECT_NE(p.stats.get(ImportStat::kOpShapeMalformed).example.find("aten::mm (args.Input Dims)"), std::string::npos);
   EXPECT_EQ(p.stats.problems(), 0);  // info only: --strict does not refuse the file
   const OpInputs& in = p.op_inputs.at(0);
   ASSERT_EQ(in.args.size(), 2u);
