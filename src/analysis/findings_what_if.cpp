@@ -102,7 +102,8 @@ std::optional<double> non_matmul_at_roofline_ms(const WhatIfInputs& in) {
   for (std::size_t i = 0; i < p.gpu.size(); ++i) {
     const auto& aw = in.work.activity[i];
     Category cat = in.classes[i].category;
-    if (!aw.known || is_matmul(cat) || cat == Category::kCommunication || !in.counted(i)) continue;
+    // Kernels with their operator's work only: a memcpy's byte count alone does not say what the kernel could do.
+    if (!aw.known || aw.op < 0 || is_matmul(cat) || cat == Category::kCommunication || !in.counted(i)) continue;
     auto roof = roofline_ms(aw.bytes, aw.flops, aw.dtype, *in.analysis.peaks);
     if (!roof) continue;
     any = true;

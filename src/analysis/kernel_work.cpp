@@ -107,11 +107,15 @@ std::optional<double> roofline_ms(double bytes, double flops, PeakDtype dtype, c
 void fill_kernel_work(const Profile& profile, const WorkAttribution& work, RankAnalysis& analysis) {
   std::unordered_map<std::string_view, KernelWork> by_name;
   std::unordered_map<std::string_view, PeakDtype> dtype_of;
+  // Copies to or from the host (or another GPU) run at the link's speed, not the GPU memory's: no share of its peak.
+  std::unordered_set<std::string_view> off_device;
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     const auto& aw = work.activity[i];
     if (!aw.known) continue;
     std::string_view name = profile.name_of(profile.gpu[i].name);
     KernelWork& k = by_name[name];
+    const auto& a = profile.gpu[i];
+    if (a.kind == GpuActivityKind::kMemcpy && a.memcpy_kind != MemcpyKind::kDtoD) off_device.insert(name);
     k.bytes += aw.bytes;
     k.flops += aw.flops;
     k.calls += 1;
@@ -131,7 +135,7 @@ void fill_kernel_work(const Profile& profile, const WorkAttribution& work, RankA
       k.achieved_tbps = k.bytes / (k.time_ms * 1e-3) / 1e12;
       k.achieved_tflops = k.flops / (k.time_ms * 1e-3) / 1e12;
     }
-    if (analysis.peaks && k.time_ms > 0) {
+    if (analysis.peaks && k.time_ms > 0 && !off_device.contains(it->first)) {
       if (auto roof = roofline_ms(k.bytes, k.flops, dtype, *analysis.peaks)) {
         k.peak_share = *roof / k.time_ms;
         // Which roof is higher: the memory one alone, against both.

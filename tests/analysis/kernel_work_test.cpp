@@ -163,5 +163,23 @@ TEST(KernelWork, AnOperatorsWorkIsSplitBetweenItsKernelsByTime) {
   EXPECT_DOUBLE_EQ(w.activity.at(1).flops, flops * 0.1);
 }
 
+// Regression: a host copy's bytes were held against the GPU memory's peak, and a trace whose
+// only known work was memcpy records got a low_tensor_core_share projection of no change.
+TEST(KernelWork, HostCopiesGetNoShareOfTheGpuMemoryPeakNorARooflineProjection) {
+  AnalyzeReport r = analyze_profiles(load_profiles({test::data_path("rocm_training_fallback_small.json")}), {});
+  const RankAnalysis& a = r.ranks.at(0);
+  ASSERT_TRUE(a.peaks);  // AMD Instinct MI300X
+  const KernelRow* copy = kernel(a, "Memcpy");
+  ASSERT_TRUE(copy && copy->work);
+  EXPECT_GT(copy->work->bytes, 0);
+  EXPECT_FALSE(copy->work->peak_share);
+  EXPECT_EQ(copy->work->bound, "");
+  for (const auto& f : r.findings) {
+    if (f.id == "low_tensor_core_share") {
+      EXPECT_FALSE(f.what_if.step_ms_after) << f.what_if.description;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cuprobe
