@@ -3,7 +3,8 @@
 # record_shapes=True (bench/gpu/work_shapes.py: a cast of known size, a bf16
 # copy, GEMMs of known shape). Checks that `cuprobe analyze --json` gives the
 # exact bytes/FLOPs per call and that achieved_tbps = bytes / kernel time
-# within 2%. Usage: BINDIR OUTDIR (BINDIR holds cuprobe).
+# within 2%, both from the trace's kernel times and from CUDA events around
+# the same cast and copy. Usage: BINDIR OUTDIR (BINDIR holds cuprobe).
 set -euo pipefail
 bin="$1"; out="$2"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -30,7 +31,11 @@ def per_call(k, key): return k[key] / k["work_calls"]
 cast = [k for k in rows if abs(per_call(k, "bytes") - e["cast_bytes_per_call"]) < 1]
 check("a kernel with the cast's bytes per call (fp8 read + bf16 written)", len(cast), 1)
 copies = [k for k in rows if abs(per_call(k, "bytes") - e["copy_bytes_per_call"]) < 1]
-check("a kernel with the bf16 copy's bytes per call", len(copies), 1)
+check("an activity with the bf16 copy's bytes per call (a kernel, or a DtoD memcpy counted read + write)", len(copies), 1)
+# Independently of the trace: CUDA events around 20 back-to-back calls (work_shapes.py).
+for label, found, key in (("cast", cast, "cast_event_tbps"), ("bf16 copy", copies, "copy_event_tbps")):
+    if found and key in e:
+        check(f"{label} bandwidth vs CUDA events", found[0]["achieved_tbps"], e[key], 0.02)
 gemm_flops = sorted(e["gemm_flops_per_call"].values())
 got_flops = sorted(round(per_call(k, "flops")) for k in rows if k.get("flops"))
 for want in gemm_flops:

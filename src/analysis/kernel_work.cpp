@@ -17,7 +17,8 @@ WorkAttribution attribute_work(const Profile& profile) {
     if ((a.kind == GpuActivityKind::kMemcpy || a.kind == GpuActivityKind::kMemset) && a.bytes > 0) {
       auto& aw = w.activity[i];
       aw.known = true;
-      aw.bytes = static_cast<double>(a.bytes);
+      // A device-to-device copy reads and writes each byte of GPU memory (as copy_'s formula counts it).
+      aw.bytes = static_cast<double>(a.bytes) * (a.memcpy_kind == MemcpyKind::kDtoD ? 2 : 1);
       aw.kind = WorkKind::kTransfer;
     }
   }

@@ -117,10 +117,16 @@ TEST(KernelWork, MemcpyActivitiesCarryTheirOwnBytes) {
   m.end = 1000;  // 1 us
   m.bytes = 1000000;
   p.gpu.push_back(m);
+  m.memcpy_kind = MemcpyKind::kHtoD;
+  p.gpu.push_back(m);
+  m.memcpy_kind = MemcpyKind::kDtoD;
+  p.gpu.push_back(m);
   WorkAttribution w = attribute_work(p);
   ASSERT_TRUE(w.activity.at(0).known);
   EXPECT_DOUBLE_EQ(w.activity[0].bytes, 1e6);
   EXPECT_EQ(w.activity[0].kind, WorkKind::kTransfer);
+  EXPECT_DOUBLE_EQ(w.activity.at(1).bytes, 1e6);
+  EXPECT_DOUBLE_EQ(w.activity.at(2).bytes, 2e6);  // device to device: read and written
 }
 
 TEST(KernelWork, AnOperatorsWorkIsSplitBetweenItsKernelsByTime) {
