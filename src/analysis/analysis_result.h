@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/counter_attribution.h"
+#include "analysis/device_peaks.h"
 #include "analysis/kernel_taxonomy.h"
 #include "model/profile.h"
 
@@ -43,6 +44,21 @@ struct CategoryRow {
   double per_step_ms = 0;  // mean time per step (0 without steps)
 };
 
+// The work of a kernel's calls whose launching operator's shapes (or memcpy
+// record) are known: totals over those calls, like time_ms (docs/findings.md).
+struct KernelWork {
+  double bytes = 0;
+  double flops = 0;
+  std::int64_t calls = 0;  // calls whose work is known
+  double time_ms = 0;      // their GPU time
+  double achieved_tbps = 0;
+  double achieved_tflops = 0;
+  std::optional<double> peak_share;  // of the nearer roof; none without the device's peaks
+  std::string bound;                 // "memory", "compute", "latency"; "" without peaks
+  std::string dtype;                 // the rate its FLOPs are held against ("bf16", "fp8", "fp32"...)
+  std::string source;                // "shapes" (operator shapes) or "memcpy" (the activity's own byte count)
+};
+
 struct KernelRow {
   std::string name;
   Category category = Category::kOther;
@@ -55,6 +71,7 @@ struct KernelRow {
   double per_step_ms = 0;
   CategorySource decided_by = CategorySource::kUnknown;  // of the name's first activity
   std::string rule;  // the taxonomy row or operator pattern that decided ("" for none)
+  std::optional<KernelWork> work;
 };
 
 // GPU time by how its category was decided (name, kind, launching operator, unknown).
@@ -64,6 +81,13 @@ struct CategoryDecisionRow {
   double share = 0;  // of GPU busy time
   std::int64_t calls = 0;
   std::int64_t kernels = 0;  // distinct names whose first activity was decided so
+};
+
+// What the step would take if the finding were fixed (docs/findings.md gives each projection).
+struct WhatIf {
+  std::string description;
+  double step_ms_now = 0;
+  std::optional<double> step_ms_after;  // none when the trace lacks what the projection needs (said in description)
 };
 
 struct Finding {
@@ -76,6 +100,10 @@ struct Finding {
   std::string suggestion;
   std::vector<std::string> kernels;
   std::vector<std::pair<std::string, double>> numbers;
+  WhatIf what_if;
+  // What findings are ranked by: step_ms_now - step_ms_after, or without a projection the step time the finding
+  // explains (step_share of the step).
+  double gain_ms() const;
 };
 
 struct RankAnalysis {
@@ -94,9 +122,11 @@ struct RankAnalysis {
   std::vector<CategoryDecisionRow> category_decisions;  // sources that occur, in CategorySource order
   std::vector<Finding> findings;
   std::vector<std::string> warnings;
-  ImportStats import_stats;     // what the import counted (also listed in warnings)
-  CounterAttribution counters;  // empty metrics unless the profile carries counter samples
-  bool complete = true;         // false when the source says the recording was cut short
+  ImportStats import_stats;          // what the import counted (also listed in warnings)
+  CounterAttribution counters;       // empty metrics unless the profile carries counter samples
+  std::optional<DevicePeaks> peaks;  // the device's (table and --peak), none for a GPU not in the table
+  bool op_shapes = false;            // the trace carries operator shapes (record_shapes)
+  bool complete = true;              // false when the source says the recording was cut short
 };
 
 struct AnalyzeReport {
@@ -106,7 +136,8 @@ struct AnalyzeReport {
 };
 
 struct AnalyzeOptions {
-  std::string step_marker;  // empty: detect
+  std::string step_marker;     // empty: detect
+  DevicePeaks peak_overrides;  // --peak (empty: the table's)
 };
 
 }  // namespace cuprobe

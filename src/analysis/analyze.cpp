@@ -6,6 +6,7 @@
 #include "analysis/collective_wait.h"
 #include "analysis/findings.h"
 #include "analysis/interval_union.h"
+#include "analysis/kernel_work.h"
 #include "analysis/step_detection.h"
 #include "model/time_range.h"
 
@@ -55,7 +56,16 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     a.steps = steps.summary;
     classes[i] = classify_activities(p);
     compute_breakdown(p, classes[i], steps, a);
-    add_rank_findings(p, classes[i], steps, a);
+    std::string first_device = p.devices.empty() ? std::string() : p.devices.front().name;
+    auto table = first_device.empty() ? std::nullopt : peaks_for_device(first_device);
+    if (table || !options.peak_overrides.empty()) a.peaks = apply_peak_overrides(table, options.peak_overrides);
+    if (!table && !first_device.empty())
+      a.warnings.push_back(p.file + ": GPU '" + first_device +
+                           "' is not in cuprobe's table of peaks: no share of peak shown unless --peak gives them");
+    WorkAttribution work = attribute_work(p);
+    a.op_shapes = work.shapes;
+    fill_kernel_work(p, work, a);
+    add_rank_findings(p, classes[i], steps, work, a);
     a.counters = attribute_counters(p, classes[i]);
     a.complete = p.complete;
     if (!p.complete)

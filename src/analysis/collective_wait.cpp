@@ -6,6 +6,8 @@
 #include <string>
 
 #include "analysis/thresholds.h"
+#include "common/percentile.h"
+#include "common/units.h"
 
 namespace cuprobe {
 namespace {
@@ -58,6 +60,7 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
     std::size_t peer = 0;
   };
   std::vector<double> excess(ranks.size(), 0.0);
+  std::vector<std::vector<double>> call_excess(ranks.size());  // per paired call, for the what-if
   std::vector<Worst> worst(ranks.size());
   for (const auto& [name, first_rank_calls] : durations[0]) {
     std::size_t calls = first_rank_calls.size();
@@ -80,6 +83,7 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
       for (std::size_t r = 0; r < ranks.size(); ++r) {
         double extra = durations[r].at(name)[k] - min_ms;
         excess[r] += extra;
+        call_excess[r].push_back(extra);
         if (extra > worst[r].here_ms - worst[r].peer_ms) {
           worst[r] = {name, k, durations[r].at(name)[k], min_ms, fastest};
         }
@@ -120,6 +124,18 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
                  {"communication_ms", comm_ms},
                  {"worst_call_ms", w.here_ms},
                  {"worst_call_peer_ms", w.peer_ms}};
+    // With steps, a typical step's wait: the median call's excess times the calls per step
+    // (a one-off wait, such as start-up skew, does not slow every step).
+    double steps = static_cast<double>(a.steps.steps.size());
+    double now = steps > 0 ? a.steps.median_ms : a.window_ms;
+    double median_excess = percentile(call_excess[r], 50);
+    double waited = steps > 0 ? median_excess * static_cast<double>(call_excess[r].size()) / steps : excess[r];
+    double after = std::max(0.0, now - waited);
+    f.what_if = {steps > 0 ? "without the typical wait for peers (the median call's excess, " +
+                                 format_duration_ms(median_excess) + ", on each of its calls): step " +
+                                 format_duration_ms(after)
+                           : "without the wait for peers: trace window " + format_duration_ms(after),
+                 now, after};
     a.findings.push_back(std::move(f));
     discount_waiting(a, comm_ms, excess[r]);
   }

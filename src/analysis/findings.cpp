@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "analysis/findings_what_if.h"
 #include "analysis/launch_context.h"
 #include "analysis/thresholds.h"
 #include "common/percentile.h"
@@ -20,7 +21,13 @@ struct Context {
   const std::vector<KernelClass>& classes;
   const StepAssignment& steps;
   RankAnalysis& analysis;
+  const WorkAttribution& work;
   LaunchContext launches;
+  WhatIfInputs what_if_inputs() const { return {profile, classes, steps, work, analysis}; }
+  double step_ms_now() const { return what_if_inputs().step_ms_now(); }
+  // A GPU time total (the window's, or in-step with steps) per step.
+  double per_step_ms(const CategoryRow& row) const { return has_steps() ? row.per_step_ms : row.time_ms; }
+  std::string step_word() const { return has_steps() ? "step" : "trace window"; }
   bool has_steps() const { return !steps.summary.steps.empty(); }
   double step_count() const { return static_cast<double>(steps.summary.steps.size()); }
 
@@ -61,6 +68,59 @@ std::optional<Finding> category_share_finding(const Context& ctx, Category categ
   return f;
 }
 
+// Bytes and bandwidth in the title, and the step with the cast fixed two ways: only the
+// gathered entries cast (where the trace shows a gather reading part of the cast tensor),
+// or the cast at copy bandwidth; the larger gain is the what-if.
+void copy_cast_what_if(const Context& ctx, Finding& f) {
+  WhatIf& w = f.what_if;
+  w.step_ms_now = ctx.step_ms_now();
+  CopyCastWork c = copy_cast_work(ctx.what_if_inputs(), f.kernels.empty() ? std::string() : f.kernels.front());
+  if (!c.known) {
+    w.description = ctx.work.shapes ? "bytes unknown: no copy's operator shapes are in the trace, so no projection"
+                                    : "bytes unknown: the trace has no operator shapes (torch.profiler "
+                                      "record_shapes=True records them), so no projection";
+    return;
+  }
+  std::string per = ctx.has_steps() ? " per step" : "";
+  std::string what = c.casts ? "casts " : "copies ";
+  f.title += "; " + what;
+  if (c.calls_per_step > 1.5) {
+    f.title += format_bytes(c.bytes_per_call) + " per layer" + per + " (" + format_bytes(c.bytes_per_step) + per + ")";
+  } else {
+    f.title += format_bytes(c.bytes_per_step) + per;
+  }
+  f.title += " at " + format_fixed(c.tbps, 2) + " TB/s";
+  if (c.peak_share) f.title += ", " + format_percent(*c.peak_share) + " of the memory bandwidth peak";
+  f.numbers.insert(
+      f.numbers.end(),
+      {{"bytes_per_step", c.bytes_per_step}, {"bytes_per_call", c.bytes_per_call}, {"achieved_tbps", c.tbps}});
+  if (c.peak_share) f.numbers.emplace_back("peak_share", *c.peak_share);
+  std::string gathered, at_copy;
+  if (c.after_gathered_ms) {
+    gathered = "only the gathered entries cast (" + format_percent(c.gathered_fraction) +
+               " of the cast elements): " + ctx.step_word() + " " + format_duration_ms(*c.after_gathered_ms);
+    f.numbers.emplace_back("step_ms_after_gathered_only", *c.after_gathered_ms);
+  }
+  if (c.after_copy_bandwidth_ms) {
+    at_copy = "the " + std::string(c.casts ? "cast" : "copy") + " at copy bandwidth (" +
+              format_fixed(*ctx.analysis.peaks->memory_tbps * thresholds::kCopyBandwidthShare, 2) +
+              " TB/s): " + ctx.step_word() + " " + format_duration_ms(*c.after_copy_bandwidth_ms);
+    f.numbers.emplace_back("step_ms_after_copy_bandwidth", *c.after_copy_bandwidth_ms);
+  }
+  bool gather_first =
+      c.after_gathered_ms && (!c.after_copy_bandwidth_ms || *c.after_gathered_ms <= *c.after_copy_bandwidth_ms);
+  if (gather_first) {
+    w.step_ms_after = c.after_gathered_ms;
+    w.description = gathered + (at_copy.empty() ? "" : "; with " + at_copy);
+  } else if (c.after_copy_bandwidth_ms) {
+    w.step_ms_after = c.after_copy_bandwidth_ms;
+    w.description = at_copy + (gathered.empty() ? "" : "; with " + gathered);
+  } else {
+    w.description = ctx.analysis.peaks ? "the copies already run near copy bandwidth; only moving fewer bytes helps"
+                                       : "no projection: the GPU's memory bandwidth is unknown (give --peak bw=TBPS)";
+  }
+}
+
 void copy_cast_dominant(Context& ctx) {
   auto found = category_share_finding(ctx, Category::kCopyCast, "copy_cast_dominant", thresholds::kCopyCastMedium,
                                       thresholds::kCopyCastHigh);
@@ -90,6 +150,7 @@ void copy_cast_dominant(Context& ctx) {
                format_duration_ms(ctx.steps.summary.median_ms) + " step)";
   }
   if (!origin.empty()) f.title += ", launched from " + origin;
+  copy_cast_what_if(ctx, f);
   f.suggestion =
       "Find what is copied or cast every step and shrink it: cast only the entries the step uses "
       "(gather the active KV entries before casting instead of casting the whole pool), keep tensors in the "
@@ -139,6 +200,16 @@ void low_tensor_core_share(Context& ctx) {
         "non-matmul category first; batching more requests raises the matmul share.";
   }
   f.numbers = {{"tensor_core_share", a.tensor_core_share}, {"cuda_core_matmul_ms", cuda_core_matmul_ms}};
+  f.what_if.step_ms_now = ctx.step_ms_now();
+  f.what_if.step_ms_after = non_matmul_at_roofline_ms(ctx.what_if_inputs());
+  if (f.what_if.step_ms_after) {
+    f.what_if.description = "the non-matmul kernels whose work is known at their roofline: " + ctx.step_word() + " " +
+                            format_duration_ms(*f.what_if.step_ms_after);
+  } else {
+    f.what_if.description =
+        std::string("no projection: it needs ") +
+        (!ctx.work.shapes ? "operator shapes (torch.profiler record_shapes=True)" : "the GPU's peaks (give --peak)");
+  }
   ctx.analysis.findings.push_back(std::move(f));
 }
 
@@ -173,6 +244,16 @@ HostCalls host_calls(const Context& ctx) {
   return h;
 }
 
+// gpu_idle and launch_bound: the step with the GPU busy time as its floor, as a CUDA graph gets close to.
+void busy_floor_what_if(const Context& ctx, Finding& f) {
+  const auto& s = ctx.steps.summary;
+  f.what_if.step_ms_now = ctx.step_ms_now();
+  f.what_if.step_ms_after = ctx.has_steps() ? s.gpu_median_ms : ctx.analysis.gpu_busy_ms;
+  f.what_if.description = "the GPU never waiting for the host (the " + ctx.step_word() +
+                          " replayed as a CUDA graph): " + ctx.step_word() + " = GPU busy time " +
+                          format_duration_ms(*f.what_if.step_ms_after);
+}
+
 double idle_share(const Context& ctx) {
   const auto& s = ctx.steps.summary;
   if (!s.steps.empty() && s.median_ms > 0) return std::clamp(1.0 - s.gpu_median_ms / s.median_ms, 0.0, 1.0);
@@ -202,6 +283,7 @@ void gpu_idle(Context& ctx, const HostCalls& calls) {
       "or the engine's CUDA-graph option), remove per-step synchronizations (" +
       syncs + "), and move host-side work (sampling, stopping checks) off the critical path or onto the GPU.";
   f.numbers = {{"idle_share", idle}};
+  busy_floor_what_if(ctx, f);
   if (calls.seen)
     f.numbers.insert(f.numbers.end(), {{"launches_per_step", calls.launches}, {"syncs_per_step", calls.syncs}});
   ctx.analysis.findings.push_back(std::move(f));
@@ -238,6 +320,7 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
       "per step so each kernel does more work.";
   f.numbers = {{"kernels_per_step", kernels_per_step}, {"median_kernel_us", median_us}};
   if (calls.launches > 0) f.numbers.emplace_back("launch_api_us_mean", calls.launch_us_mean);
+  busy_floor_what_if(ctx, f);
   ctx.analysis.findings.push_back(std::move(f));
 }
 
@@ -257,6 +340,7 @@ void graphs_recorded_whole(Context& ctx) {
       "The run was recorded with `--graphs whole` (cheap, one record per launch). For the per-kernel "
       "breakdown, record a short window with every kernel: `cuprobe record --graphs node --delay 60s "
       "--duration 5s -- ...`.";
+  f.what_if = {"none: a property of the recording, not of the program", ctx.step_ms_now(), ctx.step_ms_now()};
   ctx.analysis.findings.push_back(std::move(f));
 }
 
@@ -270,6 +354,11 @@ void communication_dominant(Context& ctx) {
       "Check whether the collectives move data or wait (compare ranks: a collective_wait finding means "
       "waiting); overlap communication with compute, use the engine's custom all-reduce for small "
       "messages, or lower the tensor-parallel degree.";
+  const CategoryRow* row = ctx.category(Category::kCommunication);
+  double now = ctx.step_ms_now();
+  double after = std::max(0.0, now - ctx.per_step_ms(*row));
+  f.what_if = {"the collectives hidden entirely behind compute: " + ctx.step_word() + " " + format_duration_ms(after),
+               now, after};
   ctx.analysis.findings.push_back(std::move(f));
 }
 
@@ -301,6 +390,13 @@ void host_memcpy_in_step(Context& ctx) {
       "on the GPU, use pinned memory with non_blocking copies, and read results back once per step "
       "at most.";
   f.numbers = {{"copies_per_step", per_step}, {"time_ms", time_ms}, {"bytes", bytes}};
+  double now = ctx.step_ms_now();
+  double after = std::max(0.0, now - time_ms / ctx.step_count());
+  f.what_if = {
+      "the host<->device copies out of the step (their GPU time; a blocking copy also stalls the host): "
+      "step " +
+          format_duration_ms(after),
+      now, after};
   ctx.analysis.findings.push_back(std::move(f));
 }
 
@@ -313,8 +409,8 @@ std::string severity_for_share(double share, double medium, double high) {
 }
 
 void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& classes, const StepAssignment& steps,
-                       RankAnalysis& analysis) {
-  Context ctx{profile, classes, steps, analysis, LaunchContext(profile)};
+                       const WorkAttribution& work, RankAnalysis& analysis) {
+  Context ctx{profile, classes, steps, analysis, work, LaunchContext(profile)};
   HostCalls calls = host_calls(ctx);
   copy_cast_dominant(ctx);
   low_tensor_core_share(ctx);
@@ -327,9 +423,15 @@ void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& c
   rank_findings(analysis.findings);
 }
 
+double Finding::gain_ms() const {
+  if (what_if.step_ms_after) return std::max(0.0, what_if.step_ms_now - *what_if.step_ms_after);
+  return step_share * what_if.step_ms_now;
+}
+
 void rank_findings(std::vector<Finding>& findings) {
   auto severity_rank = [](const std::string& s) { return s == "high" ? 0 : s == "medium" ? 1 : 2; };
   std::stable_sort(findings.begin(), findings.end(), [&](const Finding& a, const Finding& b) {
+    if (a.gain_ms() != b.gain_ms()) return a.gain_ms() > b.gain_ms();
     if (a.step_share != b.step_share) return a.step_share > b.step_share;
     if (a.severity != b.severity) return severity_rank(a.severity) < severity_rank(b.severity);
     return a.id < b.id;

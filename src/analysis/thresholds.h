@@ -43,6 +43,15 @@ inline constexpr double kHostMemcpyPerStepMedium = 1.0;
 inline constexpr double kOpaqueGraphShare = 0.20;
 inline constexpr double kOpaqueGraphNoTensorFinding = 0.50;
 
+// Work per kernel: a kernel that reaches less than this share of its nearer roof
+// (memory bandwidth or the FLOP rate of its dtype) is "latency" bound: too little
+// work per launch, or waiting, to fill the GPU.
+inline constexpr double kLatencyBoundPeakShare = 0.10;
+
+// copy_cast_dominant's what-if: the share of the memory bandwidth peak a plain
+// copy reaches (measured on the H200: a bf16 copy moves 4.25 TB/s of 4.8, 88%).
+inline constexpr double kCopyBandwidthShare = 0.88;
+
 // Severity of any finding whose share is at least this is at least "high".
 inline constexpr double kSevereShare = 0.50;
 

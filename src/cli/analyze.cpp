@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/parse_args.h"
+#include "cli/peak_flag.h"
 #include "cli/verb.h"
 #include "common/error.h"
 #include "import/load_profiles.h"
@@ -27,10 +28,13 @@ int run_analyze(int argc, char** argv) {
   app.add_option("--step-marker", options.step_marker,
                  "annotation name (prefix) that marks one step; default: detect ProfilerStep#, SGLang, vLLM markers");
   app.add_flag("--json", as_json, "print the cuprobe.analyze/1 JSON report");
+  std::string peak;
+  add_peak_flag(app, peak);
   app.add_option("--top", top, "kernels to list per rank (default 15)");
   app.add_flag("--strict", strict,
                "fail (exit 1) when the import counted any problem (a data_loss or error import stat; see warnings)");
   if (auto rc = parse_args(app, argc, argv)) return *rc;
+  apply_peak_flag(peak, options);
 
   std::vector<Profile> profiles = load_profiles(files);
   AnalyzeReport report = analyze_profiles(profiles, options);

@@ -5,6 +5,7 @@
 
 #include "analysis/analyze.h"
 #include "cli/parse_args.h"
+#include "cli/peak_flag.h"
 #include "cli/verb.h"
 #include "common/error.h"
 #include "import/load_profiles.h"
@@ -44,7 +45,10 @@ int run_diff(int argc, char** argv) {
   app.add_option("--step-marker", options.step_marker, "annotation name (prefix) that marks one step");
   app.add_flag("--json", as_json, "print the cuprobe.diff/1 JSON report");
   app.add_option("--top", top, "changes to list (default 12)");
+  std::string peak;
+  add_peak_flag(app, peak);
   if (auto rc = parse_args(app, argc, argv)) return *rc;
+  apply_peak_flag(peak, options);
 
   std::vector<std::string> a_files = split_commas(a_arg), b_files = split_commas(b_arg);
   if (a_files.empty() || b_files.empty()) throw Error("both sides need at least one trace file", kExitUsage);

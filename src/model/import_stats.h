@@ -44,6 +44,9 @@ enum class StatSeverity : std::uint8_t { kInfo, kDataLoss, kError };
   X(kUnmatchedEnd, "end_without_begin", kDataLoss, "'E' events without an open 'B' on their thread (ignored)")        \
   X(kCorrelationPerProcess, "correlation_ids_per_process", kInfo,                                                     \
     "correlation ids used by several processes (each GPU activity linked within its device's process)")               \
+  X(kOpShapeMalformed, "op_shape_malformed", kInfo,                                                                   \
+    "operator shape arguments (Input Dims/type/Strides, Concrete Inputs) not understood (that operator's work is "    \
+    "not computed)")                                                                                                  \
   X(kDuplicateRank, "duplicate_rank", kError, "files claiming a rank another file claims too")                        \
   X(kJournalBeside, "journal_not_replayed", kInfo,                                                                    \
     "a -journal lies beside the run file (cuprobe killed mid-commit): read from a rolled-back copy, file left as it " \

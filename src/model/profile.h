@@ -10,6 +10,7 @@
 
 #include "model/import_stats.h"
 #include "model/kinds.h"
+#include "model/op_inputs.h"
 #include "model/string_table.h"
 
 namespace cuprobe {
@@ -57,6 +58,7 @@ struct CpuRange {
   std::int64_t tid = -1;
   std::int64_t correlation = -1;  // runtime/driver calls only
   std::int64_t external_id = -1;  // Kineto's "External id" (operators; their launches and kernels repeat it)
+  std::int32_t inputs = -1;       // operators recorded with shapes: index into Profile::op_inputs
 };
 
 // One hardware-counter sample over [start, end) on one GPU (cuprobe's own runs).
@@ -95,6 +97,7 @@ struct Profile {
   std::vector<GpuActivity> gpu;  // sorted by start after import
   std::vector<CpuRange> cpu;     // sorted by start after import
   std::vector<CounterSample> counters;
+  std::vector<OpInputs> op_inputs;  // distinct operator argument sets (CpuRange::inputs)
   std::vector<std::pair<std::string, std::string>> metadata;
   std::vector<ProcessInfo> processes;  // empty where the source has no process table
   bool complete = true;                // false when the source says it was cut short

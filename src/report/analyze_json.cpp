@@ -9,6 +9,35 @@ using json = nlohmann::ordered_json;
 
 json optional_bool(const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); }
 
+// Work columns of a kernel row (docs/analyze-json.md): null where unknown.
+void add_kernel_work(json& row, const std::optional<KernelWork>& w) {
+  if (!w) {
+    for (const char* key : {"bytes", "flops", "achieved_tbps", "achieved_tflops", "peak_share", "bound"})
+      row[key] = nullptr;
+    return;
+  }
+  row["bytes"] = w->bytes;
+  row["flops"] = w->flops;
+  row["achieved_tbps"] = w->achieved_tbps;
+  row["achieved_tflops"] = w->achieved_tflops;
+  row["peak_share"] = w->peak_share ? json(*w->peak_share) : json(nullptr);
+  row["bound"] = w->bound.empty() ? json(nullptr) : json(w->bound);
+  row["work_calls"] = w->calls;
+  row["work_dtype"] = w->dtype.empty() ? json(nullptr) : json(w->dtype);
+  row["work_source"] = w->source;
+}
+
+json peaks_json(const std::optional<DevicePeaks>& p) {
+  if (!p) return nullptr;
+  json tflops = json::object();
+  for (int d = 0; d < kPeakDtypeCount; ++d) {
+    if (p->tflops[d]) tflops[std::string(peak_dtype_name(static_cast<PeakDtype>(d)))] = *p->tflops[d];
+  }
+  return {{"name", p->name},
+          {"memory_tbps", p->memory_tbps ? json(*p->memory_tbps) : json(nullptr)},
+          {"dense_tflops", std::move(tflops)}};
+}
+
 // The counted import stats, declared ones only (docs/analyze-json.md).
 json import_stats_json(const ImportStats& stats) {
   json list = json::array();
@@ -109,6 +138,8 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   }
   j["category_decisions"] = std::move(decisions);
   j["tensor_core_share"] = a.tensor_core_share;
+  j["peaks"] = peaks_json(a.peaks);
+  j["op_shapes"] = a.op_shapes;
   json kernels = json::array();
   for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
     const auto& k = a.kernels[i];
@@ -123,6 +154,7 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                        {"per_step_ms", k.per_step_ms},
                        {"decided_by", category_source_name(k.decided_by)},
                        {"rule", k.rule}});
+    add_kernel_work(kernels.back(), k.work);
   }
   j["kernels"] = std::move(kernels);
   j["kernels_total"] = a.kernels.size();
@@ -152,6 +184,10 @@ json finding_json(const Finding& f) {
   json numbers = json::object();
   for (const auto& [k, v] : f.numbers) numbers[k] = v;
   j["numbers"] = std::move(numbers);
+  j["what_if"] = {{"description", f.what_if.description},
+                  {"step_ms_now", f.what_if.step_ms_now},
+                  {"step_ms_after", f.what_if.step_ms_after ? json(*f.what_if.step_ms_after) : json(nullptr)},
+                  {"gain_ms", f.gain_ms()}};
   return j;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/findings_what_if.h"
 #include "report/kernel_display_name.h"
 #include "report/text_table.h"
 
@@ -160,6 +161,32 @@ std::string category_decisions_line(const RankAnalysis& a) {
   return line + "\n";
 }
 
+// The work of the top kernels whose work is known: bytes, FLOPs, rates, share of peak, bound.
+std::string work_text(const RankAnalysis& a, std::size_t top_kernels) {
+  TextTable table({"work of the top kernels", ">bytes", ">FLOPs", ">TB/s", ">TFLOP/s", ">of peak", "bound"});
+  bool any = false;
+  for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
+    const auto& k = a.kernels[i];
+    if (!k.work) continue;
+    any = true;
+    const KernelWork& w = *k.work;
+    table.add_row({kernel_display_name(k.name, 48), format_bytes(w.bytes),
+                   w.flops > 0 ? format_fixed(w.flops / 1e9, 1) + " G" : "-", format_fixed(w.achieved_tbps, 2),
+                   w.flops > 0 ? format_fixed(w.achieved_tflops, 1) : "-",
+                   w.peak_share ? format_percent(*w.peak_share) : "-", w.bound.empty() ? "-" : w.bound});
+  }
+  std::string peaks =
+      a.peaks ? "peaks: " + a.peaks->name +
+                    (a.peaks->memory_tbps ? ", " + format_fixed(*a.peaks->memory_tbps, 2) + " TB/s" : std::string())
+              : "peaks: unknown for this GPU (--peak bw=TBPS,bf16=TFLOPS,... gives them)";
+  if (!any) {
+    return a.op_shapes
+               ? "\n  work: no top kernel's launching operator has shapes the work model knows (" + peaks + ")\n"
+               : std::string();
+  }
+  return "\n" + table.render() + "  (" + peaks + "; bytes and FLOPs from operator shapes or memcpy records)\n";
+}
+
 std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
   std::string out = rank_header(a);
   out += "  window " + format_duration_ms(a.window_ms) + " | GPU busy " + format_duration_ms(a.gpu_busy_ms) + " (" +
@@ -191,6 +218,7 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
   if (a.kernels.size() > top_kernels) {
     out += "  ... " + std::to_string(a.kernels.size() - top_kernels) + " more kernels (--top N, or --json)\n";
   }
+  out += work_text(a, top_kernels);
   out += counters_text(a);
   if (!a.unknown_kernels.empty()) {
     out += "  not in the taxonomy (counted as 'other'):";
@@ -206,7 +234,7 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
 
 std::string findings_text(const std::vector<Finding>& findings, bool show_rank) {
   if (findings.empty()) return "findings: none (nothing crossed a threshold; see docs/findings.md)\n";
-  std::string out = "findings (ranked by the step time they explain):\n";
+  std::string out = "findings (ranked by the step time their what-if saves):\n";
   int n = 0;
   for (const auto& f : findings) {
     out += "  " + std::to_string(++n) + ". [" + f.severity + "] " + f.id;
@@ -219,6 +247,14 @@ std::string findings_text(const std::vector<Finding>& findings, bool show_rank) 
       out += "\n";
     }
     out += "     -> " + f.suggestion + "\n";
+    const WhatIf& w = f.what_if;
+    out += "     what if: ";
+    if (w.step_ms_after) {  // the projection first: "3.54 ms -> 0.13 ms (-96%): ..."
+      double gain = w.step_ms_now > 0 ? (w.step_ms_now - *w.step_ms_after) / w.step_ms_now : 0;
+      out += format_duration_ms(w.step_ms_now) + " -> " + format_duration_ms(*w.step_ms_after) + " (-" +
+             format_percent(std::max(0.0, gain)) + "): ";
+    }
+    out += w.description + "\n";
   }
   return out;
 }

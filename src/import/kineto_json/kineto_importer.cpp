@@ -14,6 +14,7 @@
 #include "import/kineto_json/element_boundary.h"
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/memcpy_direction.h"
+#include "import/kineto_json/op_shapes.h"
 #include "import/kineto_json/timestamp.h"
 #include "model/time_range.h"
 
@@ -76,6 +77,7 @@ struct RawEvent {
   std::int32_t registers = -1;
   std::int32_t shared_memory = -1;
   std::vector<std::pair<std::string, double>> counters;  // range-profiler events: metric, value
+  OpShapeReader shapes;                                  // record_shapes arguments (operators)
 
   void reset(std::uint64_t at) {
     offset = at;
@@ -89,6 +91,7 @@ struct RawEvent {
     for (int i = 0; i < 3; ++i) grid[i] = block[i] = 0;
     registers = shared_memory = -1;
     counters.clear();
+    shapes.reset();
   }
 };
 
@@ -392,14 +395,17 @@ class KinetoImporter {
       a.name = remap[a.name];
       profile_.gpu.push_back(a);
     }
+    const auto inputs_offset = static_cast<std::int32_t>(profile_.op_inputs.size());
     for (auto& r : half.cpu) {
       r.name = remap[r.name];
+      if (r.inputs >= 0) r.inputs += inputs_offset;
       profile_.cpu.push_back(r);
     }
     for (auto& c : half.counters) {
       c.metric = remap[c.metric];
       profile_.counters.push_back(c);
     }
+    for (auto& in : half.op_inputs) profile_.op_inputs.push_back(std::move(in));
     profile_.stats.merge(half.stats);
     profiler_ranges_ += later_ranges;
     durations_.join(std::move(later_durations), [&](RawEvent b, const EndEvent& e) { close_duration(b, e); });
@@ -529,6 +535,10 @@ class KinetoImporter {
           break;
       }
       if (ev.category == EventCategory::kProfilerRange && read_counter(key, ev)) continue;
+      if (is_op_shape_key(key)) {
+        ev.shapes.read(cursor_, key, profile_.stats, ev.name);
+        continue;
+      }
       cursor_.skip_value();
     }
   }
@@ -645,6 +655,17 @@ class KinetoImporter {
     return it->second.id;
   }
 
+  // Each distinct set of operator arguments is kept once.
+  std::int32_t intern_inputs(const OpShapeReader& in) {
+    auto& bucket = inputs_by_hash_[in.hash()];
+    for (std::int32_t i : bucket) {
+      if (in.same_as(profile_.op_inputs[static_cast<std::size_t>(i)])) return i;
+    }
+    bucket.push_back(static_cast<std::int32_t>(profile_.op_inputs.size()));
+    profile_.op_inputs.push_back(in.copy());
+    return bucket.back();
+  }
+
   void keep_event(const RawEvent& ev) {
     if (ev.category == EventCategory::kIgnored || ev.category == EventCategory::kGpuAnnotation) return;
     if (ev.phase != 'X') {
@@ -713,6 +734,7 @@ class KinetoImporter {
     r.tid = ev.tid;
     r.correlation = ev.correlation;
     r.external_id = ev.external_id;
+    if (r.kind == CpuRangeKind::kOperator && !ev.shapes.empty()) r.inputs = intern_inputs(ev.shapes);
     profile_.cpu.push_back(r);
   }
 
@@ -740,6 +762,7 @@ class KinetoImporter {
     bool valid_utf8;
   };
   std::unordered_map<std::string, NameEntry> raw_names_;
+  std::unordered_map<std::size_t, std::vector<std::int32_t>> inputs_by_hash_;
 };
 
 }  // namespace

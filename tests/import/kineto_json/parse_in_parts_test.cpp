@@ -26,6 +26,16 @@ void expect_same(const Profile& a, const Profile& b, const std::string& what) {
     ASSERT_TRUE(x.start == y.start && x.end == y.end && x.kind == y.kind && x.pid == y.pid && x.tid == y.tid &&
                 x.correlation == y.correlation && a.name_of(x.name) == b.name_of(y.name))
         << what << ": CPU range " << i;
+    ASSERT_EQ(x.inputs < 0, y.inputs < 0) << what << ": CPU range " << i;
+    if (x.inputs < 0) continue;
+    const auto &xa = a.op_inputs.at(static_cast<std::size_t>(x.inputs)).args,
+               &ya = b.op_inputs.at(static_cast<std::size_t>(y.inputs)).args;
+    ASSERT_EQ(xa.size(), ya.size()) << what << ": CPU range " << i;
+    for (std::size_t k = 0; k < xa.size(); ++k) {
+      ASSERT_TRUE(xa[k].type == ya[k].type && xa[k].dims == ya[k].dims && xa[k].list_dims == ya[k].list_dims &&
+                  xa[k].concrete == ya[k].concrete)
+          << what << ": CPU range " << i << " argument " << k;
+    }
   }
   EXPECT_EQ(a.stats.events, b.stats.events) << what;
   for (std::size_t s = 0; s < kImportStatCount; ++s) {
