@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/counter_source_flag.h"
 #include "cli/deprecated_option.h"
 #include "cli/gpu_list.h"
 #include "cli/http_client_flags.h"
@@ -31,6 +32,7 @@
 #include "common/stop_signals.h"
 #include "common/units.h"
 #include "common/utf8.h"
+#include "exporter/sampler_source.h"
 #include "load/bench_metrics.h"
 #include "load/http_url.h"
 #include "load/load_runner.h"
@@ -208,6 +210,8 @@ int run_bench(int argc, char** argv) {
                          ->capture_default_str();
   add_deprecated_alias(app, preset_opt, "--sample-preset");
   app.add_option("--gpu", gpu_text, "with --sample: GPUs to sample, all or indices like 0,1")->capture_default_str();
+  std::string sample_source;
+  add_counter_source_option(app, sample_source, "with --sample: ");
   app.add_option("--save-requests", save_requests, "write one JSON line per request (all timestamps) to FILE");
   app.add_flag("--json", json, "print the report as JSON (schema cuprobe.bench/1)");
   app.add_flag("-q,--quiet", quiet, "no progress on stderr");
@@ -289,7 +293,7 @@ int run_bench(int argc, char** argv) {
     sc.interval = parse_duration(sample_interval_text);
     sc.preset = sample_preset;
     try {
-      sampler = std::make_unique<SamplerThread>(open_device_sampler(sc));
+      sampler = std::make_unique<SamplerThread>(open_counter_sampler(sc, parse_counter_source(sample_source), true));
     } catch (const Error& e) {
       if (!sample_optional || e.exit_code() != kExitCountersUnavailable) throw;
       sample_note = std::string("unavailable (") + e.what() + ")";
