@@ -55,6 +55,7 @@ std::string counter_unavailable_reason(const std::string& m) {
   if (contains(m, "invalid metric")) return counter_status_name(CounterStatus::kInvalidMetric);
   if (contains(m, "one PM sampling pass")) return counter_status_name(CounterStatus::kTooManyMetrics);
   if (contains(m, "buffer overflowed")) return counter_status_name(CounterStatus::kOverflow);
+  if (contains(m, "counters could not be read")) return counter_status_name(CounterStatus::kOther);
   return "error";
 }
 
