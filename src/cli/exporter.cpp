@@ -96,8 +96,8 @@ int run_exporter(int argc, char** argv) {
         }
         if (req.path == "/healthz") {
           return {200, "text/plain; charset=utf-8",
-                  "ok\nNVML: " + std::string(nvml.ok() ? "ok" : "unavailable (" + nvml.error() + ")") + "\n" +
-                      state + "\n"};
+                  "ok\nNVML: " + std::string(nvml.ok() ? "ok" : "unavailable (" + nvml.error() + ")") + "\n" + state +
+                      "\n"};
         }
         if (req.path == "/") {
           return {200, "text/plain; charset=utf-8", "cuprobe exporter: /metrics, /healthz\n"};

@@ -28,20 +28,16 @@ constexpr const char* kTensorOpHelp =
 
 const std::vector<ColumnSeries>& counter_series() {
   static const std::vector<ColumnSeries> table = {
-      {"gr_active_pct", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "Ratio of time the graphics engine is active.", kPct,
-       nullptr},
+      {"gr_active_pct", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "Ratio of time the graphics engine is active.", kPct, nullptr},
       {"sm_active_pct", "DCGM_FI_PROF_SM_ACTIVE", "The ratio of cycles an SM has at least 1 warp assigned.", kPct,
        nullptr},
       {"tensor_active_pct", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "Ratio of cycles the tensor (HMMA) pipe is active.",
        kPct, nullptr},
       {"dram_pct", "DCGM_FI_PROF_DRAM_ACTIVE",
        "Ratio of cycles the device memory interface is active sending or receiving data.", kPct, nullptr},
-      {"fp64_active_pct", "DCGM_FI_PROF_PIPE_FP64_ACTIVE", "Ratio of cycles the fp64 pipes are active.", kPct,
-       nullptr},
-      {"fp32_active_pct", "DCGM_FI_PROF_PIPE_FP32_ACTIVE", "Ratio of cycles the fp32 pipes are active.", kPct,
-       nullptr},
-      {"fp16_active_pct", "DCGM_FI_PROF_PIPE_FP16_ACTIVE", "Ratio of cycles the fp16 pipes are active.", kPct,
-       nullptr},
+      {"fp64_active_pct", "DCGM_FI_PROF_PIPE_FP64_ACTIVE", "Ratio of cycles the fp64 pipes are active.", kPct, nullptr},
+      {"fp32_active_pct", "DCGM_FI_PROF_PIPE_FP32_ACTIVE", "Ratio of cycles the fp32 pipes are active.", kPct, nullptr},
+      {"fp16_active_pct", "DCGM_FI_PROF_PIPE_FP16_ACTIVE", "Ratio of cycles the fp16 pipes are active.", kPct, nullptr},
       {"pcie_read_bytes_per_s", "DCGM_FI_PROF_PCIE_RX_BYTES",
        "The rate of data received over the PCIe bus - including both protocol headers and data payloads - in bytes "
        "per second.",
@@ -63,8 +59,7 @@ const std::vector<ColumnSeries>& counter_series() {
       {"dram_read_pct", "cuprobe_dram_read_active", "DRAM read throughput, ratio of peak.", kPct, nullptr},
       {"dram_write_pct", "cuprobe_dram_write_active", "DRAM write throughput, ratio of peak.", kPct, nullptr},
       {"dram_read_bytes_per_s", "cuprobe_dram_read_bytes_per_second", "DRAM bytes read per second.", 1, nullptr},
-      {"dram_write_bytes_per_s", "cuprobe_dram_write_bytes_per_second", "DRAM bytes written per second.", 1,
-       nullptr},
+      {"dram_write_bytes_per_s", "cuprobe_dram_write_bytes_per_second", "DRAM bytes written per second.", 1, nullptr},
   };
   return table;
 }
@@ -104,9 +99,9 @@ class Page {
   }
   void add(const std::string& name, const char* type, const std::string& help, const std::string& labels,
            double value) {
-    std::string v = std::isnan(value)            ? "NaN"
-                    : std::isinf(value)          ? (value > 0 ? "+Inf" : "-Inf")
-                                                 : format_sample_value(value);
+    std::string v = std::isnan(value)   ? "NaN"
+                    : std::isinf(value) ? (value > 0 ? "+Inf" : "-Inf")
+                                        : format_sample_value(value);
     family(name, type, help).samples.push_back("{" + labels + "} " + v);
   }
   std::string render(bool openmetrics) const {
@@ -212,10 +207,10 @@ std::string render_exporter_metrics(const ExporterSnapshot& s, bool openmetrics)
              label("source", s.source) + "," + label("reason", s.counters_reason) + "," + host, 0);
   }
   for (const auto& g : s.gpus) {
-    page.add("cuprobe_counters_available", "gauge", avail_help,
-             gpu_labels(g.labels, s.hostname) + "," + label("source", s.source) + "," +
-                 label("reason", g.counters_reason),
-             s.counters_available && g.counters ? 1 : 0);
+    page.add(
+        "cuprobe_counters_available", "gauge", avail_help,
+        gpu_labels(g.labels, s.hostname) + "," + label("source", s.source) + "," + label("reason", g.counters_reason),
+        s.counters_available && g.counters ? 1 : 0);
   }
   page.add("cuprobe_window_seconds", "gauge", "Seconds the means of this scrape cover.", host, s.window_seconds);
   page.add("cuprobe_lost_samples_total", "counter",

@@ -32,8 +32,8 @@ struct GpuWindowValues {
 struct ExporterSnapshot {
   std::string hostname;
   std::string version;
-  std::int64_t now_ns = 0;     // CLOCK_REALTIME of the scrape
-  double window_seconds = 0;   // how much time the means cover (since the last scrape, or --window)
+  std::int64_t now_ns = 0;    // CLOCK_REALTIME of the scrape
+  double window_seconds = 0;  // how much time the means cover (since the last scrape, or --window)
   std::vector<std::string> counter_columns;
   std::vector<std::string> vital_columns;  // exporter_collector's: the NVML vitals, then one per clock event reason
   std::vector<GpuWindowValues> gpus;

@@ -85,7 +85,8 @@ bool parse_request(std::string_view head, HttpRequest& req) {
 ListenAddress parse_listen_address(std::string_view text) {
   ListenAddress a;
   std::size_t colon = text.rfind(':');
-  if (colon == std::string_view::npos) throw Error("--listen " + std::string(text) + ": expected ADDR:PORT", kExitUsage);
+  if (colon == std::string_view::npos)
+    throw Error("--listen " + std::string(text) + ": expected ADDR:PORT", kExitUsage);
   std::string_view host = text.substr(0, colon), port = text.substr(colon + 1);
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   unsigned p = 0;

@@ -15,8 +15,8 @@ namespace cuprobe {
 
 struct CounterSource {
   bool dcgm = false;
-  HttpUrl dcgm_url;    // when dcgm
-  std::string text;    // as given: "cupti" or "dcgm=URL"
+  HttpUrl dcgm_url;  // when dcgm
+  std::string text;  // as given: "cupti" or "dcgm=URL"
   std::string name() const { return dcgm ? "dcgm" : "cupti"; }
 };
 

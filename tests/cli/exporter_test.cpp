@@ -31,11 +31,11 @@ std::string wait_for_series(int port, const std::string& series) {
 
 TEST(ExporterCli, UsageErrorsExitTwo) {
   for (const auto& args : std::vector<std::vector<std::string>>{{"exporter", "--listen", "9401"},
-                                                                 {"exporter", "--listen", "h:70000"},
-                                                                 {"exporter", "--source", "nvml"},
-                                                                 {"exporter", "--interval", "20s"},
-                                                                 {"exporter", "--window", "0s"},
-                                                                 {"exporter", "--preset", "bogus"}}) {
+                                                                {"exporter", "--listen", "h:70000"},
+                                                                {"exporter", "--source", "nvml"},
+                                                                {"exporter", "--interval", "20s"},
+                                                                {"exporter", "--window", "0s"},
+                                                                {"exporter", "--preset", "bogus"}}) {
     auto r = run_cuprobe(args);
     EXPECT_EQ(r.exit_code, 2) << args[1] << " " << args[2] << ": " << r.err;
     EXPECT_FALSE(r.err.empty());
@@ -140,8 +140,9 @@ TEST(SampleCli, VitalSignsBesideTheCounters) {
   std::string header, line;
   std::getline(in, header);
   EXPECT_TRUE(contains(header, ",tensor_active_pct,")) << header;
-  EXPECT_TRUE(contains(header, ",power_w,sm_clock_mhz,mem_clock_mhz,temperature_c,memory_used_bytes,gpu_util_pct,"
-                               "clock_event_reasons"))
+  EXPECT_TRUE(contains(header,
+                       ",power_w,sm_clock_mhz,mem_clock_mhz,temperature_c,memory_used_bytes,gpu_util_pct,"
+                       "clock_event_reasons"))
       << header;
   bool gpu1 = false;
   while (std::getline(in, line)) {

@@ -127,9 +127,10 @@ TEST(ExporterCollector, AFailingSamplerDropsItsSeriesAndIsReopened) {
 }
 
 TEST(ExporterCollector, ReasonOfEveryRefusal) {
-  for (CounterStatus c : {CounterStatus::kNoDriver, CounterStatus::kNoGpu, CounterStatus::kInsufficientPrivileges,
-                          CounterStatus::kBusy, CounterStatus::kUnsupportedDevice, CounterStatus::kUnsupportedChip,
-                          CounterStatus::kInvalidMetric, CounterStatus::kTooManyMetrics, CounterStatus::kOverflow, CounterStatus::kOther}) {
+  for (CounterStatus c :
+       {CounterStatus::kNoDriver, CounterStatus::kNoGpu, CounterStatus::kInsufficientPrivileges, CounterStatus::kBusy,
+        CounterStatus::kUnsupportedDevice, CounterStatus::kUnsupportedChip, CounterStatus::kInvalidMetric,
+        CounterStatus::kTooManyMetrics, CounterStatus::kOverflow, CounterStatus::kOther}) {
     EXPECT_EQ(counter_unavailable_reason(counter_refusal_message({c, "x"}, 0, "GH100")), counter_status_name(c));
   }
   EXPECT_EQ(counter_unavailable_reason("built without CUPTI: this cuprobe cannot read GPU counters"), "no_cupti");
@@ -142,8 +143,7 @@ TEST(ExporterCollector, WithoutNvmlGpusComeFromTheCounters) {
   Script script;
   Nvml none("/nonexistent/libnvidia-ml.so.1");
   ExporterCollector c(
-      ExporterOptions{}, [&script] { return std::make_unique<ScriptedSampler>(script); },
-      [](int) { return -1; }, none);
+      ExporterOptions{}, [&script] { return std::make_unique<ScriptedSampler>(script); }, [](int) { return -1; }, none);
   script.rows = {row(1, 70, 1000)};
   c.poll(0);
   ExporterSnapshot s = c.scrape();

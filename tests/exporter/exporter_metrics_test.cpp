@@ -21,12 +21,11 @@ ExporterSnapshot two_gpus() {
   s.nvml_available = true;
   s.nvml_reason = "ok";
   s.counter_columns = {"tensor_active_pct", "tensor_hmma_pct", "dram_read_bytes_per_s", "some.raw.metric"};
-  s.vital_columns = {"power_w", "memory_used_bytes", "clock_event_reason:sw_power_cap",
-                     "clock_event_reason:gpu_idle"};
+  s.vital_columns = {"power_w", "memory_used_bytes", "clock_event_reason:sw_power_cap", "clock_event_reason:gpu_idle"};
   for (int i = 0; i < 2; ++i) {
     GpuWindowValues g;
-    g.labels = {i, "GPU-" + std::to_string(i), "00000000:1" + std::to_string(i) + ":00.0",
-                "nvidia" + std::to_string(i), "NVIDIA H200"};
+    g.labels = {i, "GPU-" + std::to_string(i), "00000000:1" + std::to_string(i) + ":00.0", "nvidia" + std::to_string(i),
+                "NVIDIA H200"};
     g.counters = true;
     g.counters_reason = "ok";
     g.counter_means = {93.0 + i, 90.0, 2.1e12, NAN};

@@ -19,8 +19,8 @@ namespace {
 
 constexpr const char* kPrometheus = "/usr/bin/prometheus";
 
-// Instant query; the result vector ([] while there is none).
-nlohmann::json query(int port, const std::string& promql) {
+// Instant query: Prometheus' whole answer (null when it did not answer JSON).
+nlohmann::json query_answer(int port, const std::string& promql) {
   std::string path = "/api/v1/query?query=";
   for (char c : promql) {
     if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
@@ -31,10 +31,21 @@ nlohmann::json query(int port, const std::string& promql) {
       path += buf;
     }
   }
-  std::string body = http_get(port, path);
-  auto j = nlohmann::json::parse(body, nullptr, false);
-  if (j.is_discarded() || j.value("status", "") != "success") return nlohmann::json::array();
+  auto j = nlohmann::json::parse(http_get(port, path), nullptr, false);
+  return j.is_discarded() ? nlohmann::json() : j;
+}
+
+// The result vector ([] while there is none).
+nlohmann::json query(int port, const std::string& promql) {
+  nlohmann::json j = query_answer(port, promql);
+  if (!j.is_object() || j.value("status", "") != "success") return nlohmann::json::array();
   return j["data"]["result"];
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (std::size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size())
+    s.replace(at, from.size(), to);
+  return s;
 }
 
 nlohmann::json wait_for(int port, const std::string& promql, std::size_t count) {
@@ -84,6 +95,21 @@ TEST(PrometheusServer, ScrapesTheExporterSeriesAndLabels) {
   EXPECT_EQ(throttled[0]["metric"]["gpu"], "1");
   auto up = wait_for(prom_port, "up{job=\"cuprobe\"} == 1", 1);
   EXPECT_EQ(up.size(), 1u);
+  // Every query of the Grafana dashboard (docs/grafana/) is valid PromQL to this Prometheus.
+  std::ifstream dash_file(std::string(CUPROBE_SOURCE_DIR) + "/docs/grafana/cuprobe-gpus.json");
+  auto dashboard = nlohmann::json::parse(dash_file, nullptr, false);
+  ASSERT_FALSE(dashboard.is_discarded());
+  int queries = 0;
+  for (const auto& panel : dashboard["panels"]) {
+    for (const auto& target : panel.value("targets", nlohmann::json::array())) {
+      std::string expr = replace_all(replace_all(target["expr"].get<std::string>(), "$host", ".*"), "$gpu", ".*");
+      auto answer = query_answer(prom_port, expr);
+      ASSERT_TRUE(answer.is_object()) << expr;
+      EXPECT_EQ(answer.value("status", ""), "success") << expr << ": " << answer.dump();
+      ++queries;
+    }
+  }
+  EXPECT_GE(queries, 15);
   EXPECT_EQ(prometheus.stop(SIGTERM, 10000), 0) << prometheus.err();
   EXPECT_EQ(exporter.stop(SIGTERM, 5000), 0) << exporter.err();
 }

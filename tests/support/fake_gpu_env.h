@@ -14,8 +14,8 @@ inline std::vector<std::string> fake_gpu_env() {
 
 // An environment without a GPU: NVML that cannot load, and the real (absent) CUPTI backend.
 inline std::vector<std::string> no_gpu_env() {
-  return {"CUPROBE_TEST_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1", "CUPROBE_TEST_PM_BACKEND=",
-          "CUDA_VISIBLE_DEVICES="};
+  return {"CUPROBE_TEST_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1",
+          "CUPROBE_TEST_PM_BACKEND=", "CUDA_VISIBLE_DEVICES="};
 }
 
 }  // namespace cuprobe::test

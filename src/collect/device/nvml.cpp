@@ -40,7 +40,6 @@ struct nvmlPciInfo_t {
 constexpr unsigned int kMemoryV2Version = static_cast<unsigned int>(sizeof(nvmlMemory_v2_t)) | (2u << 24);
 constexpr unsigned long long kNotAvailable = ~0ull;
 
-
 void list_processes(nvmlReturn_t (*fn)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*), nvmlDevice_t dev, bool compute,
                     std::vector<NvmlProcess>& out) {
   if (!fn) return;
@@ -123,10 +122,15 @@ std::string normalize_pci_bus_id(const std::string& id) {
 }
 
 const std::vector<ClockEventReason>& clock_event_reasons() {
-  static const std::vector<ClockEventReason> reasons = {
-      {0x1, "gpu_idle"},           {0x2, "applications_clocks_setting"}, {0x4, "sw_power_cap"},
-      {0x8, "hw_slowdown"},        {0x10, "sync_boost"},                 {0x20, "sw_thermal_slowdown"},
-      {0x40, "hw_thermal_slowdown"}, {0x80, "hw_power_brake_slowdown"},  {0x100, "display_clock_setting"}};
+  static const std::vector<ClockEventReason> reasons = {{0x1, "gpu_idle"},
+                                                        {0x2, "applications_clocks_setting"},
+                                                        {0x4, "sw_power_cap"},
+                                                        {0x8, "hw_slowdown"},
+                                                        {0x10, "sync_boost"},
+                                                        {0x20, "sw_thermal_slowdown"},
+                                                        {0x40, "hw_thermal_slowdown"},
+                                                        {0x80, "hw_power_brake_slowdown"},
+                                                        {0x100, "display_clock_setting"}};
   return reasons;
 }
 
@@ -146,22 +150,21 @@ Nvml::Nvml(const char* library) : api_(std::make_unique<Api>()) {
     return;
   }
   error_ = resolve_symbols(
-      lib,
-      {required_symbol("nvmlInit_v2", api.init), optional_symbol("nvmlErrorString", api.error_string),
-       optional_symbol("nvmlSystemGetDriverVersion", api.system_driver_version),
-       required_symbol("nvmlDeviceGetCount_v2", api.count),
-       required_symbol("nvmlDeviceGetHandleByIndex_v2", api.by_index),
-       optional_symbol("nvmlDeviceGetHandleByPciBusId_v2", api.by_pci),
-       optional_symbol("nvmlDeviceGetName", api.name), optional_symbol("nvmlDeviceGetUUID", api.uuid),
-       optional_symbol("nvmlDeviceGetPciInfo_v3", api.pci), optional_symbol("nvmlDeviceGetMemoryInfo", api.memory),
-       optional_symbol("nvmlDeviceGetMemoryInfo_v2", api.memory_v2),
-       optional_symbol("nvmlDeviceGetUtilizationRates", api.utilization),
-       optional_symbol("nvmlDeviceGetComputeRunningProcesses_v3", api.compute_procs),
-       optional_symbol("nvmlDeviceGetGraphicsRunningProcesses_v3", api.graphics_procs),
-       optional_symbol("nvmlDeviceGetPowerUsage", api.power), optional_symbol("nvmlDeviceGetClockInfo", api.clock),
-       optional_symbol("nvmlDeviceGetTemperature", api.temperature),
-       optional_symbol("nvmlDeviceGetCurrentClocksEventReasons", api.clock_events),
-       optional_symbol("nvmlDeviceGetCurrentClocksThrottleReasons", api.clock_throttle)});
+      lib, {required_symbol("nvmlInit_v2", api.init), optional_symbol("nvmlErrorString", api.error_string),
+            optional_symbol("nvmlSystemGetDriverVersion", api.system_driver_version),
+            required_symbol("nvmlDeviceGetCount_v2", api.count),
+            required_symbol("nvmlDeviceGetHandleByIndex_v2", api.by_index),
+            optional_symbol("nvmlDeviceGetHandleByPciBusId_v2", api.by_pci),
+            optional_symbol("nvmlDeviceGetName", api.name), optional_symbol("nvmlDeviceGetUUID", api.uuid),
+            optional_symbol("nvmlDeviceGetPciInfo_v3", api.pci), optional_symbol("nvmlDeviceGetMemoryInfo", api.memory),
+            optional_symbol("nvmlDeviceGetMemoryInfo_v2", api.memory_v2),
+            optional_symbol("nvmlDeviceGetUtilizationRates", api.utilization),
+            optional_symbol("nvmlDeviceGetComputeRunningProcesses_v3", api.compute_procs),
+            optional_symbol("nvmlDeviceGetGraphicsRunningProcesses_v3", api.graphics_procs),
+            optional_symbol("nvmlDeviceGetPowerUsage", api.power), optional_symbol("nvmlDeviceGetClockInfo", api.clock),
+            optional_symbol("nvmlDeviceGetTemperature", api.temperature),
+            optional_symbol("nvmlDeviceGetCurrentClocksEventReasons", api.clock_events),
+            optional_symbol("nvmlDeviceGetCurrentClocksThrottleReasons", api.clock_throttle)});
   if (!error_.empty()) return;
   nvmlReturn_t r = api.init();
   if (r != kNvmlSuccess) {

@@ -61,14 +61,14 @@ class NvmlVitalsSampler final : public DeviceSampler {
 }  // namespace
 
 const std::vector<std::string>& nvml_vital_columns() {
-  static const std::vector<std::string> columns = {"power_w",           "sm_clock_mhz", "mem_clock_mhz",
-                                                   "temperature_c",     "memory_used_bytes",
-                                                   "gpu_util_pct",      "clock_event_reasons"};
+  static const std::vector<std::string> columns = {
+      "power_w",           "sm_clock_mhz", "mem_clock_mhz",      "temperature_c",
+      "memory_used_bytes", "gpu_util_pct", "clock_event_reasons"};
   return columns;
 }
 
 std::vector<double> nvml_vital_values(const NvmlVitals& v) {
-  return {v.power_w,           v.sm_clock_mhz,        v.memory_clock_mhz,     v.temperature_c,
+  return {v.power_w,           v.sm_clock_mhz,        v.memory_clock_mhz,   v.temperature_c,
           v.memory_used_bytes, v.gpu_utilization_pct, v.clock_event_reasons};
 }
 

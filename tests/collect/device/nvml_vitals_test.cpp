@@ -74,8 +74,8 @@ TEST(NvmlVitals, ReasonNamesFollowNvmlBits) {
 TEST(NvmlSampler, AppendsVitalColumnsToEveryRow) {
   Nvml nvml(CUPROBE_FAKE_NVML);
   CounterRow a{0, 1, 2, {93.0}}, b{1, 1, 2, {12.0}};
-  auto s = with_nvml_vitals(std::make_unique<ListSampler>(std::vector<CounterRow>{a, b}), nvml,
-                            [](int gpu) { return gpu; });
+  auto s =
+      with_nvml_vitals(std::make_unique<ListSampler>(std::vector<CounterRow>{a, b}), nvml, [](int gpu) { return gpu; });
   const auto& names = s->metric_names();
   ASSERT_EQ(names.size(), 1 + nvml_vital_columns().size());
   EXPECT_EQ(names[1], "power_w");
