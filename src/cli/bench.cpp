@@ -17,11 +17,11 @@
 #include <thread>
 #include <vector>
 
-#include "cli/counter_source_flag.h"
 #include "cli/deprecated_option.h"
 #include "cli/gpu_list.h"
 #include "cli/http_client_flags.h"
 #include "cli/parse_args.h"
+#include "cli/sampler_flags.h"
 #include "cli/verb.h"
 #include "collect/counters/counter_summary.h"
 #include "collect/counters/device_sampler.h"

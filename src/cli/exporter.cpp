@@ -8,9 +8,8 @@
 #include <cstdio>
 #include <string>
 
-#include "cli/counter_source_flag.h"
-#include "cli/gpu_list.h"
 #include "cli/parse_args.h"
+#include "cli/sampler_flags.h"
 #include "cli/verb.h"
 #include "collect/counters/metric_presets.h"
 #include "collect/device/nvml.h"
@@ -54,13 +53,7 @@ int run_exporter(int argc, char** argv) {
                  "report means over this trailing window (e.g. 30s) instead of since the previous scrape");
   if (auto code = parse_args(app, argc, argv)) return *code;
 
-  SamplerConfig config;
-  config.gpus = parse_gpu_list(gpu_text);
-  config.interval = parse_duration(interval_text);
-  if (config.interval < std::chrono::milliseconds(1) || config.interval > std::chrono::seconds(10)) {
-    throw Error("--interval " + interval_text + " is out of range (1ms to 10s)", kExitUsage);
-  }
-  config.preset = preset;
+  SamplerConfig config = sampler_config_from_flags(gpu_text, interval_text, preset);
   CounterSource source = parse_counter_source(source_text);
   ExporterOptions options;
   if (!window_text.empty()) {

@@ -17,9 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "cli/counter_source_flag.h"
-#include "cli/gpu_list.h"
 #include "cli/parse_args.h"
+#include "cli/sampler_flags.h"
 #include "cli/verb.h"
 #include "collect/counters/counter_refusal.h"
 #include "collect/counters/counter_summary.h"
@@ -203,13 +202,7 @@ int run_sample(int argc, char** argv) {
   if (list) return list_metrics(chip, preset);
   if (!chip.empty()) throw Error("--chip only goes with --list-metrics", kExitUsage);
 
-  SamplerConfig config;
-  config.gpus = parse_gpu_list(gpu_text);
-  config.interval = parse_duration(interval_text);
-  if (config.interval < std::chrono::milliseconds(1) || config.interval > std::chrono::seconds(10)) {
-    throw Error("--interval " + interval_text + " is out of range (1ms to 10s)", kExitUsage);
-  }
-  config.preset = preset;
+  SamplerConfig config = sampler_config_from_flags(gpu_text, interval_text, preset);
   if (!metrics_text.empty()) config.metrics = parse_metric_list(metrics_text);
   SampleFormat format = parse_sample_format(format_text);
   std::optional<std::chrono::nanoseconds> duration;
