@@ -168,7 +168,9 @@ std::vector<CounterRow> dcgm_rows(const PrometheusPage& page, const std::vector<
     const std::string* mig = s.label("GPU_I_ID");
     if (mig && !mig->empty()) continue;
     const std::string* gpu = s.label("gpu");
-    if (!gpu || gpu->empty() || gpu->find_first_not_of("0123456789") != std::string::npos) continue;
+    if (!gpu || gpu->empty() || gpu->size() > 6 || gpu->find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
     int g = std::stoi(*gpu);
     CounterRow& row = rows[g];
     if (row.values.empty()) {

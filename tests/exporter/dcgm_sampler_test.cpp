@@ -33,6 +33,8 @@ std::string dcgm_page(double tensor0) {
          labels1 +
          "} 0.010000\n"
          "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{gpu=\"1\",GPU_I_ID=\"3\",GPU_I_PROFILE=\"1g.18gb\"} 0.5\n"
+         "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{gpu=\"99999999999999999999\"} 0.5\n"
+         "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{gpu=\"x\"} 0.5\n"
          "# TYPE DCGM_FI_PROF_GR_ENGINE_ACTIVE gauge\n"
          "DCGM_FI_PROF_GR_ENGINE_ACTIVE{" +
          labels0 +
