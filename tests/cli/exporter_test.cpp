@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
 #include <thread>
 
 #include "common/prometheus_text.h"
@@ -128,30 +127,6 @@ TEST(ExporterCli, PromtoolAcceptsThePage) {
   for (std::size_t at; (at = renamed.find("modelName=")) != std::string::npos;) renamed.replace(at, 9, "model_name");
   auto clean = run_program("/usr/bin/promtool", {"check", "metrics"}, renamed);
   EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
-}
-
-TEST(SampleCli, VitalSignsBesideTheCounters) {
-  std::string dir = temp_dir();
-  BackgroundProcess sample(CUPROBE_BINARY, {"sample", "--duration", "400ms", "-q", "-o", dir + "/s.csv"},
-                           dir + "/sample", fake_gpu_env());
-  for (int i = 0; i < 200 && sample.running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
-  ASSERT_EQ(sample.stop(SIGKILL, 1000), 0) << sample.err();
-  std::ifstream in(dir + "/s.csv");
-  std::string header, line;
-  std::getline(in, header);
-  EXPECT_TRUE(contains(header, ",tensor_active_pct,")) << header;
-  EXPECT_TRUE(contains(header,
-                       ",power_w,sm_clock_mhz,mem_clock_mhz,temperature_c,memory_used_bytes,gpu_util_pct,"
-                       "clock_event_reasons"))
-      << header;
-  bool gpu1 = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("1,", 0) == 0) {
-      gpu1 = true;
-      EXPECT_TRUE(contains(line, ",250.5,1980,2619,41,2147483648,51,4")) << line;
-    }
-  }
-  EXPECT_TRUE(gpu1);
 }
 
 }  // namespace

@@ -22,17 +22,27 @@ BackgroundProcess::BackgroundProcess(const std::string& binary, const std::vecto
     : log_prefix_(log_prefix) {
   std::vector<std::string> argv_s = {binary};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
+  // The child's environment, built before fork(): only async-signal-safe calls after it.
+  std::vector<std::string> env_s = env;
+  for (char** e = environ; *e; ++e) {
+    std::string entry = *e;
+    bool overridden = false;
+    for (const auto& o : env) overridden |= entry.compare(0, o.find('=') + 1, o, 0, o.find('=') + 1) == 0;
+    if (!overridden) env_s.push_back(entry);
+  }
+  std::vector<char*> argv, envp;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto& e : env_s) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string out_path = log_prefix + ".out", err_path = log_prefix + ".err";
   pid_ = fork();
   if (pid_ == 0) {
-    int out = open((log_prefix + ".out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int err = open((log_prefix + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(out, 1);
     dup2(err, 2);
-    for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
-    std::vector<char*> argv;
-    for (auto& a : argv_s) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(binary.c_str(), argv.data());
+    execve(binary.c_str(), argv.data(), envp.data());
     _exit(127);
   }
 }
