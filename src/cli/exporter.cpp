@@ -69,20 +69,17 @@ int run_exporter(int argc, char** argv) {
   ExporterCollector collector(
       options, [config, source] { return open_counter_sampler(config, source, false); },
       [source](int gpu) { return nvml_index_of_counter_gpu(source, gpu); }, nvml);
+  collector.on_state_change(
+      [](const std::string& state) { std::fprintf(stderr, "cuprobe exporter: %s\n", state.c_str()); });
   StopFlag stop;
   signal(SIGPIPE, SIG_IGN);
   collector.start();
   std::fprintf(stderr, "cuprobe exporter: serving http://%s:%u/metrics (NVML: %s; counters from %s)\n",
                parse_listen_address(listen_text).host.c_str(), server.port(),
                nvml.ok() ? "ok" : ("unavailable, " + nvml.error()).c_str(), source.text.c_str());
-  std::string last_state;
   server.serve(
       [&](const HttpRequest& req) -> HttpResponse {
         std::string state = collector.counters_state();
-        if (state != last_state) {
-          std::fprintf(stderr, "cuprobe exporter: %s\n", state.c_str());
-          last_state = state;
-        }
         if (req.path == "/metrics") {
           bool om = accepts_openmetrics(req.accept);
           return {200, exporter_content_type(om), render_exporter_metrics(collector.scrape(), om)};

@@ -130,6 +130,10 @@ void ExporterCollector::stop() {
 void ExporterCollector::poll(std::int64_t mono_ns) {
   if (!sampler_ && mono_ns >= next_open_ns_) open_counters(mono_ns);
   if (sampler_) drain_counters(mono_ns);
+  if (log_) {
+    std::string state = counters_state();
+    if (state != logged_state_) log_(logged_state_ = state);
+  }
   if (mono_ns >= next_vitals_ns_) {
     read_vitals();
     next_vitals_ns_ = mono_ns + options_.vitals_period_ns;

@@ -52,6 +52,8 @@ class ExporterCollector {
   ExporterSnapshot scrape();
   // For logs: the current counter state, one line.
   std::string counters_state() const;
+  // Called from poll() with counters_state() whenever it changes (set before start()).
+  void on_state_change(std::function<void(const std::string&)> log) { log_ = std::move(log); }
 
  private:
   struct Gpu {
@@ -85,6 +87,9 @@ class ExporterCollector {
   std::string reason_ = "starting", detail_;
   std::int64_t lost_ = 0, restarts_ = 0, open_attempts_ = 0, failures_ = 0;
   std::int64_t last_scrape_ns_ = 0;
+
+  std::function<void(const std::string&)> log_;
+  std::string logged_state_;
 
   std::atomic<bool> running_{false};
   std::thread thread_;

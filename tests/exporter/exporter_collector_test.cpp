@@ -80,6 +80,8 @@ TEST(ExporterCollector, MeansSinceTheLastScrapeAndVitalsBeside) {
 
 TEST(ExporterCollector, BusyCountersAreRetriedWithBackoffWhileNvmlFlows) {
   Fixture f;
+  std::vector<std::string> log;
+  f.collector.on_state_change([&log](const std::string& s) { log.push_back(s); });
   f.script.refuse = true;
   f.collector.poll(0);
   ExporterSnapshot s = f.collector.scrape();
@@ -101,6 +103,9 @@ TEST(ExporterCollector, BusyCountersAreRetriedWithBackoffWhileNvmlFlows) {
   EXPECT_TRUE(s.counters_available);
   EXPECT_EQ(s.counters_reason, "ok");
   EXPECT_EQ(s.open_attempts, 3);
+  ASSERT_EQ(log.size(), 2u);  // once per change, not once per poll
+  EXPECT_EQ(log[0].rfind("counters: unavailable (busy): GPU 0 (GH100): counters are held", 0), 0u) << log[0];
+  EXPECT_EQ(log[1], "counters: sampling (cupti)");
 }
 
 TEST(ExporterCollector, AFailingSamplerDropsItsSeriesAndIsReopened) {
