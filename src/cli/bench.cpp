@@ -25,6 +25,7 @@
 #include "cli/gpu_list.h"
 #include "cli/http_client_flags.h"
 #include "cli/parse_args.h"
+#include "cli/sampler_flags.h"
 #include "cli/verb.h"
 #include "cli/workload_flags.h"
 #include "collect/counters/counter_summary.h"
@@ -38,6 +39,7 @@
 #include "common/units.h"
 #include "common/utf8.h"
 #include "common/version.h"
+#include "exporter/sampler_source.h"
 #include "load/arrivals.h"
 #include "load/bench_metrics.h"
 #include "load/field_probe.h"
@@ -368,6 +370,8 @@ int run_bench(int argc, char** argv) {
   app.add_flag("--csv", csv, "print one CSV row per rate (the whole run's figures) instead of the text report");
   app.add_option("--label", label, "a name for this run, kept in every result");
   app.add_option("--metadata", metadata_texts, "KEY=VALUE kept in every result; repeatable")->allow_extra_args(false);
+  std::string sample_source;
+  add_counter_source_option(app, sample_source, "with --sample: ");
   app.add_option("--save-requests", save_requests, "write one JSON line per request (all timestamps) to FILE");
   app.add_flag("--json", json, "print the report as JSON (schema cuprobe.bench/1)");
   app.add_flag("-q,--quiet", quiet, "no progress on stderr");
@@ -510,7 +514,7 @@ int run_bench(int argc, char** argv) {
     sc.interval = parse_duration(sample_interval_text);
     sc.preset = sample_preset;
     try {
-      sampler = std::make_unique<SamplerThread>(open_device_sampler(sc));
+      sampler = std::make_unique<SamplerThread>(open_counter_sampler(sc, parse_counter_source(sample_source), true));
     } catch (const Error& e) {
       if (!sample_optional || e.exit_code() != kExitCountersUnavailable) throw;
       sample_note = std::string("unavailable (") + e.what() + ")";

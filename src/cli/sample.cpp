@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "cli/gpu_list.h"
 #include "cli/parse_args.h"
+#include "cli/sampler_flags.h"
 #include "cli/verb.h"
 #include "collect/counters/counter_refusal.h"
 #include "collect/counters/counter_summary.h"
@@ -30,6 +30,7 @@
 #include "common/error.h"
 #include "common/stop_signals.h"
 #include "common/units.h"
+#include "exporter/sampler_source.h"
 #include "report/counter_summary_report.h"
 #include "report/sample_format.h"
 
@@ -177,7 +178,7 @@ int run_sample(int argc, char** argv) {
       "Without --duration or a command it runs until SIGINT/SIGTERM.",
       "cuprobe sample"};
   std::string gpu_text = "all", interval_text = "100ms", duration_text, preset = "triage", metrics_text;
-  std::string chip, format_text = "csv", output_path, summary_json;
+  std::string chip, format_text = "csv", output_path, summary_json, source_text;
   bool list = false, live = false, quiet = false;
   app.add_option("--gpu", gpu_text, "GPUs to sample: all, or indices like 0,1 (CUDA ordinals)")->capture_default_str();
   app.add_option("--interval", interval_text, "sample interval, 1ms to 10s")->capture_default_str();
@@ -190,6 +191,7 @@ int run_sample(int argc, char** argv) {
   app.add_option("--metrics", metrics_text, "raw CUPTI metric names a,b,c; replace the preset");
   app.add_flag("--list-metrics", list, "print the preset columns and the metrics a chip offers, then exit");
   app.add_option("--chip", chip, "chip for --list-metrics (GH100, GB100, GB202, ...); default: GPU 0's");
+  add_counter_source_option(app, source_text);
   app.add_option("--format", format_text, "line format: csv or jsonl")->capture_default_str();
   app.add_option("-o,--output", output_path, "write lines to FILE (written as FILE.partial, renamed at the end)");
   app.add_option("--summary-json", summary_json, "also write the end summary as JSON to FILE");
@@ -200,13 +202,7 @@ int run_sample(int argc, char** argv) {
   if (list) return list_metrics(chip, preset);
   if (!chip.empty()) throw Error("--chip only goes with --list-metrics", kExitUsage);
 
-  SamplerConfig config;
-  config.gpus = parse_gpu_list(gpu_text);
-  config.interval = parse_duration(interval_text);
-  if (config.interval < std::chrono::milliseconds(1) || config.interval > std::chrono::seconds(10)) {
-    throw Error("--interval " + interval_text + " is out of range (1ms to 10s)", kExitUsage);
-  }
-  config.preset = preset;
+  SamplerConfig config = sampler_config_from_flags(gpu_text, interval_text, preset);
   if (!metrics_text.empty()) config.metrics = parse_metric_list(metrics_text);
   SampleFormat format = parse_sample_format(format_text);
   std::optional<std::chrono::nanoseconds> duration;
@@ -222,7 +218,7 @@ int run_sample(int argc, char** argv) {
     std::fprintf(stderr, "cuprobe sample: --live without -o: sample lines are not kept\n");
   }
 
-  auto sampler = open_device_sampler(config);
+  auto sampler = open_counter_sampler(config, parse_counter_source(source_text), true);
   const auto& names = sampler->metric_names();
   SampleLineWriter writer(format, names);
   std::optional<Output> out;

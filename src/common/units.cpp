@@ -114,6 +114,10 @@ std::string format_metric_value(double v, std::string_view metric) {
       ++u;
     }
     std::snprintf(buf, sizeof buf, "%.1f %s", x, units[u]);
+  } else if (metric.ends_with("_bytes")) {
+    std::snprintf(buf, sizeof buf, "%.0f MiB", v / (1024.0 * 1024.0));
+  } else if (metric == "clock_event_reasons") {
+    return "-";  // a bitmask: its mean or percentile means nothing (the sample lines carry it)
   } else {
     std::snprintf(buf, sizeof buf, "%.1f", v);
   }

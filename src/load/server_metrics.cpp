@@ -14,10 +14,10 @@ struct Keyed {
   double value;
 };
 
-std::map<std::string, Keyed> by_key(const PromScrape& s) {
+std::map<std::string, Keyed> by_key(const PrometheusPage& s) {
   std::map<std::string, Keyed> out;
-  for (const PromSample& p : s.samples) {
-    std::string labels = prom_labels_text(p.labels);
+  for (const PrometheusSample& p : s.samples) {
+    std::string labels = prometheus_labels_text(p.labels);
     out[p.name + labels] = Keyed{p.name, labels, p.value};
   }
   return out;
@@ -65,7 +65,7 @@ ServerMetricsReport compare_server_metrics(const MetricsSnapshot& start, const M
   std::map<std::string, Keyed> a = by_key(start.scrape), b = by_key(end.scrape);
   std::map<std::string, ServerHistogram> hist;
   for (const auto& [key, e] : b) {
-    auto [family, type] = prom_family(end.scrape, e.name);
+    auto [family, type] = prometheus_family(end.scrape, e.name);
     if (!engine_metric(family)) continue;
     auto it = a.find(key);
     if (it == a.end()) continue;  // appeared between the scrapes: no start to compare with
@@ -130,7 +130,7 @@ void ServerMetricsScraper::scrape(MetricsSnapshot& into) {
     snap.note = "/metrics answered " + std::to_string(r.status);
   } else {
     snap.ok = true;
-    snap.scrape = parse_prometheus_text(r.body);
+    snap.scrape = read_prometheus_text(r.body);
   }
   std::lock_guard<std::mutex> lock(mu_);
   into = std::move(snap);

@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "common/prometheus_text.h"
 #include "load/http_client_config.h"
 #include "load/http_url.h"
-#include "load/prometheus_text.h"
 
 namespace cuprobe {
 
@@ -24,7 +24,7 @@ struct MetricsSnapshot {
   bool ok = false;                            // 200 and parsed
   std::int64_t sent_ns = 0, answered_ns = 0;  // monotonic
   std::string note;                           // why not ok
-  PromScrape scrape;
+  PrometheusPage scrape;
 };
 
 struct ServerGauge {

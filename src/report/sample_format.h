@@ -1,6 +1,8 @@
 // Line formats of `cuprobe sample`: CSV (header, then gpu,start_ns,end_ns,<metric>...)
 // and JSONL ({"gpu":0,"start_ns":..,"end_ns":..,"<metric>":value,...}). A value
-// that was not read is an empty CSV field or JSON null, never 0.
+// that was not read is an empty CSV field or JSON null, never 0. The columns are
+// the sampler's: the PM counters, then NVML's vital signs (power_w, ...,
+// clock_event_reasons: collect/device/nvml_sampler.h).
 #pragma once
 
 #include <string>

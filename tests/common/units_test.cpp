@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "common/error.h"
 
 namespace cuprobe {
@@ -38,6 +40,14 @@ TEST(FormatDuration, PicksReadableUnits) {
   EXPECT_EQ(format_duration_ms(1.56), "1.56 ms");
   EXPECT_EQ(format_duration_ms(86.04), "86.0 ms");
   EXPECT_EQ(format_duration_ms(0.016), "16.0 us");
+}
+
+TEST(FormatMetricValue, ByTheMetricsName) {
+  EXPECT_EQ(format_metric_value(2.1e12, "dram_read_bytes_per_s"), "2.1 TB/s");
+  EXPECT_EQ(format_metric_value(2147483648.0, "memory_used_bytes"), "2048 MiB");
+  EXPECT_EQ(format_metric_value(93.12, "tensor_active_pct"), "93.1");
+  EXPECT_EQ(format_metric_value(2, "clock_event_reasons"), "-");
+  EXPECT_EQ(format_metric_value(NAN, "power_w"), "-");
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ MetricsSnapshot snap(const std::string& text, std::int64_t at_ns) {
   MetricsSnapshot s;
   s.taken = s.ok = true;
   s.sent_ns = s.answered_ns = at_ns;
-  s.scrape = parse_prometheus_text(text);
+  s.scrape = read_prometheus_text(text);
   return s;
 }
 

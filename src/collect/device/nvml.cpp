@@ -1,6 +1,7 @@
 #include "collect/device/nvml.h"
 
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 
 #include "common/shared_library.h"
@@ -13,6 +14,8 @@ using nvmlDevice_t = void*;
 using nvmlReturn_t = int;
 constexpr nvmlReturn_t kNvmlSuccess = 0;
 constexpr nvmlReturn_t kNvmlInsufficientSize = 7;
+constexpr unsigned kClockSm = 1, kClockMem = 2;  // nvmlClockType_t
+constexpr unsigned kTemperatureGpu = 0;          // nvmlTemperatureSensors_t
 
 struct nvmlMemory_t {
   unsigned long long total, free, used;
@@ -36,25 +39,6 @@ struct nvmlPciInfo_t {
 };
 constexpr unsigned int kMemoryV2Version = static_cast<unsigned int>(sizeof(nvmlMemory_v2_t)) | (2u << 24);
 constexpr unsigned long long kNotAvailable = ~0ull;
-
-struct Api {
-  nvmlReturn_t (*init)() = nullptr;
-  const char* (*error_string)(nvmlReturn_t) = nullptr;
-  nvmlReturn_t (*system_driver_version)(char*, unsigned) = nullptr;
-  nvmlReturn_t (*count)(unsigned*) = nullptr;
-  nvmlReturn_t (*by_index)(unsigned, nvmlDevice_t*) = nullptr;
-  nvmlReturn_t (*by_pci)(const char*, nvmlDevice_t*) = nullptr;
-  nvmlReturn_t (*name)(nvmlDevice_t, char*, unsigned) = nullptr;
-  nvmlReturn_t (*uuid)(nvmlDevice_t, char*, unsigned) = nullptr;
-  nvmlReturn_t (*pci)(nvmlDevice_t, nvmlPciInfo_t*) = nullptr;
-  nvmlReturn_t (*memory)(nvmlDevice_t, nvmlMemory_t*) = nullptr;
-  nvmlReturn_t (*memory_v2)(nvmlDevice_t, nvmlMemory_v2_t*) = nullptr;
-  nvmlReturn_t (*utilization)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
-  nvmlReturn_t (*compute_procs)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*) = nullptr;
-  nvmlReturn_t (*graphics_procs)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*) = nullptr;
-};
-
-Api g_api;
 
 void list_processes(nvmlReturn_t (*fn)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*), nvmlDevice_t dev, bool compute,
                     std::vector<NvmlProcess>& out) {
@@ -84,6 +68,51 @@ void list_processes(nvmlReturn_t (*fn)(nvmlDevice_t, unsigned*, nvmlProcessInfo_
 
 }  // namespace
 
+struct Nvml::Api {
+  nvmlReturn_t (*init)() = nullptr;
+  const char* (*error_string)(nvmlReturn_t) = nullptr;
+  nvmlReturn_t (*system_driver_version)(char*, unsigned) = nullptr;
+  nvmlReturn_t (*count)(unsigned*) = nullptr;
+  nvmlReturn_t (*by_index)(unsigned, nvmlDevice_t*) = nullptr;
+  nvmlReturn_t (*by_pci)(const char*, nvmlDevice_t*) = nullptr;
+  nvmlReturn_t (*name)(nvmlDevice_t, char*, unsigned) = nullptr;
+  nvmlReturn_t (*uuid)(nvmlDevice_t, char*, unsigned) = nullptr;
+  nvmlReturn_t (*pci)(nvmlDevice_t, nvmlPciInfo_t*) = nullptr;
+  nvmlReturn_t (*memory)(nvmlDevice_t, nvmlMemory_t*) = nullptr;
+  nvmlReturn_t (*memory_v2)(nvmlDevice_t, nvmlMemory_v2_t*) = nullptr;
+  nvmlReturn_t (*utilization)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
+  nvmlReturn_t (*compute_procs)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*) = nullptr;
+  nvmlReturn_t (*graphics_procs)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*) = nullptr;
+  nvmlReturn_t (*power)(nvmlDevice_t, unsigned*) = nullptr;
+  nvmlReturn_t (*clock)(nvmlDevice_t, unsigned, unsigned*) = nullptr;
+  nvmlReturn_t (*temperature)(nvmlDevice_t, unsigned, unsigned*) = nullptr;
+  nvmlReturn_t (*clock_events)(nvmlDevice_t, unsigned long long*) = nullptr;
+  nvmlReturn_t (*clock_throttle)(nvmlDevice_t, unsigned long long*) = nullptr;
+};
+
+namespace {
+
+// Memory total/used/reserved into `info`; false when NVML could not tell.
+bool read_memory(const Nvml::Api& api, nvmlDevice_t dev, NvmlDeviceInfo& info) {
+  nvmlMemory_v2_t m2{};
+  m2.version = kMemoryV2Version;
+  nvmlMemory_t m1{};
+  if (api.memory_v2 && api.memory_v2(dev, &m2) == kNvmlSuccess) {
+    info.memory_total = m2.total;
+    info.memory_used = m2.used;
+    info.memory_reserved = m2.reserved;
+    return true;
+  }
+  if (api.memory && api.memory(dev, &m1) == kNvmlSuccess) {
+    info.memory_total = m1.total;
+    info.memory_used = m1.used;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string normalize_pci_bus_id(const std::string& id) {
   std::string s;
   for (char c : id) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -92,43 +121,63 @@ std::string normalize_pci_bus_id(const std::string& id) {
   return s;
 }
 
+const std::vector<ClockEventReason>& clock_event_reasons() {
+  static const std::vector<ClockEventReason> reasons = {{0x1, "gpu_idle"},
+                                                        {0x2, "applications_clocks_setting"},
+                                                        {0x4, "sw_power_cap"},
+                                                        {0x8, "hw_slowdown"},
+                                                        {0x10, "sync_boost"},
+                                                        {0x20, "sw_thermal_slowdown"},
+                                                        {0x40, "hw_thermal_slowdown"},
+                                                        {0x80, "hw_power_brake_slowdown"},
+                                                        {0x100, "display_clock_setting"}};
+  return reasons;
+}
+
 Nvml& Nvml::instance() {
-  static Nvml nvml;
+  static const char* test_library = std::getenv("CUPROBE_TEST_NVML_LIBRARY");
+  static Nvml nvml(test_library && *test_library ? test_library : "libnvidia-ml.so.1");
   return nvml;
 }
 
-Nvml::Nvml() {
-  OpenedLibrary lib = open_library({"libnvidia-ml.so.1"}, RTLD_NOW | RTLD_LOCAL);
-  handle_ = lib.handle;
+Nvml::~Nvml() = default;
+
+Nvml::Nvml(const char* library) : api_(std::make_unique<Api>()) {
+  Api& api = *api_;
+  OpenedLibrary lib = open_library({library}, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     error_ = lib.error;
     return;
   }
   error_ = resolve_symbols(
-      lib,
-      {required_symbol("nvmlInit_v2", g_api.init), optional_symbol("nvmlErrorString", g_api.error_string),
-       optional_symbol("nvmlSystemGetDriverVersion", g_api.system_driver_version),
-       required_symbol("nvmlDeviceGetCount_v2", g_api.count),
-       required_symbol("nvmlDeviceGetHandleByIndex_v2", g_api.by_index),
-       optional_symbol("nvmlDeviceGetHandleByPciBusId_v2", g_api.by_pci),
-       optional_symbol("nvmlDeviceGetName", g_api.name), optional_symbol("nvmlDeviceGetUUID", g_api.uuid),
-       optional_symbol("nvmlDeviceGetPciInfo_v3", g_api.pci), optional_symbol("nvmlDeviceGetMemoryInfo", g_api.memory),
-       optional_symbol("nvmlDeviceGetMemoryInfo_v2", g_api.memory_v2),
-       optional_symbol("nvmlDeviceGetUtilizationRates", g_api.utilization),
-       optional_symbol("nvmlDeviceGetComputeRunningProcesses_v3", g_api.compute_procs),
-       optional_symbol("nvmlDeviceGetGraphicsRunningProcesses_v3", g_api.graphics_procs)});
+      lib, {required_symbol("nvmlInit_v2", api.init), optional_symbol("nvmlErrorString", api.error_string),
+            optional_symbol("nvmlSystemGetDriverVersion", api.system_driver_version),
+            required_symbol("nvmlDeviceGetCount_v2", api.count),
+            required_symbol("nvmlDeviceGetHandleByIndex_v2", api.by_index),
+            optional_symbol("nvmlDeviceGetHandleByPciBusId_v2", api.by_pci),
+            optional_symbol("nvmlDeviceGetName", api.name), optional_symbol("nvmlDeviceGetUUID", api.uuid),
+            optional_symbol("nvmlDeviceGetPciInfo_v3", api.pci), optional_symbol("nvmlDeviceGetMemoryInfo", api.memory),
+            optional_symbol("nvmlDeviceGetMemoryInfo_v2", api.memory_v2),
+            optional_symbol("nvmlDeviceGetUtilizationRates", api.utilization),
+            optional_symbol("nvmlDeviceGetComputeRunningProcesses_v3", api.compute_procs),
+            optional_symbol("nvmlDeviceGetGraphicsRunningProcesses_v3", api.graphics_procs),
+            optional_symbol("nvmlDeviceGetPowerUsage", api.power), optional_symbol("nvmlDeviceGetClockInfo", api.clock),
+            optional_symbol("nvmlDeviceGetTemperature", api.temperature),
+            optional_symbol("nvmlDeviceGetCurrentClocksEventReasons", api.clock_events),
+            optional_symbol("nvmlDeviceGetCurrentClocksThrottleReasons", api.clock_throttle)});
   if (!error_.empty()) return;
-  nvmlReturn_t r = g_api.init();
+  nvmlReturn_t r = api.init();
   if (r != kNvmlSuccess) {
-    error_ = std::string("nvmlInit: ") + (g_api.error_string ? g_api.error_string(r) : std::to_string(r).c_str());
+    error_ = std::string("nvmlInit: ") + (api.error_string ? api.error_string(r) : std::to_string(r).c_str());
     return;
   }
   ok_ = true;
 }
 
 std::string Nvml::driver_version() const {
+  const Api& api = *api_;
   char buf[96] = {};
-  if (!ok_ || !g_api.system_driver_version || g_api.system_driver_version(buf, sizeof buf - 1) != kNvmlSuccess) {
+  if (!ok_ || !api.system_driver_version || api.system_driver_version(buf, sizeof buf - 1) != kNvmlSuccess) {
     return "";
   }
   return buf;
@@ -136,7 +185,7 @@ std::string Nvml::driver_version() const {
 
 int Nvml::device_count() const {
   unsigned n = 0;
-  if (!ok_ || g_api.count(&n) != kNvmlSuccess) return 0;
+  if (!ok_ || api_->count(&n) != kNvmlSuccess) return 0;
   return static_cast<int>(n);
 }
 
@@ -150,32 +199,47 @@ int Nvml::index_of_pci_bus_id(const std::string& bus_id) const {
 }
 
 bool Nvml::device(int index, NvmlDeviceInfo& info) const {
+  const Api& api = *api_;
   nvmlDevice_t dev = nullptr;
-  if (!ok_ || g_api.by_index(static_cast<unsigned>(index), &dev) != kNvmlSuccess) return false;
+  if (!ok_ || api.by_index(static_cast<unsigned>(index), &dev) != kNvmlSuccess) return false;
   char buf[256] = {};
-  if (g_api.name && g_api.name(dev, buf, sizeof buf - 1) == kNvmlSuccess) info.name = buf;
+  if (api.name && api.name(dev, buf, sizeof buf - 1) == kNvmlSuccess) info.name = buf;
   std::memset(buf, 0, sizeof buf);
-  if (g_api.uuid && g_api.uuid(dev, buf, sizeof buf - 1) == kNvmlSuccess) info.uuid = buf;
+  if (api.uuid && api.uuid(dev, buf, sizeof buf - 1) == kNvmlSuccess) info.uuid = buf;
   nvmlPciInfo_t pci{};
-  if (g_api.pci && g_api.pci(dev, &pci) == kNvmlSuccess) {
+  if (api.pci && api.pci(dev, &pci) == kNvmlSuccess) {
     pci.busId[sizeof pci.busId - 1] = 0;
+    info.nvml_pci_bus_id = pci.busId;
     info.pci_bus_id = normalize_pci_bus_id(pci.busId);
   }
-  nvmlMemory_v2_t m2{};
-  m2.version = kMemoryV2Version;
-  nvmlMemory_t m1{};
-  if (g_api.memory_v2 && g_api.memory_v2(dev, &m2) == kNvmlSuccess) {
-    info.memory_total = m2.total;
-    info.memory_used = m2.used;
-    info.memory_reserved = m2.reserved;
-  } else if (g_api.memory && g_api.memory(dev, &m1) == kNvmlSuccess) {
-    info.memory_total = m1.total;
-    info.memory_used = m1.used;
-  }
+  read_memory(api, dev, info);
   nvmlUtilization_t u{};
-  if (g_api.utilization && g_api.utilization(dev, &u) == kNvmlSuccess) info.utilization_gpu = static_cast<int>(u.gpu);
-  list_processes(g_api.compute_procs, dev, true, info.processes);
-  list_processes(g_api.graphics_procs, dev, false, info.processes);
+  if (api.utilization && api.utilization(dev, &u) == kNvmlSuccess) info.utilization_gpu = static_cast<int>(u.gpu);
+  list_processes(api.compute_procs, dev, true, info.processes);
+  list_processes(api.graphics_procs, dev, false, info.processes);
+  return true;
+}
+
+bool Nvml::vitals(int index, NvmlVitals& out) const {
+  const Api& api = *api_;
+  nvmlDevice_t dev = nullptr;
+  if (!ok_ || api.by_index(static_cast<unsigned>(index), &dev) != kNvmlSuccess) return false;
+  out = NvmlVitals{};
+  unsigned v = 0;
+  if (api.power && api.power(dev, &v) == kNvmlSuccess) out.power_w = v / 1000.0;
+  if (api.clock && api.clock(dev, kClockSm, &v) == kNvmlSuccess) out.sm_clock_mhz = v;
+  if (api.clock && api.clock(dev, kClockMem, &v) == kNvmlSuccess) out.memory_clock_mhz = v;
+  if (api.temperature && api.temperature(dev, kTemperatureGpu, &v) == kNvmlSuccess) out.temperature_c = v;
+  // The "clocks event" name replaced "clocks throttle" in NVML 12.2; older drivers have only the latter.
+  unsigned long long reasons = 0;
+  if ((api.clock_events && api.clock_events(dev, &reasons) == kNvmlSuccess) ||
+      (api.clock_throttle && api.clock_throttle(dev, &reasons) == kNvmlSuccess)) {
+    out.clock_event_reasons = static_cast<double>(reasons);
+  }
+  NvmlDeviceInfo memory;
+  if (read_memory(api, dev, memory)) out.memory_used_bytes = static_cast<double>(memory.memory_used);
+  nvmlUtilization_t u{};
+  if (api.utilization && api.utilization(dev, &u) == kNvmlSuccess) out.gpu_utilization_pct = u.gpu;
   return true;
 }
 

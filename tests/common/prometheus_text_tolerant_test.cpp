@@ -1,14 +1,14 @@
-#include "load/prometheus_text.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "common/prometheus_text.h"
+
 namespace cuprobe {
 namespace {
 
-TEST(PrometheusText, CommentsLabelsEscapesAndSpecialValues) {
-  PromScrape s = parse_prometheus_text(
+TEST(PrometheusTextTolerant, CommentsLabelsEscapesAndSpecialValues) {
+  PrometheusPage s = read_prometheus_text(
       "# HELP vllm:num_requests_running Number of requests.\n"
       "# TYPE vllm:num_requests_running gauge\n"
       "vllm:num_requests_running{model_name=\"m\",engine=\"0\"} 3.0\n"
@@ -32,11 +32,11 @@ TEST(PrometheusText, CommentsLabelsEscapesAndSpecialValues) {
   EXPECT_LT(s.samples[4].value, 0);
   EXPECT_EQ(s.types.at("vllm:num_requests_running"), "gauge");
   // Written back as Prometheus writes labels.
-  EXPECT_EQ(prom_labels_text(s.samples[1].labels), "{path=\"a\\\\b\",quote=\"say \\\"hi\\\"\",nl=\"x\\ny\"}");
+  EXPECT_EQ(prometheus_labels_text(s.samples[1].labels), "{path=\"a\\\\b\",quote=\"say \\\"hi\\\"\",nl=\"x\\ny\"}");
 }
 
-TEST(PrometheusText, FamiliesOfHistogramsAndCounters) {
-  PromScrape s = parse_prometheus_text(
+TEST(PrometheusTextTolerant, FamiliesOfHistogramsAndCounters) {
+  PrometheusPage s = read_prometheus_text(
       "# TYPE vllm:e2e_request_latency_seconds histogram\n"
       "vllm:e2e_request_latency_seconds_bucket{le=\"0.5\"} 2\n"
       "vllm:e2e_request_latency_seconds_sum 1.5\n"
@@ -46,16 +46,16 @@ TEST(PrometheusText, FamiliesOfHistogramsAndCounters) {
       "# TYPE sglang:generation_tokens_total counter\n"
       "sglang:generation_tokens_total 9\n");
   ASSERT_TRUE(s.errors.empty());
-  EXPECT_EQ(prom_family(s, "vllm:e2e_request_latency_seconds_bucket"),
+  EXPECT_EQ(prometheus_family(s, "vllm:e2e_request_latency_seconds_bucket"),
             (std::pair<std::string, std::string>{"vllm:e2e_request_latency_seconds", "histogram"}));
-  EXPECT_EQ(prom_family(s, "vllm:e2e_request_latency_seconds_sum").second, "histogram");
-  EXPECT_EQ(prom_family(s, "vllm:num_preemptions_total").second, "counter");
-  EXPECT_EQ(prom_family(s, "sglang:generation_tokens_total").second, "counter");
-  EXPECT_EQ(prom_family(s, "unknown_metric").second, "untyped");
+  EXPECT_EQ(prometheus_family(s, "vllm:e2e_request_latency_seconds_sum").second, "histogram");
+  EXPECT_EQ(prometheus_family(s, "vllm:num_preemptions_total").second, "counter");
+  EXPECT_EQ(prometheus_family(s, "sglang:generation_tokens_total").second, "counter");
+  EXPECT_EQ(prometheus_family(s, "unknown_metric").second, "untyped");
 }
 
-TEST(PrometheusText, UnreadableLinesAreSkippedWithTheirLineNumber) {
-  PromScrape s = parse_prometheus_text(
+TEST(PrometheusTextTolerant, UnreadableLinesAreSkippedWithTheirLineNumber) {
+  PrometheusPage s = read_prometheus_text(
       "good 1\n"
       "bad{label=\"open} 2\n"
       "worse{=\"x\"} 3\n"
@@ -71,7 +71,7 @@ TEST(PrometheusText, UnreadableLinesAreSkippedWithTheirLineNumber) {
   EXPECT_EQ(s.errors[5].rfind("line 7:", 0), 0u) << s.errors[5];
 }
 
-TEST(PrometheusText, AnyBytesParseWithoutCrashing) {
+TEST(PrometheusTextTolerant, AnyBytesParseWithoutCrashing) {
   std::string seed = "# TYPE a counter\na_total{x=\"1\\\"\"} 1e3 17\nb{} NaN\n# HELP c\nc{le=\"+Inf\"} +Inf\n";
   std::uint64_t state = 1;
   for (int round = 0; round < 2000; ++round) {
@@ -82,8 +82,8 @@ TEST(PrometheusText, AnyBytesParseWithoutCrashing) {
       text[at] = static_cast<char>(state >> 56);
     }
     text.resize((state >> 20) % (text.size() + 1));
-    PromScrape s = parse_prometheus_text(text);
-    for (const PromSample& p : s.samples) EXPECT_FALSE(p.name.empty());
+    PrometheusPage s = read_prometheus_text(text);
+    for (const PrometheusSample& p : s.samples) EXPECT_FALSE(p.name.empty());
   }
 }
 

@@ -1,0 +1,243 @@
+#include "exporter/exporter_metrics.h"
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "collect/device/nvml.h"
+#include "common/prometheus_text.h"
+#include "report/sample_format.h"
+
+namespace cuprobe {
+namespace {
+
+// A PM counter column and the series it becomes.
+struct ColumnSeries {
+  const char* column;
+  const char* family;
+  const char* help;
+  double scale;
+  const char* pipe;  // value of the pipe label, or nullptr
+};
+
+constexpr double kPct = 0.01;
+constexpr const char* kTensorOpHelp =
+    "Ratio of cycles the tensor pipe is active on one kind of MMA (hmma: fp16/bf16/tf32, imma: int8/int4, dmma: "
+    "fp64).";
+
+const std::vector<ColumnSeries>& counter_series() {
+  static const std::vector<ColumnSeries> table = {
+      {"gr_active_pct", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "Ratio of time the graphics engine is active.", kPct, nullptr},
+      {"sm_active_pct", "DCGM_FI_PROF_SM_ACTIVE", "The ratio of cycles an SM has at least 1 warp assigned.", kPct,
+       nullptr},
+      {"tensor_active_pct", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "Ratio of cycles the tensor (HMMA) pipe is active.",
+       kPct, nullptr},
+      {"dram_pct", "DCGM_FI_PROF_DRAM_ACTIVE",
+       "Ratio of cycles the device memory interface is active sending or receiving data.", kPct, nullptr},
+      {"fp64_active_pct", "DCGM_FI_PROF_PIPE_FP64_ACTIVE", "Ratio of cycles the fp64 pipes are active.", kPct, nullptr},
+      {"fp32_active_pct", "DCGM_FI_PROF_PIPE_FP32_ACTIVE", "Ratio of cycles the fp32 pipes are active.", kPct, nullptr},
+      {"fp16_active_pct", "DCGM_FI_PROF_PIPE_FP16_ACTIVE", "Ratio of cycles the fp16 pipes are active.", kPct, nullptr},
+      {"pcie_read_bytes_per_s", "DCGM_FI_PROF_PCIE_RX_BYTES",
+       "The rate of data received over the PCIe bus - including both protocol headers and data payloads - in bytes "
+       "per second.",
+       1, nullptr},
+      {"pcie_write_bytes_per_s", "DCGM_FI_PROF_PCIE_TX_BYTES",
+       "The rate of data transmitted over the PCIe bus - including both protocol headers and data payloads - in "
+       "bytes per second.",
+       1, nullptr},
+      {"nvlink_rx_bytes_per_s", "DCGM_FI_PROF_NVLINK_RX_BYTES",
+       "The rate of data received over NVLink, not including protocol headers, in bytes per second.", 1, nullptr},
+      {"nvlink_tx_bytes_per_s", "DCGM_FI_PROF_NVLINK_TX_BYTES",
+       "The rate of data transmitted over NVLink, not including protocol headers, in bytes per second.", 1, nullptr},
+      {"tensor_hmma_pct", "cuprobe_pipe_tensor_op_active", kTensorOpHelp, kPct, "hmma"},
+      {"tensor_imma_pct", "cuprobe_pipe_tensor_op_active", kTensorOpHelp, kPct, "imma"},
+      {"tensor_dmma_pct", "cuprobe_pipe_tensor_op_active", kTensorOpHelp, kPct, "dmma"},
+      {"fma_pct", "cuprobe_pipe_fma_active",
+       "FMA pipe (fp32/int CUDA-core math), ratio of peak (instructions on GH100, active cycles on Blackwell).", kPct,
+       nullptr},
+      {"dram_read_pct", "cuprobe_dram_read_active", "DRAM read throughput, ratio of peak.", kPct, nullptr},
+      {"dram_write_pct", "cuprobe_dram_write_active", "DRAM write throughput, ratio of peak.", kPct, nullptr},
+      {"dram_read_bytes_per_s", "cuprobe_dram_read_bytes_per_second", "DRAM bytes read per second.", 1, nullptr},
+      {"dram_write_bytes_per_s", "cuprobe_dram_write_bytes_per_second", "DRAM bytes written per second.", 1, nullptr},
+  };
+  return table;
+}
+
+struct VitalSeries {
+  const char* column;
+  const char* family;
+  const char* help;
+  double scale;
+};
+
+const std::vector<VitalSeries>& vital_series() {
+  static const std::vector<VitalSeries> table = {
+      {"power_w", "DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", 1},
+      {"sm_clock_mhz", "DCGM_FI_DEV_SM_CLOCK", "SM clock frequency (in MHz).", 1},
+      {"mem_clock_mhz", "DCGM_FI_DEV_MEM_CLOCK", "Memory clock frequency (in MHz).", 1},
+      {"temperature_c", "DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", 1},
+      {"memory_used_bytes", "DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", 1.0 / (1 << 20)},
+      {"gpu_util_pct", "DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", 1},
+  };
+  return table;
+}
+
+struct Family {
+  std::string name, type, help;
+  std::vector<std::string> samples;  // "{labels} value"
+};
+
+class Page {
+ public:
+  Family& family(const std::string& name, const char* type, const std::string& help) {
+    auto it = index_.find(name);
+    if (it != index_.end()) return families_[it->second];
+    index_[name] = families_.size();
+    families_.push_back({name, type, help, {}});
+    return families_.back();
+  }
+  void add(const std::string& name, const char* type, const std::string& help, const std::string& labels,
+           double value) {
+    std::string v = std::isnan(value)   ? "NaN"
+                    : std::isinf(value) ? (value > 0 ? "+Inf" : "-Inf")
+                                        : format_sample_value(value);
+    family(name, type, help).samples.push_back("{" + labels + "} " + v);
+  }
+  std::string render(bool openmetrics) const {
+    std::string out;
+    for (const auto& f : families_) {
+      bool counter = f.type == "counter";
+      // Counters are named ..._total; OpenMetrics names the family without the suffix.
+      std::string family_name = counter && openmetrics ? f.name.substr(0, f.name.size() - 6) : f.name;
+      out += "# HELP " + family_name + " " + f.help + "\n";
+      out += "# TYPE " + family_name + " " + f.type + "\n";
+      for (const auto& s : f.samples) out += f.name + s + "\n";
+    }
+    if (openmetrics) out += "# EOF\n";
+    return out;
+  }
+
+ private:
+  std::vector<Family> families_;
+  std::map<std::string, std::size_t> index_;
+};
+
+std::string label(const char* key, const std::string& value) {
+  return std::string(key) + "=\"" + escape_prometheus_label(value) + "\"";
+}
+
+std::string gpu_labels(const GpuLabels& g, const std::string& hostname) {
+  return label("gpu", std::to_string(g.gpu)) + "," + label("UUID", g.uuid) + "," + label("pci_bus_id", g.pci_bus_id) +
+         "," + label("device", g.device) + "," + label("modelName", g.model) + "," + label("Hostname", hostname);
+}
+
+int column_index(const std::vector<std::string>& columns, const std::string& name) {
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void add_counters(Page& page, const ExporterSnapshot& s, const GpuWindowValues& g, const std::string& labels) {
+  for (std::size_t i = 0; i < s.counter_columns.size() && i < g.counter_means.size(); ++i) {
+    double v = g.counter_means[i];
+    if (std::isnan(v)) continue;
+    const ColumnSeries* known = nullptr;
+    for (const auto& c : counter_series()) {
+      if (s.counter_columns[i] == c.column) known = &c;
+    }
+    if (!known) {
+      page.add("cuprobe_pm_metric", "gauge", "A PM sampling metric given with --metrics, by its CUPTI name.",
+               labels + "," + label("metric", s.counter_columns[i]), v);
+      continue;
+    }
+    std::string l = known->pipe ? labels + "," + label("pipe", known->pipe) : labels;
+    page.add(known->family, "gauge", known->help, l, v * known->scale);
+  }
+  if (g.last_sample_end_ns > 0) {
+    page.add("cuprobe_sample_age_seconds", "gauge",
+             "Seconds between the end of the newest counter sample and this scrape.", labels,
+             (s.now_ns - g.last_sample_end_ns) / 1e9);
+  }
+  page.add("cuprobe_window_samples", "gauge", "Counter samples behind this scrape's means.", labels,
+           static_cast<double>(g.counter_rows));
+}
+
+void add_vitals(Page& page, const ExporterSnapshot& s, const GpuWindowValues& g, const std::string& labels) {
+  for (const auto& v : vital_series()) {
+    int i = column_index(s.vital_columns, v.column);
+    if (i < 0 || i >= static_cast<int>(g.vital_means.size()) || std::isnan(g.vital_means[i])) continue;
+    page.add(v.family, "gauge", v.help, labels, g.vital_means[i] * v.scale);
+  }
+  std::uint64_t mask = 0;
+  bool any = false;
+  for (const auto& r : clock_event_reasons()) {
+    int i = column_index(s.vital_columns, std::string("clock_event_reason:") + r.name);
+    if (i < 0 || i >= static_cast<int>(g.vital_means.size()) || std::isnan(g.vital_means[i])) continue;
+    any = true;
+    if (g.vital_means[i] > 0) mask |= r.bit;
+    page.add("cuprobe_clock_event_reason_active", "gauge",
+             "Fraction of NVML reads in the window with this clock event (throttle) reason set.",
+             labels + "," + label("reason", r.name), g.vital_means[i]);
+  }
+  if (any) {
+    page.add("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "gauge",
+             "Current clock event reasons (bitmask of nvmlClocksEventReasons; bits seen during the window).", labels,
+             static_cast<double>(mask));
+  }
+}
+
+}  // namespace
+
+std::string render_exporter_metrics(const ExporterSnapshot& s, bool openmetrics) {
+  Page page;
+  std::string host = label("Hostname", s.hostname);
+  page.add("cuprobe_exporter_info", "gauge", "cuprobe exporter build and counter source.",
+           label("version", s.version) + "," + label("source", s.source) + "," + host, 1);
+  page.add("cuprobe_gpus", "gauge", "GPUs this exporter reports on.", host, static_cast<double>(s.gpus.size()));
+  page.add("cuprobe_nvml_available", "gauge",
+           "1 when NVML (power, clocks, temperature, memory) can be read; 0 with the reason.",
+           label("reason", s.nvml_reason) + "," + host, s.nvml_available ? 1 : 0);
+  const char* avail_help =
+      "1 when the GPU's hardware counters are being sampled; 0 with the reason (another profiler holds them, no "
+      "driver, ...): their series are then left out.";
+  if (s.gpus.empty()) {
+    page.add("cuprobe_counters_available", "gauge", avail_help,
+             label("source", s.source) + "," + label("reason", s.counters_reason) + "," + host, 0);
+  }
+  for (const auto& g : s.gpus) {
+    page.add(
+        "cuprobe_counters_available", "gauge", avail_help,
+        gpu_labels(g.labels, s.hostname) + "," + label("source", s.source) + "," + label("reason", g.counters_reason),
+        s.counters_available && g.counters ? 1 : 0);
+  }
+  page.add("cuprobe_window_seconds", "gauge", "Seconds the means of this scrape cover.", host, s.window_seconds);
+  page.add("cuprobe_lost_samples_total", "counter",
+           "Counter samples lost (hardware buffer overflow, stalls) since the exporter started.", host,
+           static_cast<double>(s.lost_samples));
+  page.add("cuprobe_sampler_restarts_total", "counter", "Times a stalled GPU's counter sampling was restarted.", host,
+           static_cast<double>(s.restarts));
+  page.add("cuprobe_sampling_start_attempts_total", "counter",
+           "Times the exporter tried to start counter sampling (retried with backoff while unavailable).", host,
+           static_cast<double>(s.open_attempts));
+  page.add("cuprobe_sampling_failures_total", "counter", "Times counter sampling stopped with an error.", host,
+           static_cast<double>(s.counter_failures));
+  for (const auto& g : s.gpus) {
+    std::string labels = gpu_labels(g.labels, s.hostname);
+    if (s.counters_available && g.counters) add_counters(page, s, g, labels);
+    if (g.vitals) add_vitals(page, s, g, labels);
+  }
+  return page.render(openmetrics);
+}
+
+bool accepts_openmetrics(std::string_view accept) {
+  return accept.find("application/openmetrics-text") != std::string_view::npos;
+}
+
+const char* exporter_content_type(bool openmetrics) {
+  return openmetrics ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+                     : "text/plain; version=0.0.4; charset=utf-8";
+}
+
+}  // namespace cuprobe

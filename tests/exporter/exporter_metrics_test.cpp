@@ -1,0 +1,123 @@
+#include "exporter/exporter_metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/prometheus_text.h"
+
+namespace cuprobe::test {
+namespace {
+
+ExporterSnapshot two_gpus() {
+  ExporterSnapshot s;
+  s.hostname = "node1";
+  s.version = "0.1.0";
+  s.now_ns = 10'000'000'000;
+  s.window_seconds = 15;
+  s.source = "cupti";
+  s.counters_available = true;
+  s.counters_reason = "ok";
+  s.nvml_available = true;
+  s.nvml_reason = "ok";
+  s.counter_columns = {"tensor_active_pct", "tensor_hmma_pct", "dram_read_bytes_per_s", "some.raw.metric"};
+  s.vital_columns = {"power_w", "memory_used_bytes", "clock_event_reason:sw_power_cap", "clock_event_reason:gpu_idle"};
+  for (int i = 0; i < 2; ++i) {
+    GpuWindowValues g;
+    g.labels = {i, "GPU-" + std::to_string(i), "00000000:1" + std::to_string(i) + ":00.0", "nvidia" + std::to_string(i),
+                "NVIDIA H200"};
+    g.counters = true;
+    g.counters_reason = "ok";
+    g.counter_means = {93.0 + i, 90.0, 2.1e12, NAN};
+    g.counter_rows = 150;
+    g.last_sample_end_ns = 9'500'000'000;
+    g.vitals = true;
+    g.vital_means = {650.25, 80.0 * (1 << 30), 0.5, 0};
+    s.gpus.push_back(g);
+  }
+  return s;
+}
+
+const PrometheusSample* find(const PrometheusPage& p, const std::string& name, const std::string& gpu = "",
+                             const std::string& key = "", const std::string& value = "") {
+  for (const auto& s : p.samples) {
+    if (s.name != name) continue;
+    if (!gpu.empty() && (!s.label("gpu") || *s.label("gpu") != gpu)) continue;
+    if (!key.empty() && (!s.label(key) || *s.label(key) != value)) continue;
+    return &s;
+  }
+  return nullptr;
+}
+
+TEST(ExporterMetrics, DcgmNamesUnitsAndLabels) {
+  PrometheusPage p = parse_prometheus_text(render_exporter_metrics(two_gpus(), false), "metrics");
+  const auto* t = find(p, "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "1");
+  ASSERT_NE(t, nullptr);
+  EXPECT_DOUBLE_EQ(t->value, 0.94);  // a ratio, as DCGM's
+  EXPECT_EQ(*t->label("UUID"), "GPU-1");
+  EXPECT_EQ(*t->label("pci_bus_id"), "00000000:11:00.0");
+  EXPECT_EQ(*t->label("device"), "nvidia1");
+  EXPECT_EQ(*t->label("modelName"), "NVIDIA H200");
+  EXPECT_EQ(*t->label("Hostname"), "node1");
+  EXPECT_EQ(p.types["DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"], "gauge");
+  const auto* hmma = find(p, "cuprobe_pipe_tensor_op_active", "0", "pipe", "hmma");
+  ASSERT_NE(hmma, nullptr);
+  EXPECT_DOUBLE_EQ(hmma->value, 0.9);
+  EXPECT_DOUBLE_EQ(find(p, "cuprobe_dram_read_bytes_per_second", "0")->value, 2.1e12);
+  EXPECT_EQ(find(p, "cuprobe_pm_metric"), nullptr);  // NaN: left out, never 0
+  EXPECT_DOUBLE_EQ(find(p, "DCGM_FI_DEV_POWER_USAGE", "0")->value, 650.25);
+  EXPECT_DOUBLE_EQ(find(p, "DCGM_FI_DEV_FB_USED", "0")->value, 80 * 1024);  // MiB
+  EXPECT_DOUBLE_EQ(find(p, "DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "0")->value, 4);
+  EXPECT_DOUBLE_EQ(find(p, "cuprobe_clock_event_reason_active", "0", "reason", "sw_power_cap")->value, 0.5);
+  EXPECT_DOUBLE_EQ(find(p, "cuprobe_sample_age_seconds", "0")->value, 0.5);
+  EXPECT_DOUBLE_EQ(find(p, "cuprobe_counters_available", "0", "reason", "ok")->value, 1);
+  EXPECT_EQ(p.types["cuprobe_lost_samples_total"], "counter");
+}
+
+TEST(ExporterMetrics, UnavailableCountersDisappearAndSayWhyWhileNvmlFlows) {
+  ExporterSnapshot s = two_gpus();
+  s.counters_available = false;
+  s.counters_reason = "busy";
+  for (auto& g : s.gpus) {
+    g.counters = false;
+    g.counters_reason = "busy";
+  }
+  PrometheusPage p = parse_prometheus_text(render_exporter_metrics(s, false), "metrics");
+  EXPECT_EQ(find(p, "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"), nullptr);
+  EXPECT_EQ(find(p, "cuprobe_pipe_tensor_op_active"), nullptr);
+  EXPECT_EQ(find(p, "cuprobe_sample_age_seconds"), nullptr);
+  const auto* a = find(p, "cuprobe_counters_available", "1");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->value, 0);
+  EXPECT_EQ(*a->label("reason"), "busy");
+  EXPECT_NE(find(p, "DCGM_FI_DEV_POWER_USAGE", "1"), nullptr);
+}
+
+TEST(ExporterMetrics, WithoutGpusItSaysSo) {
+  ExporterSnapshot s;
+  s.hostname = "h";
+  s.source = "cupti";
+  s.counters_reason = "no_driver";
+  s.nvml_reason = "unavailable";
+  PrometheusPage p = parse_prometheus_text(render_exporter_metrics(s, false), "metrics");
+  EXPECT_EQ(find(p, "cuprobe_gpus")->value, 0);
+  EXPECT_EQ(find(p, "cuprobe_nvml_available", "", "reason", "unavailable")->value, 0);
+  EXPECT_EQ(find(p, "cuprobe_counters_available", "", "reason", "no_driver")->value, 0);
+}
+
+TEST(ExporterMetrics, OpenMetricsWhenAsked) {
+  EXPECT_TRUE(accepts_openmetrics("application/openmetrics-text; version=1.0.0,text/plain;q=0.5"));
+  EXPECT_FALSE(accepts_openmetrics("text/plain"));
+  std::string om = render_exporter_metrics(two_gpus(), true);
+  EXPECT_EQ(om.substr(om.size() - 6), "# EOF\n");
+  EXPECT_NE(om.find("# TYPE cuprobe_lost_samples counter\n"), std::string::npos);
+  EXPECT_NE(om.find("\ncuprobe_lost_samples_total{"), std::string::npos);
+  std::string text = render_exporter_metrics(two_gpus(), false);
+  EXPECT_EQ(text.find("# EOF"), std::string::npos);
+  EXPECT_NE(text.find("# TYPE cuprobe_lost_samples_total counter\n"), std::string::npos);
+  EXPECT_NE(std::string(exporter_content_type(true)).find("openmetrics"), std::string::npos);
+  EXPECT_NE(std::string(exporter_content_type(false)).find("version=0.0.4"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cuprobe::test
