@@ -539,7 +539,10 @@ class KinetoImporter {
                : ev.category == EventCategory::kMemcpy ? GpuActivityKind::kMemcpy
                                                        : GpuActivityKind::kMemset;
       if (a.kind == GpuActivityKind::kMemcpy) a.memcpy_kind = memcpy_kind_from_name(ev.name);
-      a.name = intern(ev.name, ev.offset);
+      // Copies and memsets get the names every importer gives them (model/kinds.h).
+      a.name = a.kind == GpuActivityKind::kMemcpy   ? profile_.strings.intern(memcpy_activity_name(a.memcpy_kind))
+               : a.kind == GpuActivityKind::kMemset ? profile_.strings.intern(kMemsetActivityName)
+                                                    : intern(ev.name, ev.offset);
       a.start = *ev.ts;
       a.end = *end;
       a.device = static_cast<std::int32_t>(ev.device >= 0 ? ev.device : ev.pid);
