@@ -37,10 +37,10 @@ struct StepSummary {
   std::string source = "none";
   std::string marker;  // the annotation name (prefix), "period of N kernels", "one CUDA graph launch per step"
   std::int64_t period_kernels = 0;
-  std::int64_t replays_per_step = 0;   // graph rules: graph launches per step
-  std::string cpu_from;                // "annotation", "launch calls", or "" (no CPU times in the trace)
+  std::int64_t replays_per_step = 0;  // graph rules: graph launches per step
+  std::string cpu_from;               // "annotation", "launch calls", or "" (no CPU times in the trace)
   std::vector<Step> steps;
-  double median_ms = 0, p90_ms = 0;  // step time (Step::time), GPU clock; steps with GPU work only
+  double median_ms = 0, p90_ms = 0;          // step time (Step::time), GPU clock; steps with GPU work only
   double cpu_median_ms = 0, cpu_p90_ms = 0;  // CPU range (Step::cpu_*), when cpu_from says where from
   double gpu_span_median_ms = 0, gpu_span_p90_ms = 0;
   double gpu_median_ms = 0, gpu_p90_ms = 0;  // GPU busy time per step
@@ -100,11 +100,11 @@ struct RankAnalysis {
   double gpu_busy_share = 0;
   std::int64_t gpu_activities = 0;
   StepSummary steps;
-  std::vector<CategoryRow> categories;  // by time, largest first
-  double tensor_core_share = 0;     // of tensor_core_basis_ms
-  double tensor_core_basis_ms = 0;  // GPU busy time outside whole graph launches (whose kernels are unseen)
-  std::vector<KernelRow> kernels;                       // by time, largest first
-  std::vector<std::string> unknown_kernels;             // classified "other", by time
+  std::vector<CategoryRow> categories;       // by time, largest first
+  double tensor_core_share = 0;              // of tensor_core_basis_ms
+  double tensor_core_basis_ms = 0;           // GPU busy time outside whole graph launches (whose kernels are unseen)
+  std::vector<KernelRow> kernels;            // by time, largest first
+  std::vector<std::string> unknown_kernels;  // classified "other", by time
   std::vector<CategoryDecisionRow> category_decisions;  // sources that occur, in CategorySource order
   std::vector<Finding> findings;
   std::vector<std::string> warnings;

@@ -155,7 +155,8 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
   for (const auto& a : profile.gpu) {
     if (a.kind != GpuActivityKind::kGraph) seen.emplace_back(a.start, a.end);
   }
-  out.tensor_core_basis_ms = seen.size() == profile.gpu.size() ? out.gpu_busy_ms : static_cast<double>(union_length(seen)) / 1e6;
+  out.tensor_core_basis_ms =
+      seen.size() == profile.gpu.size() ? out.gpu_busy_ms : static_cast<double>(union_length(seen)) / 1e6;
   out.tensor_core_share =
       out.tensor_core_basis_ms > 0 ? static_cast<double>(tensor_core_time) / 1e6 / out.tensor_core_basis_ms : 0.0;
 }

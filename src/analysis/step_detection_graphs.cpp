@@ -22,9 +22,9 @@ struct Replay {
 };
 
 struct Replays {
-  std::vector<Replay> list;          // by start
-  std::vector<int> of_activity;      // per profile.gpu index; -1: not in a replay
-  bool whole = false;                // whole-graph launch records
+  std::vector<Replay> list;      // by start
+  std::vector<int> of_activity;  // per profile.gpu index; -1: not in a replay
+  bool whole = false;            // whole-graph launch records
 };
 
 Replays find_replays(const Profile& p) {
@@ -139,8 +139,7 @@ bool assign_by_graph_replays(const Profile& profile, StepAssignment& out) {
   out.summary.source = replays.whole ? "graph launch" : "graph replay";
   out.summary.cpu_from = all_launched ? "launch calls" : "";
   out.summary.replays_per_step = static_cast<std::int64_t>(q);
-  out.summary.marker = q == 1 ? "one CUDA graph launch per step"
-                              : std::to_string(q) + " CUDA graph launches per step";
+  out.summary.marker = q == 1 ? "one CUDA graph launch per step" : std::to_string(q) + " CUDA graph launches per step";
   return true;
 }
 

@@ -21,8 +21,9 @@ namespace {
 // each), their 3 us kernels, then the token copied back and a memset.
 constexpr int kSteps = 10, kKernels = 100;
 constexpr std::int64_t kStepUs = 1200, kLaunchEveryUs = 10, kLaunchUs = 2, kKernelUs = 3;
-const char* const kKernelNames[] = {"void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>()",
-                                    "rms_norm_kernel", "silu_and_mul_kernel", "rotary_embedding_kernel"};
+const char* const kKernelNames[] = {
+    "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>()", "rms_norm_kernel",
+    "silu_and_mul_kernel", "rotary_embedding_kernel"};
 
 struct Event {
   enum Kind { kAnnotation, kLaunch, kCopyCall, kKernel, kCopy, kMemset } kind;
@@ -54,7 +55,8 @@ std::string kineto_json() {
   std::string out = R"({"schemaVersion": 1, "traceEvents": [)";
   bool first = true;
   for (const Event& e : workload()) {
-    static const char* kCat[] = {"user_annotation", "cuda_runtime", "cuda_runtime", "kernel", "gpu_memcpy", "gpu_memset"};
+    static const char* kCat[] = {"user_annotation", "cuda_runtime", "cuda_runtime",
+                                 "kernel",          "gpu_memcpy",   "gpu_memset"};
     bool gpu = e.kind == Event::kKernel || e.kind == Event::kCopy || e.kind == Event::kMemset;
     std::string args = "{";
     if (e.correlation >= 0) args += "\"correlation\": " + std::to_string(e.correlation);
@@ -62,8 +64,8 @@ std::string kineto_json() {
     if (e.kind == Event::kCopy) args += ", \"bytes\": 8";
     if (e.kind == Event::kMemset) args += ", \"bytes\": 4";
     args += "}";
-    out += std::string(first ? "" : ",") + "\n{\"ph\": \"X\", \"cat\": \"" + kCat[e.kind] + "\", \"name\": \"" + e.name +
-           "\", \"pid\": " + (gpu ? "0" : "1") + ", \"tid\": " + (gpu ? "7" : "1") +
+    out += std::string(first ? "" : ",") + "\n{\"ph\": \"X\", \"cat\": \"" + kCat[e.kind] + "\", \"name\": \"" +
+           e.name + "\", \"pid\": " + (gpu ? "0" : "1") + ", \"tid\": " + (gpu ? "7" : "1") +
            ", \"ts\": " + std::to_string(e.ts) + ", \"dur\": " + std::to_string(e.dur) + ", \"args\": " + args + "}";
     first = false;
   }
