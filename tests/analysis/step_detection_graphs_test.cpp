@@ -106,7 +106,12 @@ TEST_P(GraphDecodeSteps, NoFalseIdleFinding) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seen, GraphDecodeSteps,
-                         ::testing::Values(Seen::kWhole, Seen::kNodesWithGraphIds, Seen::kNodesByLaunchCall));
+                         ::testing::Values(Seen::kWhole, Seen::kNodesWithGraphIds, Seen::kNodesByLaunchCall),
+                         [](const ::testing::TestParamInfo<Seen>& p) {
+                           return p.param == Seen::kWhole               ? std::string("Whole")
+                                  : p.param == Seen::kNodesWithGraphIds ? std::string("NodesWithGraphIds")
+                                                                        : std::string("NodesByLaunchCall");
+                         });
 
 // vLLM-style piecewise capture: two graphs per step with eager attention
 // between; the step starts at the graph after the longest idle.
