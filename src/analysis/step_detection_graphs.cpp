@@ -12,6 +12,9 @@ namespace {
 constexpr std::size_t kMinReplays = 3;
 constexpr std::size_t kMaxReplaysPerStep = 16;
 constexpr double kReplayPatternMatch = 0.9;
+// Replays must carry this share of the GPU time from the first replay on; a few
+// small graphs inside eager steps leave the steps to periodicity.
+constexpr double kMinReplayTimeShare = 0.2;
 
 struct Replay {
   TimeNs start = 0;
@@ -90,6 +93,13 @@ bool assign_by_graph_replays(const Profile& profile, StepAssignment& out) {
   Replays replays = find_replays(profile);
   const auto& list = replays.list;
   if (list.size() < kMinReplays) return false;
+  double in_replays = 0, after_first = 0;
+  for (std::size_t i = list.front().first; i < profile.gpu.size(); ++i) {
+    double d = static_cast<double>(profile.gpu[i].duration());
+    after_first += d;
+    if (replays.of_activity[i] >= 0) in_replays += d;
+  }
+  if (in_replays < kMinReplayTimeShare * after_first) return false;
   const std::size_t q = replays_per_step(list);
   const std::size_t phase = step_phase(profile, list, q);
   const std::size_t steps = (list.size() - phase) / q;  // complete groups only

@@ -162,5 +162,27 @@ TEST(GraphDecodeSteps, TooFewReplaysLeaveTheOtherRules) {
   EXPECT_TRUE(b.summary.steps.empty());
 }
 
+// An eager decode loop that replays one small graph per step: the graphs carry
+// too little of the GPU time to define the steps, so periodicity does.
+TEST(GraphDecodeSteps, SmallGraphsInsideEagerStepsLeaveTheStepsToPeriodicity) {
+  Profile p;
+  std::int64_t corr = 1;
+  StringId tiny = p.strings.intern("graphed_sampler");
+  for (int s = 0; s < 12; ++s) {
+    TimeNs t = 1'000'000 + s * 1'000'000;
+    for (int k = 0; k < 20; ++k, t += 20'000) {
+      StringId name = p.strings.intern("eager_" + std::to_string(k));
+      p.gpu.push_back(activity(GpuActivityKind::kKernel, name, t, t + 15'000, corr++));
+    }
+    GpuActivity g = activity(GpuActivityKind::kKernel, tiny, t, t + 2'000, corr++);
+    g.graph_id = 9;
+    p.gpu.push_back(g);
+  }
+  p.sort_by_time();
+  StepAssignment a = detect_steps(p, {});
+  EXPECT_EQ(a.summary.source, "periodicity");
+  EXPECT_EQ(a.summary.period_kernels, 21);
+}
+
 }  // namespace
 }  // namespace cuprobe
