@@ -16,24 +16,37 @@
 namespace cuprobe {
 
 struct Step {
-  TimeNs cpu_start = 0;  // annotation range, or launches of the step's first..next-first kernel
+  // The CPU side: the annotation range, or the launch calls of the step's first
+  // kernel (graph) to the next step's; GPU times stand in when the trace has no
+  // launch calls (StepSummary::cpu_from is then empty).
+  TimeNs cpu_start = 0;
   TimeNs cpu_end = 0;
   TimeNs gpu_start = 0;  // first..last GPU activity assigned to the step (0,0 when none)
   TimeNs gpu_end = 0;
   TimeNs gpu_busy = 0;  // union of the step's GPU activity intervals
+  // The step time, on the GPU clock: from the step's first GPU start to the next
+  // step's (the last step: its GPU span), never less than gpu_busy; 0 without GPU work.
+  TimeNs time = 0;
   std::int64_t activities = 0;
   std::string kind;  // "decode", "prefill", or "step"
 };
 
 struct StepSummary {
-  std::string source = "none";  // "annotation", "periodicity" or "none"
-  std::string marker;           // the annotation name (prefix) or "period of N kernels"
+  // Which rule found the steps: "annotation", "graph launch" (whole-graph records,
+  // one per launch), "graph replay" (a launch's kernels, node by node),
+  // "periodicity" or "none".
+  std::string source = "none";
+  std::string marker;  // the annotation name (prefix), "period of N kernels", "one CUDA graph launch per step"
   std::int64_t period_kernels = 0;
+  std::int64_t replays_per_step = 0;  // graph rules: graph launches per step
+  std::string cpu_from;               // "annotation", "launch calls", or "" (no CPU times in the trace)
   std::vector<Step> steps;
-  double median_ms = 0, p90_ms = 0;  // CPU span
+  double median_ms = 0, p90_ms = 0;          // step time (Step::time), GPU clock; steps with GPU work only
+  double cpu_median_ms = 0, cpu_p90_ms = 0;  // CPU range (Step::cpu_*), when cpu_from says where from
   double gpu_span_median_ms = 0, gpu_span_p90_ms = 0;
   double gpu_median_ms = 0, gpu_p90_ms = 0;  // GPU busy time per step
   std::int64_t assigned_activities = 0;      // GPU activities placed in a step
+  std::int64_t before_first_step = 0;        // GPU activities before the first step (warm-up), in none
 };
 
 struct CategoryRow {
@@ -115,10 +128,11 @@ struct RankAnalysis {
   double gpu_busy_share = 0;
   std::int64_t gpu_activities = 0;
   StepSummary steps;
-  std::vector<CategoryRow> categories;  // by time, largest first
-  double tensor_core_share = 0;
-  std::vector<KernelRow> kernels;                       // by time, largest first
-  std::vector<std::string> unknown_kernels;             // classified "other", by time
+  std::vector<CategoryRow> categories;       // by time, largest first
+  double tensor_core_share = 0;              // of tensor_core_basis_ms
+  double tensor_core_basis_ms = 0;           // GPU busy time outside whole graph launches (whose kernels are unseen)
+  std::vector<KernelRow> kernels;            // by time, largest first
+  std::vector<std::string> unknown_kernels;  // classified "other", by time
   std::vector<CategoryDecisionRow> category_decisions;  // sources that occur, in CategorySource order
   std::vector<Finding> findings;
   std::vector<std::string> warnings;

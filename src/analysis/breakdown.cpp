@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/interval_union.h"
 #include "analysis/kernel_taxonomy_ops.h"
 #include "analysis/launch_context.h"
 #include "model/time_range.h"
@@ -170,7 +171,15 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
       if (d.source == k.decided_by) ++d.kernels;
     }
   }
-  out.tensor_core_share = share(tensor_core_time);
+  // Of the busy time whose tensor-core use is known: whole graph launches hide their kernels.
+  std::vector<Interval> seen;
+  for (const auto& a : profile.gpu) {
+    if (a.kind != GpuActivityKind::kGraph) seen.emplace_back(a.start, a.end);
+  }
+  out.tensor_core_basis_ms =
+      seen.size() == profile.gpu.size() ? out.gpu_busy_ms : static_cast<double>(union_length(seen)) / 1e6;
+  out.tensor_core_share =
+      out.tensor_core_basis_ms > 0 ? static_cast<double>(tensor_core_time) / 1e6 / out.tensor_core_basis_ms : 0.0;
 }
 
 }  // namespace cuprobe

@@ -289,6 +289,28 @@ void gpu_idle(Context& ctx, const HostCalls& calls) {
   ctx.analysis.findings.push_back(std::move(f));
 }
 
+// The share of step time (of the window without steps) that the GPU idles in
+// gaps of at most thresholds::kLaunchGapUs between its activities: gaps a launch
+// can explain, where longer ones are host work.
+double short_gap_share(const Context& ctx) {
+  TimeNs short_ns = 0, last_end = 0;
+  bool any = false;
+  for (std::size_t i = 0; i < ctx.profile.gpu.size(); ++i) {
+    const auto& a = ctx.profile.gpu[i];
+    if (ctx.has_steps() && ctx.steps.activity_step[i] < 0) continue;
+    TimeNs gap = any ? a.start - last_end : 0;
+    if (gap > 0 && static_cast<double>(gap) <= thresholds::kLaunchGapUs * 1e3) short_ns += gap;
+    last_end = any ? std::max(last_end, a.end) : a.end;
+    any = true;
+  }
+  double total_ms = ctx.analysis.window_ms;
+  if (ctx.has_steps()) {
+    total_ms = 0;
+    for (const Step& s : ctx.steps.summary.steps) total_ms += static_cast<double>(s.time) / 1e6;
+  }
+  return total_ms > 0 ? std::min(1.0, static_cast<double>(short_ns) / 1e6 / total_ms) : 0.0;
+}
+
 void launch_bound(Context& ctx, const HostCalls& calls) {
   std::vector<double> durations_us;
   for (const auto& a : ctx.profile.gpu) {
@@ -306,7 +328,11 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   double launch_cost = step_us > 0 ? calls.launches * calls.launch_us_mean / step_us : 0;
   Finding f;
   f.id = "launch_bound";
-  f.step_share = std::min(idle, launch_cost > 0 ? launch_cost : idle);
+  // Judged on the GPU timeline, which every input has: the idle in gaps short enough
+  // for a launch to explain. The launch calls' cost (torch traces, `record --api`) is
+  // a number beside it, never the severity.
+  double short_gaps = short_gap_share(ctx);
+  f.step_share = std::min(idle, short_gaps);
   f.share = f.step_share;
   f.severity = severity_for_share(f.step_share, 0.2, thresholds::kSevereShare);
   f.title =
@@ -318,8 +344,12 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
       "Cut launches per step: CUDA graphs replay the whole step with one launch; fuse small elementwise "
       "and norm kernels (torch.compile, fused RMSNorm/rotary/activation kernels); batch more requests "
       "per step so each kernel does more work.";
-  f.numbers = {{"kernels_per_step", kernels_per_step}, {"median_kernel_us", median_us}};
-  if (calls.launches > 0) f.numbers.emplace_back("launch_api_us_mean", calls.launch_us_mean);
+  f.numbers = {
+      {"kernels_per_step", kernels_per_step}, {"median_kernel_us", median_us}, {"short_gap_share", short_gaps}};
+  if (calls.launches > 0) {
+    f.numbers.emplace_back("launch_api_us_mean", calls.launch_us_mean);
+    f.numbers.emplace_back("launch_call_share", std::min(1.0, launch_cost));
+  }
   busy_floor_what_if(ctx, f);
   ctx.analysis.findings.push_back(std::move(f));
 }

@@ -62,6 +62,16 @@ PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std:
       break;
     }
   }
+  // A longer lag that removes at least half of its mismatches is the whole step,
+  // and that lag a layer repeating inside it (80 layers of 10 kernels match
+  // themselves 10 kernels later everywhere but around the step's own kernels).
+  for (auto [lag, m] : scored) {
+    if (lag > period && m > result.match && m >= result.match + (1.0 - result.match) / 2) {
+      period = lag;
+      result.match = m;
+      break;
+    }
+  }
 
   // Phase: the position within the period with the highest total boundary score.
   std::vector<double> gap_sum(period, 0.0);

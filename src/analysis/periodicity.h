@@ -3,7 +3,8 @@
 // is periodic with the step as its period. The period is the lag at which the
 // sequence best matches itself (candidates: the usual gap between repeats of
 // each kernel name; the smallest lag within a small tolerance of the best
-// match wins, so a step is not mistaken for two). Steps begin at the position
+// match wins, so a step is not mistaken for two, unless a longer lag removes
+// at least half of its mismatches: then it was a layer inside the step). Steps begin at the position
 // of the period with the highest boundary score: the caller scores a kernel
 // by the idle gap before it, and far higher when a device-to-host copy (the
 // engine reading the step's tokens back) comes just before it.

@@ -7,6 +7,7 @@
 
 #include "analysis/interval_union.h"
 #include "analysis/periodicity.h"
+#include "analysis/step_detection_graphs.h"
 #include "common/percentile.h"
 
 namespace cuprobe {
@@ -145,10 +146,12 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
   auto launch_time = [&](std::size_t k) {
     const GpuActivity& a = profile.gpu[kernel_index[k]];
     auto it = launch_of.find(a.correlation);
+    if (it == launch_of.end()) out.summary.cpu_from.clear();  // GPU times stand in
     return it != launch_of.end() ? it->second->start : a.start;
   };
 
   out.summary.source = "periodicity";
+  out.summary.cpu_from = "launch calls";
   out.summary.period_kernels = periodic.period;
   out.summary.marker = "period of " + std::to_string(periodic.period) + " kernels";
   const auto& starts = periodic.starts;
@@ -204,16 +207,33 @@ void finish_steps(const Profile& profile, StepAssignment& a) {
     ++a.summary.assigned_activities;
     intervals[static_cast<std::size_t>(s)].emplace_back(act.start, act.end);
   }
-  std::vector<double> cpu_ms, span_ms, busy_ms;
+  for (std::size_t s = 0; s < steps.size(); ++s) steps[s].gpu_busy = union_length(intervals[s]);
+  // Step time: GPU start to the next step's GPU start (so GPU work that lags its
+  // launch, and idle between steps, count in the step), never below the busy time.
   for (std::size_t s = 0; s < steps.size(); ++s) {
-    steps[s].gpu_busy = union_length(intervals[s]);
-    cpu_ms.push_back(static_cast<double>(steps[s].cpu_end - steps[s].cpu_start) / 1e6);
-    span_ms.push_back(static_cast<double>(steps[s].gpu_end - steps[s].gpu_start) / 1e6);
-    busy_ms.push_back(static_cast<double>(steps[s].gpu_busy) / 1e6);
+    Step& step = steps[s];
+    if (step.activities == 0) continue;
+    TimeNs length = step.gpu_end - step.gpu_start;
+    if (s + 1 < steps.size() && steps[s + 1].activities > 0 && steps[s + 1].gpu_start > step.gpu_start) {
+      length = steps[s + 1].gpu_start - step.gpu_start;
+    }
+    step.time = std::max(length, step.gpu_busy);
   }
-  if (steps.empty()) return;  // no steps: the summary keeps its zeros
-  a.summary.median_ms = percentile(cpu_ms, 50);
-  a.summary.p90_ms = percentile(cpu_ms, 90);
+  std::vector<double> time_ms, cpu_ms, span_ms, busy_ms;
+  for (const Step& step : steps) {
+    cpu_ms.push_back(static_cast<double>(step.cpu_end - step.cpu_start) / 1e6);
+    if (step.activities == 0) continue;
+    time_ms.push_back(static_cast<double>(step.time) / 1e6);
+    span_ms.push_back(static_cast<double>(step.gpu_end - step.gpu_start) / 1e6);
+    busy_ms.push_back(static_cast<double>(step.gpu_busy) / 1e6);
+  }
+  if (!cpu_ms.empty() && !a.summary.cpu_from.empty()) {
+    a.summary.cpu_median_ms = percentile(cpu_ms, 50);
+    a.summary.cpu_p90_ms = percentile(cpu_ms, 90);
+  }
+  if (time_ms.empty()) return;  // no GPU work in any step: the summary keeps its zeros
+  a.summary.median_ms = percentile(time_ms, 50);
+  a.summary.p90_ms = percentile(time_ms, 90);
   a.summary.gpu_span_median_ms = percentile(span_ms, 50);
   a.summary.gpu_span_p90_ms = percentile(span_ms, 90);
   a.summary.gpu_median_ms = percentile(busy_ms, 50);
@@ -227,9 +247,10 @@ StepAssignment detect_steps(const Profile& profile, const AnalyzeOptions& option
   auto ranges = annotation_steps(profile, options, marker);
   if (!ranges.empty()) {
     out.summary.source = "annotation";
+    out.summary.cpu_from = "annotation";
     out.summary.marker = marker;
     assign_by_annotation(profile, ranges, out);
-  } else if (options.step_marker.empty()) {
+  } else if (options.step_marker.empty() && !assign_by_graph_replays(profile, out)) {
     assign_by_periodicity(profile, out);
   }
   finish_steps(profile, out);

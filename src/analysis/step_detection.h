@@ -3,7 +3,9 @@
 //  1. Annotations: a name given with --step-marker, else SGLang "step[...]",
 //     vLLM "execute_...", torch "ProfilerStep#N", else any annotation whose
 //     name contains "step" (e.g. "decode_step").
-//  2. Without annotations: the repeating kernel sequence (periodicity.h).
+//  2. Without annotations: CUDA graph replays (step_detection_graphs.h).
+//  3. Otherwise: the repeating kernel sequence (periodicity.h).
+// Step time is measured on the GPU clock (Step::time; docs/findings.md "Steps").
 #pragma once
 
 #include <vector>

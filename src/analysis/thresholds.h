@@ -22,6 +22,9 @@ inline constexpr double kIdleHigh = 0.80;
 inline constexpr double kShortKernelUs = 10.0;
 inline constexpr double kLaunchBoundIdle = 0.30;
 inline constexpr int kLaunchBoundMinKernelsPerStep = 50;
+// ...and its severity: GPU idle in gaps between activities no longer than this (a
+// launch explains them; longer gaps are host work).
+inline constexpr double kLaunchGapUs = 20.0;
 
 // communication_dominant: collectives take this share of GPU time.
 inline constexpr double kCommunicationMedium = 0.25;

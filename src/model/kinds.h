@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -86,6 +87,17 @@ constexpr std::optional<E> from_name(std::string_view name) {
     if (EnumNames<E>::names[i] == name) return enum_at<E>(i);
   }
   return std::nullopt;
+}
+
+// The names every importer gives GPU activities that are not kernels, whatever the
+// source spelled (Kineto "Memcpy HtoD (Pageable -> Device)", "Memset (Device)";
+// run files a kind column), so that `diff` across formats pairs them.
+inline constexpr std::string_view kMemsetActivityName = "Memset";
+inline std::string memcpy_activity_name(MemcpyKind kind) { return "Memcpy " + std::string(name_of(kind)); }
+// One launch of a whole CUDA graph (`record --graphs whole`); -1: graph unknown.
+inline std::string graph_launch_activity_name(std::int64_t graph_id) {
+  return graph_id < 0 ? std::string("CUDA graph (whole launch)")
+                      : "CUDA graph " + std::to_string(graph_id) + " (whole launch)";
 }
 
 }  // namespace cuprobe

@@ -57,8 +57,14 @@ json steps_json(const StepSummary& s) {
   j["count"] = s.steps.size();
   j["source"] = s.source;
   j["marker"] = s.marker;
-  j["median_ms"] = s.median_ms;
+  j["median_ms"] = s.median_ms;  // step time, GPU clock (docs/findings.md "Steps")
   j["p90_ms"] = s.p90_ms;
+  j["time_clock"] = "gpu";
+  j["cpu_from"] = s.cpu_from.empty() ? json(nullptr) : json(s.cpu_from);
+  j["cpu_median_ms"] = s.cpu_from.empty() ? json(nullptr) : json(s.cpu_median_ms);
+  j["cpu_p90_ms"] = s.cpu_from.empty() ? json(nullptr) : json(s.cpu_p90_ms);
+  j["before_first_step"] = s.before_first_step;
+  if (s.replays_per_step > 0) j["replays_per_step"] = s.replays_per_step;
   j["gpu_median_ms"] = s.gpu_median_ms;
   j["gpu_p90_ms"] = s.gpu_p90_ms;
   j["gpu_span_median_ms"] = s.gpu_span_median_ms;
@@ -68,6 +74,8 @@ json steps_json(const StepSummary& s) {
   json list = json::array();
   for (const auto& st : s.steps) {
     list.push_back({{"kind", st.kind},
+                    {"time_ms", static_cast<double>(st.time) / 1e6},
+                    {"gpu_start_ns", st.gpu_start},
                     {"cpu_ms", static_cast<double>(st.cpu_end - st.cpu_start) / 1e6},
                     {"gpu_ms", static_cast<double>(st.gpu_busy) / 1e6},
                     {"gpu_span_ms", static_cast<double>(st.gpu_end - st.gpu_start) / 1e6},
@@ -140,6 +148,7 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   j["tensor_core_share"] = a.tensor_core_share;
   j["peaks"] = peaks_json(a.peaks);
   j["op_shapes"] = a.op_shapes;
+  j["tensor_core_basis_ms"] = a.tensor_core_basis_ms;  // busy time outside whole graph launches
   json kernels = json::array();
   for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
     const auto& k = a.kernels[i];

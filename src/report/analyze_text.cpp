@@ -18,14 +18,33 @@ std::string rank_header(const RankAnalysis& a) {
 }
 
 std::string steps_line(const StepSummary& s) {
-  if (s.steps.empty()) return "  steps: none found (no step annotations, no repeating kernel sequence)\n";
-  std::string how = s.source == "annotation" ? "annotation '" + s.marker + "'" : s.marker;
+  if (s.steps.empty())
+    return "  steps: none found (no step annotations, no CUDA graph replays, no repeating kernel sequence)\n";
+  std::string how = s.source == "annotation"    ? "annotation '" + s.marker + "'"
+                    : s.source == "periodicity" ? "periodicity: " + s.marker
+                                                : s.source + ": " + s.marker;
   std::string out = "  steps: " + std::to_string(s.steps.size()) + " (" + how + ")\n";
-  out += "    step time " + format_duration_ms(s.median_ms) + " median, " + format_duration_ms(s.p90_ms) + " p90";
-  out += " | GPU span " + format_duration_ms(s.gpu_span_median_ms) + " median";
-  out +=
-      " | GPU busy " + format_duration_ms(s.gpu_median_ms) + " median, " + format_duration_ms(s.gpu_p90_ms) + " p90\n";
+  out += "    step time " + format_duration_ms(s.median_ms) + " median, " + format_duration_ms(s.p90_ms) +
+         " p90 (GPU clock: a step's first GPU work to the next step's)\n";
+  out += "    GPU busy " + format_duration_ms(s.gpu_median_ms) + " median, " + format_duration_ms(s.gpu_p90_ms) +
+         " p90 | GPU span " + format_duration_ms(s.gpu_span_median_ms) + " median";
+  if (!s.cpu_from.empty()) {
+    out += " | CPU " + format_duration_ms(s.cpu_median_ms) + " median (" +
+           (s.cpu_from == "annotation" ? std::string("annotation range") : s.cpu_from) + ")";
+  }
+  out += "\n";
+  if (s.before_first_step > 0) {
+    out += "    " + std::to_string(s.before_first_step) +
+           " GPU activities before the first step (warm-up, capture) are in no step\n";
+  }
   return out;
+}
+
+std::string tensor_core_text(const RankAnalysis& a) {
+  bool graphs = a.tensor_core_basis_ms < a.gpu_busy_ms - 1e-9;
+  if (!graphs) return "tensor cores " + format_percent(a.tensor_core_share) + " of busy";
+  if (a.tensor_core_basis_ms <= 0) return "tensor cores unknown (whole CUDA graph launches hide their kernels)";
+  return "tensor cores " + format_percent(a.tensor_core_share) + " of busy outside whole CUDA graph launches";
 }
 
 // "sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed" -> "pipe_tensor_cycles_active %"
@@ -190,8 +209,8 @@ std::string work_text(const RankAnalysis& a, std::size_t top_kernels) {
 std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
   std::string out = rank_header(a);
   out += "  window " + format_duration_ms(a.window_ms) + " | GPU busy " + format_duration_ms(a.gpu_busy_ms) + " (" +
-         format_percent(a.gpu_busy_share) + ") | " + std::to_string(a.gpu_activities) +
-         " GPU activities | tensor cores " + format_percent(a.tensor_core_share) + " of busy\n";
+         format_percent(a.gpu_busy_share) + ") | " + std::to_string(a.gpu_activities) + " GPU activities | " +
+         tensor_core_text(a) + "\n";
   out += steps_line(a.steps);
   bool per_step = !a.steps.steps.empty();
 

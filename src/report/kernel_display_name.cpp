@@ -60,7 +60,7 @@ std::string kernel_display_name(std::string_view full_name, std::size_t max_leng
     out += '<';
     out += first_named_argument(name.substr(lt + 1));
     out += '>';
-  } else if (paren != std::string_view::npos) {
+  } else if (paren != std::string_view::npos && name.substr(0, paren).find(' ') == std::string_view::npos) {
     out = std::string(last_component(name.substr(0, paren)));
   } else {
     out = std::string(name);

@@ -153,7 +153,8 @@ void RunFileWriter::process_started(std::int64_t pid, std::int64_t ppid, std::st
                                     int cupti_version) {
   process_start_.bind(1, pid).bind(2, ppid).bind(3, command).bind(4, time_ns);
   process_start_.bind(5, std::int64_t{cupti_version}).run();
-  ++counts_.processes;
+  // The recorder registers the command it started, and the injected library in it says hello again.
+  if (pids_.insert(pid).second) ++counts_.processes;
 }
 
 void RunFileWriter::process_rank(std::int64_t pid, int rank, std::optional<int> world_size) {

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "store/sqlite_db.h"
 
@@ -121,6 +122,7 @@ class RunFileWriter {
   std::unordered_map<std::string, std::int64_t> metric_ids_;
   std::map<std::tuple<std::string, std::int64_t, std::string>, std::int64_t> losses_;
   RunRowCounts counts_;
+  std::unordered_set<std::int64_t> pids_;  // processes counted once, as the table holds them
 };
 
 }  // namespace cuprobe

@@ -45,6 +45,27 @@ TEST(Periodicity, AFirstStepOfAnotherLengthStaysAligned) {
   EXPECT_EQ(r.starts.back(), 3u + 7 * 19);
 }
 
+// 80 layers of 10 kernels and one lm_head per step: the layer lag matches 98.6%,
+// within the tie tolerance of the step's 100%, yet it is not the step.
+TEST(Periodicity, ManyLayersDoNotHideTheStep) {
+  std::vector<StringId> step{100};
+  for (int l = 0; l < 80; ++l) {
+    for (StringId k = 1; k <= 10; ++k) step.push_back(k);
+  }
+  std::vector<StringId> names;
+  std::vector<double> score;
+  for (int s = 0; s < 6; ++s) {
+    for (std::size_t i = 0; i < step.size(); ++i) {
+      names.push_back(step[i]);
+      score.push_back(i == 0 ? 80'000.0 : 1'000.0);
+    }
+  }
+  PeriodicSteps r = find_periodic_steps(names, score);
+  EXPECT_EQ(r.period, 801);
+  ASSERT_EQ(r.starts.size(), 6u);
+  EXPECT_EQ(r.starts[1], 801u);
+}
+
 TEST(Periodicity, NoRepetitionNoSteps) {
   std::vector<StringId> names;
   std::vector<double> score;

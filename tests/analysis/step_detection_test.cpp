@@ -89,3 +89,51 @@ TEST(StepDetection, WorkWithoutALaunchRecordIsPlacedByTimeAndCounted) {
 
 }  // namespace
 }  // namespace cuprobe
+
+namespace cuprobe {
+namespace {
+
+// An asynchronous loop: each record_function range enqueues its step in 0.76 ms
+// and returns; the GPU runs 2.62 ms of copies per step back to back. The step
+// time is the GPU's step-to-step period, never shorter than the GPU work.
+TEST(StepDetection, StepTimeIsTheGpuPeriodNotTheEnqueueTime) {
+  Profile p;
+  constexpr TimeNs kCpu = 760'000, kGpu = 2'620'000;
+  for (int s = 0; s < 6; ++s) {
+    TimeNs t0 = s * kCpu;
+    p.cpu.push_back(range(p, CpuRangeKind::kAnnotation, "decode_step", t0, t0 + kCpu));
+    p.cpu.push_back(range(p, CpuRangeKind::kRuntime, "cudaLaunchKernel", t0 + 10, t0 + 20, s + 1));
+    TimeNs g0 = 100'000 + s * kGpu;
+    p.gpu.push_back(kernel(p, "direct_copy_kernel_cuda", g0, g0 + kGpu, s + 1));
+  }
+  p.sort_by_time();
+  StepAssignment a = detect_steps(p, {});
+  ASSERT_EQ(a.summary.steps.size(), 6u);
+  EXPECT_EQ(a.summary.cpu_from, "annotation");
+  EXPECT_NEAR(a.summary.cpu_median_ms, 0.76, 1e-9);
+  EXPECT_NEAR(a.summary.median_ms, 2.62, 1e-9);
+  EXPECT_NEAR(a.summary.gpu_median_ms, 2.62, 1e-9);
+  for (const Step& s : a.summary.steps) EXPECT_GE(s.time, s.gpu_busy);
+}
+
+// Steps with a pause between them on the GPU: the pause counts in the step
+// before (host work, syncs); the last step is its own span.
+TEST(StepDetection, StepTimeRunsToTheNextStepsFirstGpuWork) {
+  Profile p;
+  for (int s = 0; s < 3; ++s) {
+    TimeNs t0 = s * 1'000'000;
+    p.cpu.push_back(range(p, CpuRangeKind::kAnnotation, "step", t0, t0 + 900'000));
+    p.cpu.push_back(range(p, CpuRangeKind::kRuntime, "cudaLaunchKernel", t0 + 10, t0 + 20, s + 1));
+    p.gpu.push_back(kernel(p, "k", t0 + 50'000, t0 + 250'000, s + 1));
+  }
+  p.sort_by_time();
+  StepAssignment a = detect_steps(p, {});
+  ASSERT_EQ(a.summary.steps.size(), 3u);
+  EXPECT_EQ(a.summary.steps[0].time, 1'000'000);
+  EXPECT_EQ(a.summary.steps[1].time, 1'000'000);
+  EXPECT_EQ(a.summary.steps[2].time, 200'000);
+  EXPECT_NEAR(a.summary.median_ms, 1.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace cuprobe

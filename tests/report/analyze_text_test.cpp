@@ -107,3 +107,48 @@ TEST(AnalyzeTextFindings, LaunchBoundWithoutRuntimeCallsDoesNotInventALaunchTime
 
 }  // namespace
 }  // namespace cuprobe
+
+namespace cuprobe {
+namespace {
+
+// `record --graphs whole` of a graph decode: steps from the graph launches, the
+// step time on the GPU clock, warm-up left out, and the graph named as a graph.
+TEST(AnalyzeTextSteps, WholeGraphLaunchesSayWhereStepsAndTimesComeFrom) {
+  Profile p;
+  p.source = "cuprobe-run";
+  StringId warm = p.strings.intern("void at::native::warmup_kernel<float>(float*)");
+  StringId graph = p.strings.intern("CUDA graph 3 (whole launch)");
+  for (int k = 0; k < 7; ++k) {
+    GpuActivity a;
+    a.name = warm;
+    a.start = 1'000'000 + k * 10'000;
+    a.end = a.start + 5'000;
+    p.gpu.push_back(a);
+  }
+  for (int r = 0; r < 10; ++r) {
+    GpuActivity g;
+    g.kind = GpuActivityKind::kGraph;
+    g.name = graph;
+    g.graph_id = 3;
+    g.start = 5'000'000 + r * 1'280'000;
+    g.end = g.start + 1'230'000;
+    p.gpu.push_back(g);
+  }
+  std::vector<Profile> ps;
+  ps.push_back(std::move(p));
+  std::string text = analyze_text(analyze_profiles(ps, {}), 10);
+  EXPECT_NE(text.find("steps: 10 (graph launch: one CUDA graph launch per step)"), std::string::npos) << text;
+  EXPECT_NE(text.find("step time 1.28 ms median, 1.28 ms p90 (GPU clock: a step's first GPU work to the next step's)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("GPU busy 1.23 ms median"), std::string::npos) << text;
+  EXPECT_EQ(text.find("| CPU "), std::string::npos) << text;  // no CPU times in this run
+  EXPECT_NE(text.find("7 GPU activities before the first step (warm-up, capture) are in no step"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  CUDA graph 3 (whole launch) "), std::string::npos) << text;
+  EXPECT_NE(text.find("tensor cores 0% of busy outside whole CUDA graph launches"), std::string::npos) << text;
+  EXPECT_EQ(text.find("gpu_idle"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace cuprobe

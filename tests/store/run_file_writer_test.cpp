@@ -57,6 +57,22 @@ TEST(RunFileWriter, RoundTripsThroughTheImporter) {
   EXPECT_EQ(p.stats.problems(), 0);
 }
 
+// The recorder registers the command it started and the injected library in that
+// same process says hello: one row in the processes table, so one process counted.
+TEST(RunFileWriter, CountsAProcessRegisteredTwiceOnce) {
+  std::string path = test::temp_dir() + "/twice.cuprobe";
+  RunFileWriter w(path, false);
+  w.process_started(10, 1, "python x.py", 50, 0);
+  w.process_started(10, 1, "python x.py", 60, 130001);
+  w.process_started(11, 10, "python worker", 70, 130001);
+  w.finish(kRunStatusComplete);
+  EXPECT_EQ(w.counts().processes, 2);
+  SqliteDb db(path, SqliteDb::Mode::kReadOnly);
+  auto s = db.prepare("SELECT count(*) FROM processes");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.int64(0), 2);
+}
+
 TEST(RunFileWriter, WholeGraphLaunchesComeBackAsGraphActivities) {
   std::string path = test::temp_dir() + "/g.cuprobe";
   {

@@ -697,7 +697,10 @@ class KinetoImporter {
                : ev.category == EventCategory::kMemset ? GpuActivityKind::kMemset
                                                        : GpuActivityKind::kKernel;  // kernels, profiler ranges
       if (a.kind == GpuActivityKind::kMemcpy) a.memcpy_kind = memcpy_kind_from_name(ev.name);
-      a.name = intern(ev.name, ev.offset);
+      // Copies and memsets get the names every importer gives them (model/kinds.h).
+      a.name = a.kind == GpuActivityKind::kMemcpy   ? profile_.strings.intern(memcpy_activity_name(a.memcpy_kind))
+               : a.kind == GpuActivityKind::kMemset ? profile_.strings.intern(kMemsetActivityName)
+                                                    : intern(ev.name, ev.offset);
       a.start = *ev.ts;
       a.end = *end;
       // Without "device", Kineto's GPU rows give it as pid; a named pid (a negative id) gives none.

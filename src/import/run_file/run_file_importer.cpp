@@ -172,7 +172,7 @@ void read_all(SqliteDb& db, Profile& p) {
       p.gpu.push_back(a);
     }
   }
-  StringId memset_name = p.strings.intern("Memset");
+  StringId memset_name = p.strings.intern(kMemsetActivityName);
   if (db.has_table("graph_launches")) {
     // Whole-graph records (--graphs whole): one activity per launch, its nodes unseen.
     auto s = db.prepare(activity_query("", "graph_launches"));
@@ -180,7 +180,7 @@ void read_all(SqliteDb& db, Profile& p) {
       Row row(s, "graph_launches");
       GpuActivity a = read_activity(row, p, GpuActivityKind::kGraph, "graph launch", 6);
       if (!row.keep(p)) continue;
-      a.name = p.strings.intern("CUDA graph " + std::to_string(a.graph_id) + " (whole launch)");
+      a.name = p.strings.intern(graph_launch_activity_name(a.graph_id));
       p.gpu.push_back(a);
     }
   }
@@ -193,7 +193,7 @@ void read_all(SqliteDb& db, Profile& p) {
       a.bytes = row.integer_or(7, "bytes", -1);
       if (!row.keep(p)) continue;
       a.memcpy_kind = from_name<MemcpyKind>(kind).value_or(MemcpyKind::kUnknown);
-      a.name = p.strings.intern("Memcpy " + kind);
+      a.name = p.strings.intern(memcpy_activity_name(a.memcpy_kind));
       p.gpu.push_back(a);
     }
   }
