@@ -40,6 +40,9 @@ enum class StatSeverity : std::uint8_t { kInfo, kDataLoss, kError };
   X(kRecorderNotice, "recorder_notice", kDataLoss, "notices from the recorder")                                       \
   X(kProcessNotExited, "process_not_exited", kDataLoss, "recorded processes that did not exit normally")              \
   X(kRecordingUnfinished, "recording_unfinished", kDataLoss, "recording did not finish")                              \
+  X(kColumnMissing, "column_missing", kInfo,                                                                          \
+    "optional columns absent from the export (their values unknown; nsys versions differ)")                           \
+  X(kNotATraceFile, "file_not_a_trace", kInfo, "files in a directory given that are not traces (skipped)")            \
   X(kDuplicateRank, "duplicate_rank", kError, "files claiming a rank another file claims too")                        \
   X(kJournalBeside, "journal_not_replayed", kInfo,                                                                    \
     "a -journal lies beside the run file (cuprobe killed mid-commit): read from a rolled-back copy, file left as it " \
