@@ -1,5 +1,5 @@
 // An Nsight Systems export fixture (tests/data/nsys_*.sql, built from the
-// documented schema; byte 0 picks which) changed by a few fuzzer-chosen SQL
+// documented schema; one byte of the input picks which) changed by a few fuzzer-chosen SQL
 // edits (support/sql_cell_edits.h), then loaded with load_trace_file: the
 // tables-based dispatch, the nsys importer's column and value checks, and the
 // split into ranks by process and GPU.

@@ -105,7 +105,8 @@ SqlBase describe_sql_base(const std::string& path) {
   {
     SqliteDb db(path, SqliteDb::Mode::kReadOnly);
     std::vector<std::string> tables;
-    auto t = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+    auto t =
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
     while (t.step()) tables.push_back(t.text(0));
     for (const auto& table : tables) {
       auto c = db.prepare("SELECT name FROM pragma_table_info(?1)");
