@@ -209,13 +209,13 @@ def decode_small():
     e.row("TARGET_INFO_CUDA_DEVICE", gpuId=0, cudaId=0, pid=4242, uuid="GPU-0000abc0", numMultiprocessors=132)
     p = Process(e, 4242, 0)
     t = p.memcpy(1_000_000, 1, 1 << 20, 80000)  # weights HtoD before the steps
-    t = decode_steps(p, t + 50000, 4, lambda s: "execute_model")
+    t = decode_steps(p, t + 50000, 6, lambda s: "execute_model")
     p.nvtx(500_000, None, text="generate")  # never closed
     p.nvtx(900_000, None, text="marker", event_type=34)  # a mark, not a range
     reg = e.string("sampler")
     p.nvtx(t, t + 10000, text_id=reg)  # a registered string
     return e.sql("""
-One process (pid 4242) decoding on one H200: 4 steps, each an NVTX range
+One process (pid 4242) decoding on one H200: 6 steps, each an NVTX range
 "execute_model" around a bf16 GEMM, an fp8->bf16 cast (direct_copy_kernel_cuda),
 split-KV attention, a memset and a DtoH copy of 16 KiB, then a stream sync.
 Before them a 1 MiB HtoD copy; also an unclosed NVTX range, an NVTX mark and a

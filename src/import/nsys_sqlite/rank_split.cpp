@@ -46,6 +46,7 @@ std::vector<Profile> split_by_process_and_gpu(Profile whole, const std::vector<s
   std::vector<Profile> ranks;
   if (groups.size() <= 1) {
     if (!groups.empty()) add_device(whole, groups.begin()->first.second, groups.begin()->first.first, gpus);
+    whole.stats.events = static_cast<std::int64_t>(whole.gpu.size() + whole.cpu.size());
     whole.sort_by_time();
     ranks.push_back(std::move(whole));
     return ranks;

@@ -1,18 +1,16 @@
 #include "import/nsys_sqlite/report_export.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <vector>
 
 #include "common/error.h"
+#include "common/start_command.h"
 
 namespace cuprobe {
 namespace {
@@ -41,40 +39,13 @@ std::string shell_word(const std::string& s) {
   return out + "'";
 }
 
-// Runs argv (execvp) with its stdout on our stderr; returns its exit status,
-// or throws Error when it cannot be started or is killed by a signal.
+// Runs argv to its end, its stdout on our stderr; returns its exit status, or
+// throws Error when it cannot be started or is killed by a signal.
 int run_to_completion(const std::vector<std::string>& args) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    throw Error(std::string("fork: ") + std::strerror(errno));
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    dup2(STDERR_FILENO, STDOUT_FILENO);  // stdout carries cuprobe's result
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    int err = errno;
-    ssize_t ignored = write(fds[1], &err, sizeof err);
-    (void)ignored;
-    _exit(127);
-  }
-  close(fds[1]);
-  int err = 0;
-  ssize_t n;
-  do {
-    n = read(fds[0], &err, sizeof err);
-  } while (n < 0 && errno == EINTR);
-  close(fds[0]);
+  pid_t pid = start_command(args, true);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (n == static_cast<ssize_t>(sizeof err)) throw Error("cannot run " + args[0] + ": " + std::strerror(err));
   if (WIFSIGNALED(status)) throw Error(args[0] + " was killed by signal " + std::to_string(WTERMSIG(status)));
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

@@ -42,9 +42,9 @@ TEST(NsysImporter, ReadsKernelsCopiesMemsetsCallsAndNvtxOfOneProcess) {
   EXPECT_EQ(p.source, "nsys");
   EXPECT_EQ(p.file, path);
   EXPECT_FALSE(p.rank);
-  EXPECT_EQ(count_kind(p, GpuActivityKind::kKernel), 12);
-  EXPECT_EQ(count_kind(p, GpuActivityKind::kMemcpy), 5);
-  EXPECT_EQ(count_kind(p, GpuActivityKind::kMemset), 4);
+  EXPECT_EQ(count_kind(p, GpuActivityKind::kKernel), 18);
+  EXPECT_EQ(count_kind(p, GpuActivityKind::kMemcpy), 7);
+  EXPECT_EQ(count_kind(p, GpuActivityKind::kMemset), 6);
   ASSERT_EQ(p.devices.size(), 1u);
   EXPECT_EQ(p.devices[0].name, "NVIDIA H200");
   EXPECT_EQ(p.devices[0].id, 0);
@@ -86,14 +86,15 @@ TEST(NsysImporter, ReadsKernelsCopiesMemsetsCallsAndNvtxOfOneProcess) {
   EXPECT_EQ(launch->pid, 4242);
   EXPECT_EQ(launch->tid, 4243);
 
-  // NVTX: the four steps and the registered-string range; the mark is no range,
+  // NVTX: the six steps and the registered-string range; the mark is no range,
   // the unclosed range is counted.
   std::vector<std::string> nvtx = names_of(p, CpuRangeKind::kAnnotation);
-  EXPECT_EQ(std::count(nvtx.begin(), nvtx.end(), "execute_model"), 4);
+  EXPECT_EQ(std::count(nvtx.begin(), nvtx.end(), "execute_model"), 6);
   EXPECT_EQ(std::count(nvtx.begin(), nvtx.end(), "sampler"), 1);
-  EXPECT_EQ(nvtx.size(), 5u);
+  EXPECT_EQ(nvtx.size(), 7u);
   EXPECT_EQ(p.stats.count(ImportStat::kEventMissingField), 1);
   EXPECT_EQ(p.stats.problems(), 1);
+  EXPECT_EQ(p.stats.events, static_cast<std::int64_t>(p.gpu.size() + p.cpu.size()));
   EXPECT_TRUE(std::is_sorted(p.gpu.begin(), p.gpu.end(),
                              [](const GpuActivity& a, const GpuActivity& b) { return a.start < b.start; }));
   auto version = std::find_if(p.metadata.begin(), p.metadata.end(),
@@ -108,12 +109,20 @@ TEST(NsysImporter, StepsComeFromNvtxRangesAndTheCastIsFound) {
   ASSERT_EQ(report.ranks.size(), 1u);
   const RankAnalysis& r = report.ranks[0];
   EXPECT_EQ(r.steps.source, "annotation");
-  EXPECT_EQ(r.steps.steps.size(), 4u);
+  EXPECT_EQ(r.steps.steps.size(), 6u);
   EXPECT_EQ(r.device, "NVIDIA H200");
   // Per step: 40 + 90 + 25 us of kernels, 1.2 us memset, 3 us copy.
   EXPECT_NEAR(r.steps.gpu_median_ms, 0.1592, 1e-6);
   ASSERT_FALSE(r.kernels.empty());
   EXPECT_NE(r.kernels[0].name.find("direct_copy_kernel_cuda"), std::string::npos);
+}
+
+TEST(NsysImporter, WithoutNvtxStepsComeFromTheRepeatingKernels) {
+  std::vector<Profile> profiles =
+      load_profiles({test::nsys_fixture("nsys_decode_small.sql", "DROP TABLE NVTX_EVENTS;")});
+  AnalyzeReport report = analyze_profiles(profiles, {});
+  EXPECT_EQ(report.ranks[0].steps.source, "periodicity");
+  EXPECT_EQ(report.ranks[0].steps.period_kernels, 3);
 }
 
 TEST(NsysImporter, ProcessesAndGpusBecomeRanks) {
@@ -170,7 +179,7 @@ TEST(NsysImporter, BadValuesAreSkippedAndCounted) {
                          "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 5 WHERE rowid = 3;"
                          "UPDATE StringIds SET value = CAST(X'66FF6F' AS TEXT) WHERE value = 'sampler';");
   Profile p = load_profile(path);
-  EXPECT_EQ(count_kind(p, GpuActivityKind::kKernel), 10);
+  EXPECT_EQ(count_kind(p, GpuActivityKind::kKernel), 16);
   EXPECT_EQ(p.stats.count(ImportStat::kWrongValueType), 1);
   EXPECT_EQ(p.stats.get(ImportStat::kWrongValueType).example, "CUPTI_ACTIVITY_KIND_KERNEL.start = 'soon'");
   EXPECT_EQ(p.stats.count(ImportStat::kUnknownNameId), 2);

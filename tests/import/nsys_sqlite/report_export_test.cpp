@@ -61,7 +61,7 @@ TEST(NsysReportExport, RunsNsysExportWhenItIsOnPath) {
   Profile p = load_profile(report);
   EXPECT_EQ(p.source, "nsys");
   EXPECT_EQ(p.file, report);
-  EXPECT_EQ(p.gpu.size(), 21u);
+  EXPECT_EQ(p.gpu.size(), 31u);
   std::ifstream args(nsys + "/args");
   std::string line;
   std::getline(args, line);
