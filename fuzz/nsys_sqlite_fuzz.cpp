@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -28,7 +30,10 @@ const std::vector<SqlBase>& bases() {
     for (const char* name : {"nsys_decode_small.sql", "nsys_tp2_processes.sql", "nsys_old_schema.sql"}) {
       std::ifstream in(std::string(CUPROBE_TEST_DATA_DIR) + "/" + name);
       std::string sql(std::istreambuf_iterator<char>(in), {});
-      if (sql.empty()) __builtin_trap();  // the fixture is missing: nothing would be fuzzed
+      if (sql.empty()) {  // nothing would be fuzzed
+        std::fprintf(stderr, "fuzz_nsys_sqlite: cannot read %s/%s\n", CUPROBE_TEST_DATA_DIR, name);
+        std::abort();
+      }
       ScratchFile file("base.sqlite");
       { SqliteDb(file.path(), SqliteDb::Mode::kCreate).exec(sql); }
       out.push_back(describe_sql_base(file.path()));
