@@ -53,7 +53,7 @@ int run_record_verb(int argc, char** argv) {
       "into one run file (SQLite). Usage: cuprobe record [OPTIONS] -- CMD ARGS...",
       argv[0]);
   RecordOptions o;
-  std::string graphs = "node";
+  std::string graphs = "node", hw_trace = "auto";
   std::string delay, duration, capture = "all", max_size, interval = "10ms", gpu_text = "all";
   bool no_counters = false;
   app.add_option("-o,--output", o.output, "run file to write (default cuprobe-DATE-TIME.cuprobe)");
@@ -69,6 +69,10 @@ int run_record_verb(int argc, char** argv) {
   app.add_option("--graphs", graphs,
                  "node: every kernel inside CUDA graphs (default); whole: one record per graph launch (lower overhead)")
       ->check(CLI::IsMember({"node", "whole"}));
+  app.add_option("--hw-trace", hw_trace,
+                 "auto: time kernels with the GPU's hardware event system where it has one (Blackwell), "
+                 "else by software instrumentation; off: always software")
+      ->check(CLI::IsMember({"auto", "off"}));
   app.add_flag("--no-counters", no_counters, "do not sample GPU counters");
   app.add_option("--kinds", o.kinds, "what to trace, a subset of " + activity_kind_list(",") + " (default all)")
       ->check([](const std::string& v) -> std::string {
@@ -114,6 +118,7 @@ int run_record_verb(int argc, char** argv) {
   o.counters = !no_counters;
   o.counter_gpus = parse_gpu_list(gpu_text);
   o.whole_graphs = graphs == "whole";
+  o.hw_trace = hw_trace == "auto";
   o.capture = capture == "cuda-profiler" ? CaptureMode::kCudaProfiler
               : capture == "signal"      ? CaptureMode::kSignal
                                          : CaptureMode::kAll;

@@ -13,6 +13,7 @@
 #include "import/nsys_sqlite/report_export.h"
 #include "import/rank_from_name.h"
 #include "import/run_file/run_file_importer.h"
+#include "import/split_by_process.h"
 #include "import/sqlite_file_kind.h"
 #include "import/temp_dir.h"
 #include "import/trace_directory.h"
@@ -39,7 +40,7 @@ std::vector<Profile> load_sqlite(const std::string& path, const std::string& sho
     case SqliteFileKind::kRunFile:
       break;
   }
-  return one(import_run_file(path, shown_as));
+  return split_by_process(import_run_file(path, shown_as));  // a multi-process recording holds several ranks
 }
 
 // A pipe or FIFO can be read only once: its first bytes pick the reader, and an

@@ -11,7 +11,8 @@
 
 namespace cuprobe {
 
-// Every rank one file holds: one Profile, or one per process and GPU of an
+// Every rank one file holds: one Profile, or one per process of a run file
+// recorded from several (split_by_process), or per process and GPU of an
 // Nsight Systems export of several.
 std::vector<Profile> load_trace_file(const std::string& path);
 

@@ -31,7 +31,8 @@ std::string CuptiApi::load() {
        required_symbol("cuptiActivityFlushAll", flush_all), required_symbol("cuptiActivityGetNextRecord", next_record),
        required_symbol("cuptiActivityGetNumDroppedRecords", dropped_records),
        required_symbol("cuptiSubscribe", subscribe), required_symbol("cuptiEnableCallback", enable_callback),
-       required_symbol("cuptiGetCallbackName", callback_name), optional_symbol("cuptiEnableDomain", enable_domain)});
+       required_symbol("cuptiGetCallbackName", callback_name), optional_symbol("cuptiEnableDomain", enable_domain),
+       optional_symbol("cuptiActivityEnableHWTrace", enable_hw_trace)});
 }
 
 const char* CuptiApi::result_string(CUptiResult r) const {

@@ -24,6 +24,7 @@ struct CuptiApi {
   decltype(&::cuptiEnableCallback) enable_callback = nullptr;
   decltype(&::cuptiGetCallbackName) callback_name = nullptr;
   decltype(&::cuptiEnableDomain) enable_domain = nullptr;  // optional: null when the library lacks it
+  CUptiResult (*enable_hw_trace)(uint8_t) = nullptr;       // optional: cuptiActivityEnableHWTrace, newer CUPTIs only
   std::string path;                                        // the libcupti file in use
 
   // Empty string on success, else why CUPTI could not be loaded.

@@ -53,12 +53,17 @@ class Recorder {
   void buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer, std::size_t valid);
   void on_profiler_api(bool start);
   void on_cupti_state(CUpti_CallbackId id, CUptiResult result, const char* message);
+  void on_context_created() {
+    if (!timing_chosen_.exchange(true)) choose_kernel_timing();
+  }
 
  private:
   bool connect_parent(const char* path);
   void send_now(const std::string& bytes);  // worker thread (or init/exit, when no worker runs)
   void notice(wire::NoticeCode code, const std::string& text);
   void set_collecting(bool on, std::uint32_t reason);
+  void choose_kernel_timing();
+  void tell_rank();
   void worker_loop();
   void read_controls();
   void send_clock_sync(std::string& out);
@@ -69,6 +74,7 @@ class Recorder {
   pid_t pid_ = 0;
   bool api_calls_ = false;
   bool whole_graphs_ = false;
+  std::atomic<bool> timing_chosen_{false};
   bool profiler_api_controls_ = false;  // --capture cuda-profiler
   std::atomic<bool> collecting_{false};
   // --graphs whole: GRAPH_TRACE stays enabled from the start (enabling it once a graph
@@ -243,6 +249,10 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
       g_recorder->on_cupti_state(id, state ? state->notification.result : CUPTI_SUCCESS, message);
       return;
     }
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+      g_recorder->on_context_created();
+      return;
+    }
     if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
     if (id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && info->callbackSite == CUPTI_API_EXIT) {
@@ -398,6 +408,7 @@ bool Recorder::start() {
                                  static_cast<std::int64_t>(cupti_now)},
                      command_line());
   send_now(hello);
+  tell_rank();
   if (!load_error.empty()) return give_up(wire::NoticeCode::kCuptiError, "kernel tracing unavailable: " + load_error);
   // NVTX reaches CUPTI through NVTX_INJECTION64_PATH: point it at the copy in use.
   if (!api_.path.empty()) setenv("NVTX_INJECTION64_PATH", api_.path.c_str(), 1);
@@ -421,6 +432,7 @@ bool Recorder::start() {
   CUptiResult r = want_subscribe
                       ? api_.subscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), nullptr)
                       : CUPTI_ERROR_NOT_INITIALIZED;
+  const CUptiResult r_subscribed = r;
   if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     return give_up(wire::NoticeCode::kCuptiBusy,
                    "another tool already holds CUPTI in this process (e.g. torch.profiler or Nsight): "
@@ -430,6 +442,8 @@ bool Recorder::start() {
     api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
     api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     if (api_.enable_domain) api_.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_STATE);
+    // Hardware event tracing can be asked for only once the driver is up: at the first context.
+    api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
   } else if (want_subscribe) {
     notice(wire::NoticeCode::kCuptiError, std::string("cuptiSubscribe: ") + api_.result_string(r) +
                                               " (--capture cuda-profiler will not see cudaProfilerStart)");
@@ -439,6 +453,7 @@ bool Recorder::start() {
     return give_up(wire::NoticeCode::kCuptiBusy,
                    std::string("cuptiActivityRegisterCallbacks: ") + api_.result_string(r));
   }
+  if (r_subscribed != CUPTI_SUCCESS) on_context_created();  // no callback will come: ask now
   api_.enable(CUPTI_ACTIVITY_KIND_DEVICE);
   if (whole_graphs_) {
     r = api_.enable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
@@ -460,6 +475,45 @@ bool Recorder::start() {
     }
   });
   return true;
+}
+
+bool all_digits(const char* s) {
+  if (!s || !*s || std::strlen(s) > 9) return false;
+  for (; *s; ++s)
+    if (*s < '0' || *s > '9') return false;
+  return true;
+}
+
+// torchrun (and most launchers) tell each process its place in the job; the
+// run file keeps it so that each process becomes its rank in analyze.
+void Recorder::tell_rank() {
+  const char* rank = std::getenv("RANK");
+  if (!all_digits(rank)) return;
+  const char* world = std::getenv("WORLD_SIZE");
+  std::string text = rank;
+  if (all_digits(world)) text += std::string(" ") + world;
+  notice(wire::NoticeCode::kRank, text);
+}
+
+// Blackwell can time kernels with its hardware event system instead of
+// instrumentation around each launch; CUPTI refuses elsewhere, and we say which
+// clock timed the kernels either way.
+void Recorder::choose_kernel_timing() {
+  const char* env = std::getenv(wire::kHwTraceEnv);
+  std::string why;
+  if (env && std::strcmp(env, "off") == 0) {
+    why = "hardware event tracing switched off (--hw-trace off)";
+  } else if (!api_.enable_hw_trace) {
+    why = "this libcupti has no cuptiActivityEnableHWTrace";
+  } else {
+    CUptiResult r = api_.enable_hw_trace(1);
+    if (r == CUPTI_SUCCESS) {
+      notice(wire::NoticeCode::kKernelTiming, "hardware");
+      return;
+    }
+    why = std::string("hardware event tracing unavailable: ") + api_.result_string(r);
+  }
+  notice(wire::NoticeCode::kKernelTiming, "software: " + why);
 }
 
 void Recorder::stop_at_exit() {

@@ -26,6 +26,7 @@ struct GpuActivity {
   TimeNs start = 0;
   TimeNs end = 0;  // end >= start after import
   std::int32_t device = -1;
+  std::int32_t pid = -1;  // the process that launched it, where the source says (run files)
   std::int64_t stream = -1;
   std::int64_t correlation = -1;  // links to the CPU launch (CpuRange::correlation)
   std::int64_t graph_id = -1;     // CUDA graph this node ran in, -1 if none
@@ -74,6 +75,14 @@ struct DeviceInfo {
   std::int64_t memory_bytes = 0;
 };
 
+// A process the source names (run files: the processes table).
+struct ProcessInfo {
+  std::int64_t pid = -1;
+  std::string command;
+  std::optional<int> rank;  // from the process's RANK (torchrun)
+  std::optional<int> world_size;
+};
+
 struct Profile {
   std::string file;
   std::string source;  // "kineto", "cuprobe-run"
@@ -85,8 +94,9 @@ struct Profile {
   std::vector<CpuRange> cpu;     // sorted by start after import
   std::vector<CounterSample> counters;
   std::vector<std::pair<std::string, std::string>> metadata;
-  bool complete = true;  // false when the source says it was cut short
-  ImportStats stats;     // what the import counted instead of failing
+  std::vector<ProcessInfo> processes;  // empty where the source has no process table
+  bool complete = true;                // false when the source says it was cut short
+  ImportStats stats;                   // what the import counted instead of failing
   // The recorder's own messages (run files: killed command, cut stream, counters
   // unavailable...), each shown to the user; stats counts them too.
   std::vector<std::string> notices;

@@ -15,7 +15,8 @@ inline constexpr const char* kRunStatusInterrupted = "interrupted";  // SIGINT/S
 inline constexpr const char* kRunFileSchema = R"sql(
 CREATE TABLE metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE processes(pid INTEGER PRIMARY KEY, ppid INTEGER, command TEXT,
-  connected_ns INTEGER, ended_ns INTEGER, end_reason TEXT, exit_code INTEGER, cupti_version INTEGER);
+  connected_ns INTEGER, ended_ns INTEGER, end_reason TEXT, exit_code INTEGER, cupti_version INTEGER,
+  rank INTEGER, world_size INTEGER);
 CREATE TABLE devices(id INTEGER PRIMARY KEY, name TEXT, sm_count INTEGER, compute_major INTEGER,
   compute_minor INTEGER, memory_bytes INTEGER, uuid TEXT);
 CREATE TABLE names(id INTEGER PRIMARY KEY, name TEXT NOT NULL, mangled TEXT);

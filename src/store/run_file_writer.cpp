@@ -44,6 +44,7 @@ RunFileWriter::RunFileWriter(const std::string& path, bool overwrite, std::chron
   process_start_ = db_->prepare(
       "INSERT OR REPLACE INTO processes(pid, ppid, command, connected_ns, cupti_version) "
       "VALUES(?1,?2,?3,?4,?5)");
+  process_rank_ = db_->prepare("UPDATE processes SET rank = ?2, world_size = ?3 WHERE pid = ?1");
   process_end_ = db_->prepare("UPDATE processes SET ended_ns = ?2, end_reason = ?3, exit_code = ?4 WHERE pid = ?1");
   loss_ = db_->prepare("INSERT OR REPLACE INTO losses VALUES(?1,?2,?3,?4)");
   notice_ = db_->prepare("INSERT INTO notices VALUES(?1,?2,?3,?4)");
@@ -153,6 +154,15 @@ void RunFileWriter::process_started(std::int64_t pid, std::int64_t ppid, std::st
   process_start_.bind(1, pid).bind(2, ppid).bind(3, command).bind(4, time_ns);
   process_start_.bind(5, std::int64_t{cupti_version}).run();
   ++counts_.processes;
+}
+
+void RunFileWriter::process_rank(std::int64_t pid, int rank, std::optional<int> world_size) {
+  process_rank_.bind(1, pid).bind(2, std::int64_t{rank});
+  if (world_size)
+    process_rank_.bind(3, std::int64_t{*world_size});
+  else
+    process_rank_.bind_null(3);
+  process_rank_.run();
 }
 
 void RunFileWriter::process_ended(std::int64_t pid, std::int64_t time_ns, std::string_view reason,

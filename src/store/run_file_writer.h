@@ -87,6 +87,8 @@ class RunFileWriter {
   void add_device(const RunDeviceRow& row);
   void process_started(std::int64_t pid, std::int64_t ppid, std::string_view command, std::int64_t time_ns,
                        int cupti_version);
+  // The process's place in a distributed job (torchrun's RANK / WORLD_SIZE).
+  void process_rank(std::int64_t pid, int rank, std::optional<int> world_size);
   void process_ended(std::int64_t pid, std::int64_t time_ns, std::string_view reason,
                      std::optional<int> exit_code = std::nullopt);
   void count_loss(std::string_view source, std::int64_t pid, std::string_view reason, std::int64_t n);
@@ -114,7 +116,7 @@ class RunFileWriter {
   bool finished_ = false;
   SqliteStatement graph_;
   SqliteStatement metadata_, name_, kernel_, memcpy_, memset_, range_, metric_, sample_, device_, process_start_,
-      process_end_, loss_, notice_, capture_;
+      process_rank_, process_end_, loss_, notice_, capture_;
   std::unordered_map<std::string, std::int64_t> name_ids_;
   std::unordered_map<std::string, std::int64_t> metric_ids_;
   std::map<std::tuple<std::string, std::int64_t, std::string>, std::int64_t> losses_;

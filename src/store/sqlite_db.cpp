@@ -145,4 +145,10 @@ bool SqliteDb::has_table(std::string_view name) {
   return stmt.step();
 }
 
+bool SqliteDb::has_column(std::string_view table, std::string_view column) {
+  auto stmt = prepare("SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2");
+  stmt.bind(1, table).bind(2, column);
+  return stmt.step();
+}
+
 }  // namespace cuprobe

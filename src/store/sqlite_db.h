@@ -56,6 +56,7 @@ class SqliteDb {
   void exec(std::string_view sql);
   SqliteStatement prepare(std::string_view sql) { return SqliteStatement(db_, sql); }
   bool has_table(std::string_view name);  // a real table, not a view
+  bool has_column(std::string_view table, std::string_view column);
   const std::string& path() const { return path_; }
 
  private:

@@ -33,6 +33,7 @@ inline constexpr const char* kStartEnv = "CUPROBE_RECORD_START";       // "on" |
 inline constexpr const char* kApiEnv = "CUPROBE_RECORD_API";           // "1": also record runtime API calls
 inline constexpr const char* kFlushMsEnv = "CUPROBE_RECORD_FLUSH_MS";  // worker flush period
 inline constexpr const char* kGraphsEnv = "CUPROBE_RECORD_GRAPHS";     // "node" (default) | "whole"
+inline constexpr const char* kHwTraceEnv = "CUPROBE_RECORD_HW_TRACE";  // "auto" (default) | "off"
 inline constexpr const char* kKindsEnv = "CUPROBE_RECORD_KINDS";  // ActivityKind names, comma-separated (default all)
 
 enum class Type : std::uint16_t {
@@ -161,6 +162,8 @@ enum class NoticeCode : std::uint32_t {
   kCuptiBusy = 1,   // another tool holds CUPTI (subscriber or activity API)
   kCuptiError = 2,  // a CUPTI call failed: tail says which
   kNvtxUnavailable = 3,
+  kKernelTiming = 4,  // tail: "hardware" or "software: why not hardware"
+  kRank = 5,          // tail: "RANK" or "RANK WORLD_SIZE", from the process's torchrun environment
 };
 
 // + tail: one line of text.

@@ -16,7 +16,7 @@ TEST(Wait, ReadyServerListsModels) {
 
 TEST(Wait, WaitsThroughLoadingAndSaysSo) {
   StreamServerOptions o;
-  o.loading_ms = 700;
+  o.loading_ms = 2500;  // long enough that a slow start of cuprobe on a busy machine still sees it loading
   StreamServer s(o);
   auto r = run_cuprobe({"wait", s.url(), "--timeout", "10s", "--interval", "100ms"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

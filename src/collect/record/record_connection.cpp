@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <charconv>
 #include <cstdlib>
 #include <memory>
 
@@ -96,6 +97,20 @@ std::int64_t RecordConnection::name_for(std::uint32_t id) {
   std::int64_t unknown = writer_.name_id("<unknown name " + std::to_string(id) + ">");
   names_[id] = unknown;
   return unknown;
+}
+
+// "RANK" or "RANK WORLD_SIZE"; anything else is ignored (the process stays unranked).
+void RecordConnection::on_rank(std::string_view text) {
+  int rank = -1, world = -1;
+  const char* end = text.data() + text.size();
+  auto r = std::from_chars(text.data(), end, rank);
+  if (r.ec != std::errc() || rank < 0) return;
+  if (r.ptr != end) {
+    if (*r.ptr != ' ') return;
+    auto w = std::from_chars(r.ptr + 1, end, world);
+    if (w.ec != std::errc() || w.ptr != end || world <= rank) return;
+  }
+  writer_.process_rank(pid_, rank, world > 0 ? std::optional<int>(world) : std::nullopt);
 }
 
 void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
@@ -193,6 +208,18 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
       if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kCuptiBusy) ||
           text.rfind("kernel tracing unavailable", 0) == 0) {
         gave_up_ = true;
+      }
+      if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kRank)) {
+        on_rank(text);
+        break;
+      }
+      if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kKernelTiming)) {
+        bool hardware = text == "hardware";
+        writer_.set_metadata("kernel_timing", hardware ? "hardware" : "software");
+        std::size_t colon = text.find(": ");
+        std::string why = colon == std::string::npos ? "" : " (" + text.substr(colon + 2) + ")";
+        text = hardware ? "kernels timed by the GPU's hardware event system"
+                        : "kernels timed by software instrumentation" + why;
       }
       writer_.add_notice(now_ns, pid_, "library", text);
       messages_.push_back("pid " + std::to_string(pid_) + ": " + text);

@@ -44,6 +44,7 @@ class RecordConnection {
 
  private:
   void handle(const WireFrame& frame, std::int64_t now_ns);
+  void on_rank(std::string_view text);
   std::int64_t to_realtime(std::int64_t cupti_ns) const { return cupti_ns + offset_; }
   bool keep(std::int64_t start_realtime);
   std::int64_t name_for(std::uint32_t id);

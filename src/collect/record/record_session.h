@@ -23,6 +23,7 @@ struct RecordOptions {
   std::uint64_t max_size = 0;  // bytes; 0 = no limit
   bool api_calls = false;      // also record CUDA runtime API calls (costs more)
   bool whole_graphs = false;   // trace CUDA graph launches as a whole, not node by node (cheaper)
+  bool hw_trace = true;        // time kernels with the hardware event system where the GPU has one (Blackwell)
   std::string kinds;           // "kernel,memcpy,memset,nvtx" subset; empty = all
   bool counters = true;
   std::chrono::nanoseconds sample_interval = std::chrono::milliseconds(10);

@@ -108,6 +108,7 @@ class ExportReader {
     repair_reversed_interval(p_, a.start, a.end, what);
     if (a.end == a.start) p_.stats.add(ImportStat::kZeroDurationGpu, p_.name_of(a.name));
     if (a.correlation < 0) p_.stats.add(ImportStat::kNoCorrelation, p_.name_of(a.name));
+    a.pid = static_cast<std::int32_t>(pid);  // at most 24 bits
     p_.gpu.push_back(a);
     gpu_pid_.push_back(pid);
   }

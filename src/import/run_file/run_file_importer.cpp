@@ -23,8 +23,8 @@ constexpr std::size_t kMaxNoticeBytes = 400;
 // Every GPU activity query starts with these columns.
 constexpr const char* kActivityColumns = "device, stream, start_ns, end_ns, correlation, graph_id";
 
-// Reads kActivityColumns (columns 0-5) of the current row.
-GpuActivity read_activity(SqliteRow& row, Profile& p, GpuActivityKind kind, const char* what) {
+// Reads kActivityColumns (columns 0-5) and the pid (the query's last column) of the current row.
+GpuActivity read_activity(SqliteRow& row, Profile& p, GpuActivityKind kind, const char* what, int pid_column) {
   GpuActivity a;
   a.kind = kind;
   a.device = row.int32_or(0, "device", -1);
@@ -34,11 +34,12 @@ GpuActivity read_activity(SqliteRow& row, Profile& p, GpuActivityKind kind, cons
   repair_reversed_interval(p, a.start, a.end, what);
   a.correlation = row.integer_or(4, "correlation", -1);
   a.graph_id = row.integer_or(5, "graph_id", -1);
+  a.pid = row.int32_or(pid_column, "pid", -1);
   return a;
 }
 
 std::string activity_query(const char* more_columns, const char* table) {
-  return std::string("SELECT ") + kActivityColumns + (*more_columns ? ", " : "") + more_columns + " FROM " + table;
+  return std::string("SELECT ") + kActivityColumns + (*more_columns ? ", " : "") + more_columns + ", pid FROM " + table;
 }
 
 // Sums the two shared-memory columns into 32 bits; -1 when neither is known.
@@ -98,7 +99,7 @@ void read_all(SqliteDb& db, Profile& p) {
     static constexpr const char* kDims[] = {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z"};
     while (s.step()) {
       SqliteRow row(s, "kernels");
-      GpuActivity a = read_activity(row, p, GpuActivityKind::kKernel, "kernel");
+      GpuActivity a = read_activity(row, p, GpuActivityKind::kKernel, "kernel", 16);
       std::int64_t name_id = row.integer(6, "name_id");
       for (int i = 0; i < 3; ++i) {
         a.grid[i] = row.int32_or(7 + i, kDims[i], 0);
@@ -117,7 +118,7 @@ void read_all(SqliteDb& db, Profile& p) {
     auto s = db.prepare(activity_query("", "graph_launches"));
     while (s.step()) {
       SqliteRow row(s, "graph_launches");
-      GpuActivity a = read_activity(row, p, GpuActivityKind::kGraph, "graph launch");
+      GpuActivity a = read_activity(row, p, GpuActivityKind::kGraph, "graph launch", 6);
       if (!row.keep(p)) continue;
       a.name = p.strings.intern("CUDA graph " + std::to_string(a.graph_id) + " (whole launch)");
       p.gpu.push_back(a);
@@ -127,7 +128,7 @@ void read_all(SqliteDb& db, Profile& p) {
     auto s = db.prepare(activity_query("kind, bytes", "memcpy"));
     while (s.step()) {
       SqliteRow row(s, "memcpy");
-      GpuActivity a = read_activity(row, p, GpuActivityKind::kMemcpy, "memcpy");
+      GpuActivity a = read_activity(row, p, GpuActivityKind::kMemcpy, "memcpy", 8);
       std::string kind = row.text(6, p);
       a.bytes = row.integer_or(7, "bytes", -1);
       if (!row.keep(p)) continue;
@@ -140,7 +141,7 @@ void read_all(SqliteDb& db, Profile& p) {
     auto s = db.prepare(activity_query("bytes", "memset"));
     while (s.step()) {
       SqliteRow row(s, "memset");
-      GpuActivity a = read_activity(row, p, GpuActivityKind::kMemset, "memset");
+      GpuActivity a = read_activity(row, p, GpuActivityKind::kMemset, "memset", 7);
       a.name = memset_name;
       a.bytes = row.integer_or(6, "bytes", -1);
       if (row.keep(p)) p.gpu.push_back(a);
@@ -221,6 +222,22 @@ void read_all(SqliteDb& db, Profile& p) {
       std::string notice = printable_one_line(who + ": " + s.text(2), kMaxNoticeBytes);
       p.stats.add(ImportStat::kRecorderNotice, notice);
       p.notices.push_back(std::move(notice));
+    }
+  }
+  {
+    bool ranked = db.has_column("processes", "rank") && db.has_column("processes", "world_size");
+    auto s = db.prepare(ranked ? "SELECT pid, command, rank, world_size FROM processes ORDER BY pid"
+                               : "SELECT pid, command, NULL, NULL FROM processes ORDER BY pid");
+    while (s.step()) {
+      SqliteRow row(s, "processes");
+      ProcessInfo info;
+      info.pid = row.integer(0, "pid");
+      info.command = row.text(1, p);
+      std::int32_t rank = row.int32_or(2, "rank", -1), world = row.int32_or(3, "world_size", -1);
+      if (!row.keep(p)) continue;
+      if (rank >= 0) info.rank = rank;
+      if (world > 0) info.world_size = world;
+      p.processes.push_back(std::move(info));
     }
   }
   {

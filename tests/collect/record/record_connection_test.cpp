@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "collect/device/gpu_uuid.h"
+#include "import/load_profiles.h"
 #include "import/run_file/run_file_importer.h"
 #include "store/run_file_schema.h"
 #include "store/sqlite_db.h"
@@ -170,6 +171,70 @@ TEST(RecordConnection, ProcessWithoutGoodbyeIsReported) {
   }
   EXPECT_TRUE(saw_cut);
   EXPECT_TRUE(saw_no_goodbye);
+}
+
+// The library says which clock timed the kernels; the run file keeps it as a
+// notice and as metadata, and the parent prints it.
+TEST(RecordConnection, KernelTimingIsKeptAsNoticeAndMetadata) {
+  std::string path = test::temp_dir() + "/run.cuprobe";
+  std::vector<std::string> messages;
+  {
+    RunFileWriter writer(path, false);
+    CaptureWindow window(true);
+    RecordConnection c(writer, window);
+    std::string s = stream_for_one_process();
+    wire::append_frame(s, wire::Type::kNotice,
+                       wire::Notice{static_cast<std::uint32_t>(wire::NoticeCode::kKernelTiming), 0},
+                       "software: hardware event tracing unavailable: CUPTI_ERROR_NOT_SUPPORTED");
+    wire::append_frame(s, wire::Type::kGoodbye, wire::Goodbye{1, 4});
+    ASSERT_TRUE(c.on_bytes(s.data(), s.size(), 123));
+    c.on_closed(456);
+    messages = c.take_messages();
+    writer.finish(kRunStatusComplete);
+  }
+  const std::string expected =
+      "kernels timed by software instrumentation (hardware event tracing unavailable: CUPTI_ERROR_NOT_SUPPORTED)";
+  EXPECT_NE(std::find(messages.begin(), messages.end(), "pid 77: " + expected), messages.end());
+  Profile p = import_run_file(path);
+  EXPECT_NE(std::find(p.notices.begin(), p.notices.end(), "library pid 77: " + expected), p.notices.end())
+      << ::testing::PrintToString(p.notices);
+  auto timing =
+      std::find_if(p.metadata.begin(), p.metadata.end(), [](const auto& kv) { return kv.first == "kernel_timing"; });
+  ASSERT_NE(timing, p.metadata.end());
+  EXPECT_EQ(timing->second, "software");
+}
+
+// torchrun's RANK / WORLD_SIZE reach the processes table, and a one-process run
+// is that rank in analyze.
+TEST(RecordConnection, RankFromTheEnvironmentIsKept) {
+  std::string path = test::temp_dir() + "/run.cuprobe";
+  {
+    RunFileWriter writer(path, false);
+    CaptureWindow window(true);
+    RecordConnection c(writer, window);
+    std::string s = stream_for_one_process();
+    auto rank = [&s](const char* text) {
+      wire::append_frame(s, wire::Type::kNotice, wire::Notice{static_cast<std::uint32_t>(wire::NoticeCode::kRank), 0},
+                         text);
+    };
+    rank("x");    // ignored
+    rank("3 2");  // ignored: rank beyond the world
+    rank("1 2");
+    wire::append_frame(s, wire::Type::kGoodbye, wire::Goodbye{1, 4});
+    ASSERT_TRUE(c.on_bytes(s.data(), s.size(), 123));
+    c.on_closed(456);
+    writer.finish(kRunStatusComplete);
+  }
+  Profile p = import_run_file(path);
+  ASSERT_EQ(p.processes.size(), 1u);
+  EXPECT_EQ(p.processes[0].pid, 77);
+  EXPECT_EQ(p.processes[0].rank, 1);
+  EXPECT_EQ(p.processes[0].world_size, 2);
+  EXPECT_EQ(p.processes[0].command, "python3 serve.py");
+  for (const GpuActivity& a : p.gpu) EXPECT_EQ(a.pid, 77);
+  std::vector<Profile> ranks = load_profiles({path});
+  ASSERT_EQ(ranks.size(), 1u);
+  EXPECT_EQ(ranks[0].rank, 1);
 }
 
 TEST(RecordConnection, GarbageClosesTheConnectionWithAReason) {
