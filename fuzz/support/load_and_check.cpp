@@ -7,7 +7,9 @@
 namespace cuprobe::fuzz {
 
 void load_and_check(const std::string& path) {
-  input_errors_only([&] { check_profile_contract(load_profile(path)); });
+  input_errors_only([&] {
+    for (const Profile& p : load_trace_file(path)) check_profile_contract(p);
+  });
 }
 
 }  // namespace cuprobe::fuzz

@@ -1,6 +1,6 @@
-// The fuzz targets' way into an importer: load_profile(path), the CLI's own
-// entry point (sniffing, decompression, the run-file/Kineto dispatch), then the
-// Profile contract on what it returns; only cuprobe::Error may escape.
+// The fuzz targets' way into an importer: load_trace_file(path), the CLI's own
+// entry point (sniffing, decompression, the run-file/nsys/Kineto dispatch), then the
+// Profile contract on every rank it returns; only cuprobe::Error may escape.
 #pragma once
 
 #include <string>

@@ -16,15 +16,16 @@ namespace {
 
 int run_analyze(int argc, char** argv) {
   CLI::App app{
-      "Kernel-level breakdown per step of torch profiler (Kineto) traces and cuprobe runs, with findings.\n"
-      "Give one file per rank (.json, .json.gz, .json.xz); ranks come from distributedInfo or the name.",
+      "Kernel-level breakdown per step of torch profiler (Kineto) traces, cuprobe runs and Nsight Systems exports,\n"
+      "with findings. Give one file per rank (.json, .json.gz, .json.xz, .cuprobe, nsys .sqlite or .nsys-rep) or a\n"
+      "directory of them; ranks come from distributedInfo, the processes and GPUs of an nsys export, or the name.",
       argv[0]};
   std::vector<std::string> files;
   AnalyzeOptions options;
   bool as_json = false;
   bool strict = false;
   std::size_t top = 15;
-  app.add_option("files", files, "trace files (one per rank)")->required();
+  app.add_option("files", files, "trace files (one per rank) or directories of them")->required();
   app.add_option("--step-marker", options.step_marker,
                  "annotation name (prefix) that marks one step; default: detect ProfilerStep#, SGLang, vLLM markers");
   app.add_flag("--json", as_json, "print the cuprobe.analyze/1 JSON report");

@@ -28,6 +28,7 @@
 #include "collect/counters/pm_backend.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/start_command.h"
 #include "common/stop_signals.h"
 #include "common/units.h"
 #include "exporter/sampler_source.h"
@@ -70,38 +71,6 @@ class Output {
   std::optional<AtomicFile> file_;
   bool failed_ = false;
 };
-
-// Child started with execvp; exec failures come back through a close-on-exec pipe.
-pid_t start_command(const std::vector<std::string>& command) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
-  pid_t pid = fork();
-  if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    close(fds[0]);
-    signal(SIGPIPE, SIG_DFL);
-    std::vector<char*> argv;
-    for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    int err = errno;
-    ssize_t ignored = write(fds[1], &err, sizeof err);
-    (void)ignored;
-    _exit(127);
-  }
-  close(fds[1]);
-  int err = 0;
-  ssize_t n;
-  do {
-    n = read(fds[0], &err, sizeof err);
-  } while (n < 0 && errno == EINTR);
-  close(fds[0]);
-  if (n == static_cast<ssize_t>(sizeof err)) {
-    waitpid(pid, nullptr, 0);
-    throw Error("cannot run '" + command[0] + "': " + std::strerror(err));
-  }
-  return pid;
-}
 
 std::string live_view(const std::vector<std::string>& names, const std::map<int, CounterRow>& latest, std::int64_t rows,
                       std::int64_t lost) {

@@ -9,63 +9,129 @@
 
 #include "common/error.h"
 #include "import/kineto_json/kineto_importer.h"
+#include "import/nsys_sqlite/nsys_importer.h"
+#include "import/nsys_sqlite/report_export.h"
 #include "import/rank_from_name.h"
 #include "import/run_file/run_file_importer.h"
 #include "import/split_by_process.h"
+#include "import/sqlite_file_kind.h"
 #include "import/temp_dir.h"
+#include "import/trace_directory.h"
 
 namespace cuprobe {
 
 namespace {
 
-// A pipe or FIFO can be read only once: its first bytes pick the reader, and a
-// run file (which SQLite must open by name) is copied to a temporary file.
-Profile load_stream(const std::string& path, bool& run_file) {
+std::vector<Profile> one(Profile p) {
+  std::vector<Profile> v;
+  v.push_back(std::move(p));
+  return v;
+}
+
+// An SQLite file: a run file or an Nsight Systems export, by its tables.
+std::vector<Profile> load_sqlite(const std::string& path, const std::string& shown_as) {
+  switch (sqlite_file_kind(path)) {
+    case SqliteFileKind::kNsysExport:
+      return import_nsys_sqlite(path, shown_as);
+    case SqliteFileKind::kOther:
+      throw InputError(shown_as.empty() ? path : shown_as,
+                       "an SQLite database, but neither a cuprobe run file (no 'metadata' table) nor an Nsight "
+                       "Systems export (no 'StringIds' table)");
+    case SqliteFileKind::kRunFile:
+      break;
+  }
+  return split_by_process(import_run_file(path, shown_as));  // a multi-process recording holds several ranks
+}
+
+// A pipe or FIFO can be read only once: its first bytes pick the reader, and an
+// SQLite file (which SQLite must open by name) is copied to a temporary file.
+std::vector<Profile> load_stream(const std::string& path) {
   std::string head;
   auto source = open_byte_source(path, &head);
-  run_file = is_run_file_header(head);
-  if (!run_file) return import_kineto_json(*source, path);
+  if (!is_run_file_header(head)) return one(import_kineto_json(*source, path));
   TempDir dir;
-  std::string copy = dir.path() + "/run.cuprobe";
+  std::string copy = dir.path() + "/copy.sqlite";
   copy_to_file(*source, copy, path);
-  return import_run_file(copy, path);
+  return load_sqlite(copy, path);
 }
+
+std::vector<Profile> load_any(const std::string& path) {
+  std::error_code ec;
+  if (is_nsys_report_name(path) && std::filesystem::is_regular_file(path, ec)) {
+    TempDir dir;
+    return import_nsys_sqlite(export_nsys_report(path, dir.path()), path);
+  }
+  if (!std::filesystem::is_regular_file(path, ec)) return load_stream(path);
+  if (looks_like_run_file(path)) return load_sqlite(path, {});
+  return one(import_kineto_json(path));
+}
+
+const char* no_gpu_activity(const Profile& p) {
+  if (p.source == "cuprobe-run") {
+    return "the run file holds no GPU activity (did the command use the GPU? see the losses and metadata tables)";
+  }
+  if (p.source == "nsys") {
+    return "the Nsight Systems export holds no CUDA kernels, memcpys or memsets (was it recorded with "
+           "--trace=cuda?)";
+  }
+  return "the trace has no GPU activity (kernels, memcpy, memset): was it recorded with ProfilerActivity.CUDA?";
+}
+
+struct Input {
+  std::string path;
+  const TraceDirectory* dir = nullptr;  // the directory it was found in, if any
+};
 
 }  // namespace
 
+std::vector<Profile> load_trace_file(const std::string& path) {
+  std::vector<Profile> profiles = load_any(path);
+  if (profiles.size() == 1 && profiles.front().gpu.empty()) throw InputError(path, no_gpu_activity(profiles.front()));
+  return profiles;
+}
+
 Profile load_profile(const std::string& path) {
-  std::error_code ec;
-  bool run_file = false;
-  Profile p;
-  if (std::filesystem::is_regular_file(path, ec)) {
-    run_file = looks_like_run_file(path);
-    p = run_file ? import_run_file(path) : import_kineto_json(path);
-  } else {
-    p = load_stream(path, run_file);
+  std::vector<Profile> profiles = load_trace_file(path);
+  if (profiles.size() != 1) {
+    throw InputError(path, "holds " + std::to_string(profiles.size()) +
+                               " ranks (processes and GPUs); it is read with load_trace_file");
   }
-  if (p.gpu.empty()) {
-    throw InputError(path, run_file ? "the run file holds no GPU activity (did the command use the GPU? see the "
-                                      "losses and metadata tables)"
-                                    : "the trace has no GPU activity (kernels, memcpy, memset): was it recorded "
-                                      "with ProfilerActivity.CUDA?");
-  }
-  return p;
+  return std::move(profiles.front());
 }
 
 std::vector<Profile> load_profiles(const std::vector<std::string>& paths) {
-  std::vector<Profile> profiles(paths.size());
-  std::vector<std::exception_ptr> errors(paths.size());
+  std::vector<TraceDirectory> dirs;
+  dirs.reserve(paths.size());
+  std::vector<Input> inputs;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) {
+      inputs.push_back({path});
+      continue;
+    }
+    const TraceDirectory& dir = dirs.emplace_back(list_trace_directory(path));
+    if (dir.traces.empty()) {
+      throw InputError(path, dir.skipped.empty()
+                                 ? "no trace files in the directory (it is empty)"
+                                 : "no trace files in the directory (" + std::to_string(dir.skipped.size()) +
+                                       " other files, first: " + dir.skipped.front() + ")");
+    }
+    for (const auto& trace : dir.traces) inputs.push_back({trace, &dir});
+  }
+
+  std::vector<std::vector<Profile>> loaded(inputs.size());
+  std::vector<std::exception_ptr> errors(inputs.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
-    for (std::size_t i = next++; i < paths.size(); i = next++) {
+    for (std::size_t i = next++; i < inputs.size(); i = next++) {
       try {
-        profiles[i] = load_profile(paths[i]);
+        loaded[i] = load_trace_file(inputs[i].path);
       } catch (...) {
         errors[i] = std::current_exception();
       }
     }
   };
-  std::size_t threads = std::min<std::size_t>(paths.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::size_t threads = std::min<std::size_t>(inputs.size(), std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
   for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
@@ -73,19 +139,22 @@ std::vector<Profile> load_profiles(const std::vector<std::string>& paths) {
   for (auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
-  std::vector<std::string> loaded_from;  // each profile's path, after one file became several ranks
-  {
-    std::vector<Profile> ranks;
-    for (std::size_t i = 0; i < profiles.size(); ++i) {
-      for (Profile& part : split_by_process(std::move(profiles[i]))) {
-        ranks.push_back(std::move(part));
-        loaded_from.push_back(paths[i]);
+
+  std::vector<Profile> profiles;
+  std::vector<const TraceDirectory*> counted;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const TraceDirectory* dir = inputs[i].dir;
+    for (Profile& p : loaded[i]) {
+      if (dir && !dir->skipped.empty() && std::find(counted.begin(), counted.end(), dir) == counted.end()) {
+        counted.push_back(dir);
+        p.stats.add(ImportStat::kNotATraceFile, dir->skipped.front(), {},
+                    static_cast<std::int64_t>(dir->skipped.size()));
       }
+      if (!p.rank) p.rank = rank_from_file_name(inputs[i].path);
+      profiles.push_back(std::move(p));
     }
-    profiles = std::move(ranks);
   }
   for (std::size_t i = 0; i < profiles.size(); ++i) {
-    if (!profiles[i].rank) profiles[i].rank = rank_from_file_name(loaded_from[i]);
     if (!profiles[i].rank && profiles.size() > 1) profiles[i].rank = static_cast<int>(i);
   }
   // Two files of one rank: each is told about the first other file that claims it.

@@ -1,6 +1,7 @@
 // Loads trace files of any supported kind (Kineto JSON, plain or compressed;
-// cuprobe run files), several at once in parallel (one per rank), and settles
-// each one's rank.
+// cuprobe run files; Nsight Systems SQLite exports and reports), several at
+// once in parallel (one per rank), and settles each one's rank. A directory
+// stands for the trace files in it (import/trace_directory.h).
 #pragma once
 
 #include <string>
@@ -10,10 +11,19 @@
 
 namespace cuprobe {
 
+// Every rank one file holds: one Profile, or one per process of a run file
+// recorded from several (split_by_process), or per process and GPU of an
+// Nsight Systems export of several.
+std::vector<Profile> load_trace_file(const std::string& path);
+
+// One file of one rank; an InputError when it holds several (load_trace_file).
 Profile load_profile(const std::string& path);
 
 // Throws the first file's error (InputError) if any file fails. Ranks come
-// from the trace (distributedInfo), else the file name, else the position.
+// from the trace (distributedInfo; an export's processes and GPUs), else the
+// file name, else the position. Files skipped in a directory are counted
+// (file_not_a_trace) on the first Profile loaded from it; a directory without
+// any trace file is an InputError.
 std::vector<Profile> load_profiles(const std::vector<std::string>& paths);
 
 }  // namespace cuprobe

@@ -47,6 +47,9 @@ enum class StatSeverity : std::uint8_t { kInfo, kDataLoss, kError };
   X(kOpShapeMalformed, "op_shape_malformed", kInfo,                                                                   \
     "operator shape arguments (Input Dims/type/Strides, Concrete Inputs) not understood (that operator's work is "    \
     "not computed)")                                                                                                  \
+  X(kColumnMissing, "column_missing", kInfo,                                                                          \
+    "optional columns absent from the export (their values unknown; nsys versions differ)")                           \
+  X(kNotATraceFile, "file_not_a_trace", kInfo, "files in a directory given that are not traces (skipped)")            \
   X(kDuplicateRank, "duplicate_rank", kError, "files claiming a rank another file claims too")                        \
   X(kJournalBeside, "journal_not_replayed", kInfo,                                                                    \
     "a -journal lies beside the run file (cuprobe killed mid-commit): read from a rolled-back copy, file left as it " \

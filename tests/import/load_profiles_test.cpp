@@ -5,12 +5,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <future>
 #include <sstream>
 
 #include "common/error.h"
+#include "store/sqlite_db.h"
+#include "support/nsys_fixture.h"
 #include "support/run_cuprobe.h"
 
 namespace cuprobe {
@@ -76,6 +80,74 @@ TEST(LoadProfiles, TwoFilesClaimingOneRankAreWarnedAboutByName) {
   EXPECT_EQ(ps[1].stats.get(ImportStat::kDuplicateRank).example, "rank 1 is claimed by " + dir + "/a.json too");
   auto r = test::run_cuprobe({"analyze", dir + "/a.json", dir + "/b.json"});
   EXPECT_NE(r.out.find("rank 1 is claimed by " + dir + "/b.json too"), std::string::npos) << r.out;
+}
+
+// issue 12 item 8: a directory stands for the traces in it, one per rank.
+TEST(LoadProfiles, ADirectoryIsEveryTraceInIt) {
+  std::string dir = test::temp_dir();
+  std::filesystem::copy_file(test::data_path("tp2_mlp_decode_rank0.json.gz"), dir + "/tp2_mlp_decode_rank0.json.gz");
+  std::filesystem::copy_file(test::data_path("tp2_mlp_decode_rank1.json.gz"),
+                             dir + "/worker1.pt.trace.json.gz");  // no rank in the name: distributedInfo has it
+  std::ofstream(dir + "/README.txt") << "how these traces were made\n";
+  std::ofstream(dir + "/bench.json") << R"({"schema": "cuprobe.bench/1", "results": []})";
+  std::filesystem::create_directory(dir + "/older");
+  std::vector<Profile> ps = load_profiles({dir});
+  ASSERT_EQ(ps.size(), 2u);
+  EXPECT_EQ(ps[0].rank, 0);
+  EXPECT_EQ(ps[1].rank, 1);
+  EXPECT_EQ(ps[1].file, dir + "/worker1.pt.trace.json.gz");
+  const ImportStatCount& skipped = ps[0].stats.get(ImportStat::kNotATraceFile);
+  EXPECT_EQ(skipped.count, 3);
+  EXPECT_EQ(skipped.example, "README.txt (neither JSON nor SQLite)");
+  EXPECT_EQ(ps[1].stats.count(ImportStat::kNotATraceFile), 0);
+
+  auto r = test::run_cuprobe({"analyze", "--strict", dir});  // file_not_a_trace is info: --strict accepts it
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(
+      r.out.find("3 files in a directory given that are not traces (skipped) [file_not_a_trace] (first: README.txt"),
+      std::string::npos)
+      << r.out;
+  r = test::run_cuprobe({"diff", dir, dir + "/tp2_mlp_decode_rank0.json.gz," + dir + "/worker1.pt.trace.json.gz"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(LoadProfiles, ADirectoryMixesFormatsAndSkipsAReportWhoseExportIsBeside) {
+  std::string dir = test::temp_dir();
+  std::filesystem::copy_file(test::nsys_fixture("nsys_decode_small.sql"), dir + "/rank0.sqlite");
+  std::ofstream(dir + "/rank0.nsys-rep") << "not read";
+  std::filesystem::copy_file(test::data_path("tp2_mlp_decode_rank1.json.gz"), dir + "/rank1.json.gz");
+  { SqliteDb(dir + "/notes.db", SqliteDb::Mode::kCreate).exec("CREATE TABLE t(x)"); }
+  std::vector<Profile> ps = load_profiles({dir});
+  ASSERT_EQ(ps.size(), 2u);
+  EXPECT_EQ(ps[0].source, "nsys");
+  EXPECT_EQ(ps[0].rank, 0);
+  EXPECT_EQ(ps[1].source, "kineto");
+  EXPECT_EQ(ps[0].stats.count(ImportStat::kNotATraceFile), 2);
+  EXPECT_EQ(ps[0].stats.get(ImportStat::kNotATraceFile).example,
+            "notes.db (an SQLite database, neither a cuprobe run file nor an Nsight Systems export)");
+}
+
+TEST(LoadProfiles, ADirectoryWithoutTracesIsAnError) {
+  std::string dir = test::temp_dir();
+  try {
+    load_profiles({dir});
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), dir + ": no trace files in the directory (it is empty)");
+  }
+  std::ofstream(dir + "/notes.md") << "# notes\n";
+  std::ofstream(dir + "/empty.json");
+  auto r = test::run_cuprobe({"analyze", dir});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(dir + ": no trace files in the directory (2 other files, first: empty.json (empty))\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  // A corrupt file with a trace's name is not skipped: its error is the answer.
+  std::ofstream(dir + "/rank0.json.gz") << "not gzip at all";
+  r = test::run_cuprobe({"analyze", dir});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(dir + "/rank0.json.gz"), std::string::npos) << r.err;
 }
 
 }  // namespace

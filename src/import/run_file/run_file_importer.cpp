@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/utf8.h"
 #include "import/byte_source.h"
+#include "import/sqlite_row.h"
 #include "import/temp_dir.h"
 #include "model/time_range.h"
 #include "store/run_file_schema.h"
@@ -18,80 +19,18 @@ namespace {
 
 constexpr std::size_t kMaxNoticeBytes = 400;
 
-// One row's columns, type-checked: a value that is not an integer where one is
-// expected (SQLite stores whatever it is given), or a time or size out of
-// range, spoils the row. The caller skips a spoiled row; count() says why.
-class Row {
- public:
-  Row(const SqliteStatement& s, const char* table) : s_(s), table_(table) {}
-
-  std::int64_t integer(int c, const char* column) {
-    if (!s_.is_integer(c)) return spoil(ImportStat::kWrongValueType, c, column);
-    return s_.int64(c);
-  }
-  std::int64_t integer_or(int c, const char* column, std::int64_t fallback) {
-    return s_.is_null(c) ? fallback : integer(c, column);
-  }
-  std::int32_t int32_or(int c, const char* column, std::int32_t fallback) {
-    std::int64_t v = integer_or(c, column, fallback);
-    if (v < INT32_MIN || v > INT32_MAX)
-      return static_cast<std::int32_t>(spoil(ImportStat::kValueOutOfRange, c, column));
-    return static_cast<std::int32_t>(v);
-  }
-  TimeNs time(int c, const char* column) {
-    std::int64_t v = integer(c, column);
-    if (!time_in_range(v)) return spoil(ImportStat::kTimeOutOfRange, c, column);
-    return v;
-  }
-  // Text, repaired to UTF-8 (counted when it had to be).
-  std::string text(int c, Profile& p) {
-    std::string t = s_.text(c);
-    if (is_valid_utf8(t)) return t;
-    p.stats.add(ImportStat::kInvalidUtf8, t);
-    return repair_utf8(t);
-  }
-  std::int64_t out_of_range(int c, const char* column) { return spoil(ImportStat::kValueOutOfRange, c, column); }
-  // True when the row is usable; otherwise counts why it is not.
-  bool keep(Profile& p) {
-    if (problem_) p.stats.add(*problem_, example_);
-    return !problem_;
-  }
-
- private:
-  std::int64_t spoil(ImportStat why, int c, const char* column) {
-    if (!problem_) {
-      problem_ = why;
-      example_ =
-          std::string(table_) + "." + column + " = " + (s_.is_null(c) ? std::string("NULL") : "'" + s_.text(c) + "'");
-    }
-    return 0;
-  }
-
-  const SqliteStatement& s_;
-  const char* table_;
-  std::optional<ImportStat> problem_;
-  std::string example_;
-};
-
-void check_interval(Profile& p, TimeNs start, TimeNs& end, const char* what) {
-  if (end < start) {
-    p.stats.add(ImportStat::kReversedInterval, what);
-    end = start;
-  }
-}
-
 // Every GPU activity query starts with these columns.
 constexpr const char* kActivityColumns = "device, stream, start_ns, end_ns, correlation, graph_id";
 
 // Reads kActivityColumns (columns 0-5) and the pid (the query's last column) of the current row.
-GpuActivity read_activity(Row& row, Profile& p, GpuActivityKind kind, const char* what, int pid_column) {
+GpuActivity read_activity(SqliteRow& row, Profile& p, GpuActivityKind kind, const char* what, int pid_column) {
   GpuActivity a;
   a.kind = kind;
   a.device = row.int32_or(0, "device", -1);
   a.stream = row.integer_or(1, "stream", -1);
   a.start = row.time(2, "start_ns");
   a.end = row.time(3, "end_ns");
-  check_interval(p, a.start, a.end, what);
+  repair_reversed_interval(p, a.start, a.end, what);
   a.correlation = row.integer_or(4, "correlation", -1);
   a.graph_id = row.integer_or(5, "graph_id", -1);
   a.pid = row.int32_or(pid_column, "pid", -1);
@@ -103,7 +42,7 @@ std::string activity_query(const char* more_columns, const char* table) {
 }
 
 // Sums the two shared-memory columns into 32 bits; -1 when neither is known.
-std::int32_t shared_memory(Row& row) {
+std::int32_t shared_memory(SqliteRow& row) {
   std::int64_t st = row.integer_or(14, "static_shared", -1), dyn = row.integer_or(15, "dynamic_shared", -1);
   if (st < 0 && dyn < 0) return -1;
   st = std::max<std::int64_t>(st, 0);
@@ -117,7 +56,7 @@ void read_all(SqliteDb& db, Profile& p) {
   {
     auto s = db.prepare("SELECT id, name FROM names");
     while (s.step()) {
-      Row row(s, "names");
+      SqliteRow row(s, "names");
       std::int64_t id = row.integer(0, "id");
       std::string name = row.text(1, p);
       if (row.keep(p)) names[id] = p.strings.intern(name);
@@ -132,7 +71,7 @@ void read_all(SqliteDb& db, Profile& p) {
   {
     auto s = db.prepare("SELECT key, value FROM metadata ORDER BY key");
     while (s.step()) {
-      Row row(s, "metadata");
+      SqliteRow row(s, "metadata");
       std::string key = row.text(0, p);
       p.metadata.emplace_back(std::move(key), row.text(1, p));
     }
@@ -141,7 +80,7 @@ void read_all(SqliteDb& db, Profile& p) {
     auto s =
         db.prepare("SELECT id, name, sm_count, compute_major, compute_minor, memory_bytes FROM devices ORDER BY id");
     while (s.step()) {
-      Row row(s, "devices");
+      SqliteRow row(s, "devices");
       DeviceInfo d;
       d.id = row.int32_or(0, "id", -1);
       d.name = row.text(1, p);
@@ -158,7 +97,7 @@ void read_all(SqliteDb& db, Profile& p) {
         "kernels"));
     static constexpr const char* kDims[] = {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z"};
     while (s.step()) {
-      Row row(s, "kernels");
+      SqliteRow row(s, "kernels");
       GpuActivity a = read_activity(row, p, GpuActivityKind::kKernel, "kernel", 16);
       std::int64_t name_id = row.integer(6, "name_id");
       for (int i = 0; i < 3; ++i) {
@@ -177,7 +116,7 @@ void read_all(SqliteDb& db, Profile& p) {
     // Whole-graph records (--graphs whole): one activity per launch, its nodes unseen.
     auto s = db.prepare(activity_query("", "graph_launches"));
     while (s.step()) {
-      Row row(s, "graph_launches");
+      SqliteRow row(s, "graph_launches");
       GpuActivity a = read_activity(row, p, GpuActivityKind::kGraph, "graph launch", 6);
       if (!row.keep(p)) continue;
       a.name = p.strings.intern(graph_launch_activity_name(a.graph_id));
@@ -187,7 +126,7 @@ void read_all(SqliteDb& db, Profile& p) {
   {
     auto s = db.prepare(activity_query("kind, bytes", "memcpy"));
     while (s.step()) {
-      Row row(s, "memcpy");
+      SqliteRow row(s, "memcpy");
       GpuActivity a = read_activity(row, p, GpuActivityKind::kMemcpy, "memcpy", 8);
       std::string kind = row.text(6, p);
       a.bytes = row.integer_or(7, "bytes", -1);
@@ -200,7 +139,7 @@ void read_all(SqliteDb& db, Profile& p) {
   {
     auto s = db.prepare(activity_query("bytes", "memset"));
     while (s.step()) {
-      Row row(s, "memset");
+      SqliteRow row(s, "memset");
       GpuActivity a = read_activity(row, p, GpuActivityKind::kMemset, "memset", 7);
       a.name = memset_name;
       a.bytes = row.integer_or(6, "bytes", -1);
@@ -210,7 +149,7 @@ void read_all(SqliteDb& db, Profile& p) {
   {
     auto s = db.prepare("SELECT pid, tid, start_ns, end_ns, name_id, kind, correlation FROM ranges");
     while (s.step()) {
-      Row row(s, "ranges");
+      SqliteRow row(s, "ranges");
       CpuRange r;
       r.pid = row.integer_or(0, "pid", -1);
       r.tid = row.integer_or(1, "tid", -1);
@@ -220,7 +159,7 @@ void read_all(SqliteDb& db, Profile& p) {
       std::string kind = s.text(5);
       r.correlation = row.integer_or(6, "correlation", -1);
       if (!row.keep(p)) continue;
-      check_interval(p, r.start, r.end, "range");
+      repair_reversed_interval(p, r.start, r.end, "range");
       r.name = name_of(name_id);
       std::optional<RangeKind> recorded = from_name<RangeKind>(kind);
       r.kind = !recorded                       ? CpuRangeKind::kOther
@@ -233,21 +172,21 @@ void read_all(SqliteDb& db, Profile& p) {
     std::unordered_map<std::int64_t, StringId> metrics;
     auto m = db.prepare("SELECT id, name FROM metrics");
     while (m.step()) {
-      Row row(m, "metrics");
+      SqliteRow row(m, "metrics");
       std::int64_t id = row.integer(0, "id");
       std::string name = row.text(1, p);
       if (row.keep(p)) metrics[id] = p.strings.intern(name);
     }
     auto s = db.prepare("SELECT device, start_ns, end_ns, metric_id, value FROM samples WHERE value IS NOT NULL");
     while (s.step()) {
-      Row row(s, "samples");
+      SqliteRow row(s, "samples");
       CounterSample c;
       c.device = row.int32_or(0, "device", -1);
       c.start = row.time(1, "start_ns");
       c.end = row.time(2, "end_ns");
       std::int64_t metric_id = row.integer(3, "metric_id");
       if (!row.keep(p)) continue;
-      check_interval(p, c.start, c.end, "counter sample");
+      repair_reversed_interval(p, c.start, c.end, "counter sample");
       auto it = metrics.find(metric_id);
       if (it == metrics.end()) {
         p.stats.add(ImportStat::kUnknownMetricId, "metric_id " + std::to_string(metric_id));
@@ -264,7 +203,7 @@ void read_all(SqliteDb& db, Profile& p) {
     std::int64_t total = 0;
     std::string reasons;
     while (s.step()) {
-      Row row(s, "losses");
+      SqliteRow row(s, "losses");
       std::int64_t pid = row.integer_or(1, "pid", -1);
       std::int64_t count = row.integer_or(3, "count", 0);
       if (!row.keep(p) || count <= 0) continue;
@@ -289,7 +228,7 @@ void read_all(SqliteDb& db, Profile& p) {
     auto s = db.prepare(ranked ? "SELECT pid, command, rank, world_size FROM processes ORDER BY pid"
                                : "SELECT pid, command, NULL, NULL FROM processes ORDER BY pid");
     while (s.step()) {
-      Row row(s, "processes");
+      SqliteRow row(s, "processes");
       ProcessInfo info;
       info.pid = row.integer(0, "pid");
       info.command = row.text(1, p);
