@@ -2,6 +2,7 @@
 // the report/ layer turns it into text or JSON.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,7 +22,8 @@ struct Step {
   TimeNs gpu_end = 0;
   TimeNs gpu_busy = 0;  // union of the step's GPU activity intervals
   std::int64_t activities = 0;
-  std::string kind;  // "decode", "prefill", or "step"
+  std::string kind;                                  // "decode", "prefill", or "step"
+  std::array<TimeNs, kCategoryCount> category_ns{};  // summed activity time by Category (may exceed gpu_busy)
 };
 
 struct StepSummary {
@@ -40,7 +42,8 @@ struct CategoryRow {
   double time_ms = 0;
   double share = 0;  // of GPU busy time
   std::int64_t calls = 0;
-  double per_step_ms = 0;  // mean time per step (0 without steps)
+  double per_step_ms = 0;         // mean time per step (0 without steps)
+  double per_step_median_ms = 0;  // median over steps (0 without steps)
 };
 
 struct KernelRow {
@@ -53,6 +56,7 @@ struct KernelRow {
   double share = 0;
   double mean_us = 0;
   double per_step_ms = 0;
+  double per_step_median_ms = 0;
   CategorySource decided_by = CategorySource::kUnknown;  // of the name's first activity
   std::string rule;  // the taxonomy row or operator pattern that decided ("" for none)
 };
