@@ -507,7 +507,7 @@
 
   function selfcheck() {
     var out = {sections: [], charts: {}, svg_count: document.querySelectorAll("svg.chart").length, drawn: charts,
-               errors: window.__cuprobeErrors || [], bytes_of_data: document.getElementById("cuprobe-data").textContent.length};
+               errors: window.__cuprobeErrors || [], render_ms: Math.round(performance.now()), bytes_of_data: document.getElementById("cuprobe-data").textContent.length};
     document.querySelectorAll("section[data-section]").forEach(function (s) { out.sections.push(s.dataset.section); });
     document.querySelectorAll("svg.chart").forEach(function (g) { var k = g.dataset.chart || "?"; out.charts[k] = (out.charts[k] || 0) + 1; });
     document.getElementById("cuprobe-selfcheck").textContent = JSON.stringify(out);
