@@ -8,7 +8,8 @@ preset="${1:-release}"
 
 packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev
-          python3 xz-utils)
+          python3 xz-utils
+          chromium)  # the report's browser tests (tests/report/html/report_browser_test.cpp)
 [[ $preset == fuzz ]] && packages+=(clang libclang-rt-dev llvm)  # libFuzzer, llvm-symbolizer
 missing=()
 for p in "${packages[@]}"; do

@@ -69,7 +69,7 @@ json requests_view(const std::string& file, const std::string& text, const json&
     std::size_t every = (itl.size() + kBenchMaxItl - 1) / kBenchMaxItl;
     std::vector<double> kept;
     for (std::size_t i = 0; i < itl.size(); i += every) kept.push_back(itl[i]);
-    j["itl_sampled"] = "ITL: every " + std::to_string(every) + "th of " + std::to_string(itl.size()) + " values shown";
+    j["itl_sampled"] = "ITL: one value in " + std::to_string(every) + " of " + std::to_string(itl.size()) + " shown";
     itl = std::move(kept);
   }
   double duration_s = static_cast<double>(t1 - t0) / 1e9;

@@ -471,7 +471,7 @@
     if (cats.length > 12) steps.push(["other categories", rest, "delta"]);
     var catSum = cats.reduce(function (a, c) { return a + c.b_ms - c.a_ms; }, 0);
     var overlap = (b.b_ms - b.a_ms) - catSum;
-    if (Math.abs(overlap) > 1e-9) steps.push(["overlap/idle", overlap, "delta"]);
+    if (Math.abs(overlap) > 1e-9) steps.push(["GPU busy vs sum of categories", overlap, "delta"]);
     steps.push(["B", b.b_ms, "total"]);
     var W = 1180, H = 280, L = 60, R = 10, T = 14, B = 60;
     var g = svg(s, W, H, "waterfall");
