@@ -42,6 +42,6 @@ shot trace findings 620
 shot trace steps 420
 shot trace tables 900
 shot trace timeline 460
-shot ranks ranks 400
+shot ranks ranks 700
 shot trace bench 1000
 shot baseline baseline 720

@@ -345,12 +345,15 @@
     if (D.ranks.length < 2) return;
     var s = section("ranks", "Ranks side by side");
     var perStep = D.ranks.every(function (r) { return r.steps.count > 0; });
-    note(s, perStep ? "Per step (median over steps); collective wait: the time a rank spent in collectives beyond its fastest peer, per step."
-                    : "Whole traces (some rank has no steps).");
+    note(s, perStep ? "GPU busy and communication per step (median over steps)." : "Whole traces (some rank has no steps).");
     groupedBars(s, D.ranks.map(function (r) {
-      return {label: "rank " + r.rank, values: perStep ? [r.busy_per_step_ms, r.comm_per_step_ms, r.wait_ms / Math.max(1, r.steps.count)]
-                                                       : [r.gpu_busy_ms, r.comm_ms, r.wait_ms]};
-    }), [["GPU busy", "#4e79a7"], ["communication", "#f28e2b"], ["collective wait", "#e15759"]], ms);
+      return {label: "rank " + r.rank, values: perStep ? [r.busy_per_step_ms, r.comm_per_step_ms] : [r.gpu_busy_ms, r.comm_ms]};
+    }), [["GPU busy", "#4e79a7"], ["communication", "#f28e2b"]], ms);
+    // A wait is often one long call (a late peer at warm-up): shown as the trace's total, not per step,
+    // where a mean would dwarf the medians above.
+    note(s, "Collective wait over the whole trace: time a rank spent in collectives beyond its fastest peer (finding collective_wait).");
+    groupedBars(s, D.ranks.map(function (r) { return {label: "rank " + r.rank, values: [r.wait_ms]}; }),
+                [["collective wait, total", "#e15759"]], ms);
   }
 
   // ---- line charts over time (counters, samples, throughput) ----
