@@ -205,6 +205,14 @@ TEST_F(ReportBrowser, Baseline) {
   EXPECT_EQ(charts(c, "waterfall"), 1);
 }
 
+// Names that are not UTF-8, hold quotes, or no steps at all: still a page with no error.
+TEST_F(ReportBrowser, HostileNamesAndNoSteps) {
+  json c = report({data_path("hostile_fields.json.gz")});
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"findings", "tables"}));
+  c = report({data_path("rocm_training_fallback_small.json")});
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"findings", "tables"}));
+}
+
 // The 346 MiB development trace: under 5 MB, summarised, and quick to open.
 TEST_F(ReportBrowser, BigTraceStaysSmall) {
   std::string big = shared_trace("llama_bs4_decode_big.json.xz");
