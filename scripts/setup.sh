@@ -9,8 +9,9 @@ preset="${1:-release}"
 packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev
           python3 xz-utils
-          prometheus)  # the exporter's tests start the real server and promtool (on hosts with systemd the
+          prometheus   # the exporter's tests start the real server and promtool (on hosts with systemd the
                        # package also enables its own service on :9090; `systemctl disable --now prometheus`)
+          chromium)    # the report's browser tests (tests/report/html/report_browser_test.cpp)
 [[ $preset == fuzz ]] && packages+=(clang libclang-rt-dev llvm)  # libFuzzer, llvm-symbolizer
 missing=()
 for p in "${packages[@]}"; do

@@ -2,6 +2,7 @@
 // the report/ layer turns it into text or JSON.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,7 +29,8 @@ struct Step {
   // step's (the last step: its GPU span), never less than gpu_busy; 0 without GPU work.
   TimeNs time = 0;
   std::int64_t activities = 0;
-  std::string kind;  // "decode", "prefill", or "step"
+  std::string kind;                                  // "decode", "prefill", or "step"
+  std::array<TimeNs, kCategoryCount> category_ns{};  // summed activity time by Category (may exceed gpu_busy)
 };
 
 struct StepSummary {
@@ -54,7 +56,8 @@ struct CategoryRow {
   double time_ms = 0;
   double share = 0;  // of GPU busy time
   std::int64_t calls = 0;
-  double per_step_ms = 0;  // mean time per step (0 without steps)
+  double per_step_ms = 0;         // mean time per step (0 without steps)
+  double per_step_median_ms = 0;  // median over steps (0 without steps)
 };
 
 // The work of a kernel's calls whose launching operator's shapes (or memcpy
@@ -82,6 +85,7 @@ struct KernelRow {
   double share = 0;
   double mean_us = 0;
   double per_step_ms = 0;
+  double per_step_median_ms = 0;
   CategorySource decided_by = CategorySource::kUnknown;  // of the name's first activity
   std::string rule;  // the taxonomy row or operator pattern that decided ("" for none)
   std::optional<KernelWork> work;

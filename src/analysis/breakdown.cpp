@@ -7,6 +7,7 @@
 #include "analysis/interval_union.h"
 #include "analysis/kernel_taxonomy_ops.h"
 #include "analysis/launch_context.h"
+#include "common/percentile.h"
 #include "model/time_range.h"
 
 namespace cuprobe {
@@ -106,6 +107,10 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
   std::vector<Totals> by_source(kCategorySourceCount);
   std::unordered_map<StringId, Totals> by_name;
   std::unordered_map<StringId, std::size_t> first_index;
+  // Time per step by category and by kernel name, for the per-step medians.
+  const std::size_t step_count_n = steps.summary.steps.size();
+  std::vector<std::vector<TimeNs>> category_steps(kCategoryCount);
+  std::unordered_map<StringId, std::vector<TimeNs>> name_steps;
   TimeNs tensor_core_time = 0;
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     const auto& a = profile.gpu[i];
@@ -121,7 +126,18 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     auto& k = by_name[a.name];
     k.time = saturating_add(k.time, d);
     k.calls += 1;
-    if (in_step) k.in_steps = saturating_add(k.in_steps, d);
+    if (in_step) {
+      k.in_steps = saturating_add(k.in_steps, d);
+      auto s = static_cast<std::size_t>(steps.activity_step[i]);
+      auto cat = static_cast<std::size_t>(classes[i].category);
+      auto& per_cat = category_steps[cat];
+      if (per_cat.empty()) per_cat.resize(step_count_n);
+      per_cat[s] = saturating_add(per_cat[s], d);
+      auto& per_name = name_steps[a.name];
+      if (per_name.empty()) per_name.resize(step_count_n);
+      per_name[s] = saturating_add(per_name[s], d);
+      if (s < out.steps.steps.size()) out.steps.steps[s].category_ns[cat] = per_cat[s];
+    }
     first_index.try_emplace(a.name, i);
     if (classes[i].tensor_core.value_or(false)) tensor_core_time = saturating_add(tensor_core_time, d);
   }
@@ -129,12 +145,17 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
   auto share = [&](TimeNs t) { return busy_ns > 0 ? static_cast<double>(t) / busy_ns : 0.0; };
   const double step_count = static_cast<double>(steps.summary.steps.size());
   auto per_step_ms = [&](TimeNs t) { return step_count > 0 ? static_cast<double>(t) / 1e6 / step_count : 0.0; };
+  auto median_ms = [](const std::vector<TimeNs>& per_step) {
+    if (per_step.empty()) return 0.0;
+    std::vector<double> ms(per_step.begin(), per_step.end());
+    return percentile(std::move(ms), 50) / 1e6;
+  };
 
   for (int c = 0; c < kCategoryCount; ++c) {
     const auto& t = by_category[static_cast<std::size_t>(c)];
     if (t.calls == 0) continue;
-    out.categories.push_back(
-        {static_cast<Category>(c), static_cast<double>(t.time) / 1e6, share(t.time), t.calls, per_step_ms(t.in_steps)});
+    out.categories.push_back({static_cast<Category>(c), static_cast<double>(t.time) / 1e6, share(t.time), t.calls,
+                              per_step_ms(t.in_steps), median_ms(category_steps[static_cast<std::size_t>(c)])});
   }
   std::sort(out.categories.begin(), out.categories.end(),
             [](const CategoryRow& a, const CategoryRow& b) { return a.time_ms > b.time_ms; });
@@ -160,6 +181,7 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     row.share = share(t.time);
     row.mean_us = static_cast<double>(t.time) / 1e3 / static_cast<double>(t.calls);
     row.per_step_ms = per_step_ms(t.in_steps);
+    if (auto it = name_steps.find(name); it != name_steps.end()) row.per_step_median_ms = median_ms(it->second);
     out.kernels.push_back(std::move(row));
   }
   std::sort(out.kernels.begin(), out.kernels.end(), [](const KernelRow& a, const KernelRow& b) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "common/error.h"
+
 namespace cuprobe {
 namespace {
 
@@ -18,7 +20,7 @@ struct Side {
   std::map<std::string, std::pair<double, std::string>> kernels;  // name -> (ms, category)
 };
 
-// Per-step (or per-trace) times, averaged over ranks.
+// Per-step medians (or per-trace totals), averaged over ranks.
 Side summarize(const AnalyzeReport& r, bool per_step) {
   Side s;
   double n = static_cast<double>(std::max<std::size_t>(1, r.ranks.size()));
@@ -26,11 +28,11 @@ Side summarize(const AnalyzeReport& r, bool per_step) {
     s.gpu_ms += (per_step ? a.steps.gpu_median_ms : a.gpu_busy_ms) / n;
     s.wall_ms += (per_step ? a.steps.median_ms : a.window_ms) / n;
     for (const auto& c : a.categories) {
-      s.categories[std::string(category_name(c.category))] += (per_step ? c.per_step_ms : c.time_ms) / n;
+      s.categories[std::string(category_name(c.category))] += (per_step ? c.per_step_median_ms : c.time_ms) / n;
     }
     for (const auto& k : a.kernels) {
       auto& entry = s.kernels[k.name];
-      entry.first += (per_step ? k.per_step_ms : k.time_ms) / n;
+      entry.first += (per_step ? k.per_step_median_ms : k.time_ms) / n;
       entry.second = std::string(category_name(k.category));
     }
   }
@@ -50,6 +52,8 @@ DiffReport diff_reports(const AnalyzeReport& a, const AnalyzeReport& b) {
   d.b_ms = sb.gpu_ms;
   d.a_wall_ms = sa.wall_ms;
   d.b_wall_ms = sb.wall_ms;
+  d.a_ranks = a.ranks.size();
+  d.b_ranks = b.ranks.size();
 
   std::map<std::string, DiffChange> categories;
   for (const auto& [name, ms] : sa.categories) categories[name] = {"category", name, name, ms, 0};
@@ -79,6 +83,21 @@ DiffReport diff_reports(const AnalyzeReport& a, const AnalyzeReport& b) {
     (in_a.count(finding_key(f)) ? d.kept : d.appeared).push_back(f);
   }
   return d;
+}
+
+DiffGate evaluate_gate(const DiffReport& d, const std::string& metric, double limit_pct) {
+  DiffGate g;
+  g.metric = metric;
+  g.limit_pct = limit_pct;
+  g.a_ms = metric == "step" ? d.a_wall_ms : d.a_ms;
+  g.b_ms = metric == "step" ? d.b_wall_ms : d.b_ms;
+  if (!(g.a_ms > 0)) {
+    throw Error(std::string("diff: A has no ") + (metric == "step" ? "step time" : "GPU time") +
+                " to compare against; the gate cannot decide");
+  }
+  g.change_pct = (g.b_ms - g.a_ms) / g.a_ms * 100.0;
+  g.tripped = g.change_pct > limit_pct;
+  return g;
 }
 
 }  // namespace cuprobe

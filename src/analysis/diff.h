@@ -1,6 +1,9 @@
 // `cuprobe diff A B`: did the change help, and what moved? Both sides are
-// analyzed the same way; times are compared per step (GPU busy time per step,
-// averaged over ranks) when both sides have steps, else per trace.
+// analyzed the same way; times are compared per step when both sides have
+// steps, else per trace. Per step, every figure is the median over steps
+// (GPU busy, step time, each category's and each kernel's time), averaged over
+// ranks: a mean would let one warm-up step (a 500 ms collective wait) outweigh
+// the hundred steps beside it, and the headline and the rows must agree.
 #pragma once
 
 #include <string>
@@ -26,8 +29,21 @@ struct DiffReport {
   std::vector<Finding> appeared, disappeared, kept;  // kept: B's version
   double ratio() const { return b_ms > 0 ? a_ms / b_ms : 0; }
   double wall_ratio() const { return b_wall_ms > 0 ? a_wall_ms / b_wall_ms : 0; }
+  std::size_t a_ranks = 0, b_ranks = 0;
 };
 
 DiffReport diff_reports(const AnalyzeReport& a, const AnalyzeReport& b);
+
+// `--fail-if-slower PCT`: trips when B is worse than A by more than limit_pct.
+struct DiffGate {
+  std::string metric;  // "gpu" (GPU time per step) or "step" (step time)
+  double limit_pct = 0;
+  double a_ms = 0, b_ms = 0;
+  double change_pct = 0;  // (B - A) / A * 100; positive: B slower
+  bool tripped = false;
+};
+
+// Throws Error when A has no time to compare against.
+DiffGate evaluate_gate(const DiffReport& d, const std::string& metric, double limit_pct);
 
 }  // namespace cuprobe

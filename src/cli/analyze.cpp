@@ -2,17 +2,33 @@
 #include "analysis/analyze.h"
 
 #include <cstdio>
+#include <filesystem>
 
 #include "cli/parse_args.h"
 #include "cli/peak_flag.h"
 #include "cli/verb.h"
+#include "common/atomic_file.h"
 #include "common/error.h"
 #include "import/load_profiles.h"
+#include "report/analyze_csv.h"
 #include "report/analyze_json.h"
 #include "report/analyze_text.h"
 
 namespace cuprobe {
 namespace {
+
+void write_csv_tables(const AnalyzeReport& report, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error("--csv: cannot create directory " + dir + ": " + ec.message());
+  for (const auto& [name, text] : analyze_csv(report)) {
+    AtomicFile file((std::filesystem::path(dir) / name).string());
+    file.stream() << text;
+    file.commit();
+  }
+  std::fprintf(stderr, "cuprobe analyze: wrote categories.csv, kernels.csv, steps.csv, findings.csv in %s\n",
+               dir.c_str());
+}
 
 int run_analyze(int argc, char** argv) {
   CLI::App app{
@@ -24,6 +40,7 @@ int run_analyze(int argc, char** argv) {
   AnalyzeOptions options;
   bool as_json = false;
   bool strict = false;
+  std::string csv_dir;
   std::size_t top = 15;
   app.add_option("files", files, "trace files (one per rank) or directories of them")->required();
   app.add_option("--step-marker", options.step_marker,
@@ -34,6 +51,8 @@ int run_analyze(int argc, char** argv) {
   app.add_option("--top", top, "kernels to list per rank (default 15)");
   app.add_flag("--strict", strict,
                "fail (exit 1) when the import counted any problem (a data_loss or error import stat; see warnings)");
+  app.add_option("--csv", csv_dir,
+                 "also write categories.csv, kernels.csv, steps.csv, findings.csv into DIR (created if missing)");
   if (auto rc = parse_args(app, argc, argv)) return *rc;
   apply_peak_flag(peak, options);
 
@@ -47,6 +66,7 @@ int run_analyze(int argc, char** argv) {
       }
     }
   }
+  if (!csv_dir.empty()) write_csv_tables(report, csv_dir);
   std::string out = as_json
                         ? analyze_json(report, as_json ? SIZE_MAX : top).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
                         : analyze_text(report, top);

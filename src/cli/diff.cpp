@@ -1,13 +1,16 @@
 // cuprobe diff A B: step time before and after, and what moved.
 #include "analysis/diff.h"
 
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "analysis/analyze.h"
 #include "cli/parse_args.h"
 #include "cli/peak_flag.h"
 #include "cli/verb.h"
 #include "common/error.h"
+#include "common/exit_codes.h"
 #include "import/load_profiles.h"
 #include "report/analyze_json.h"
 #include "report/diff_report.h"
@@ -25,6 +28,23 @@ std::vector<std::string> split_commas(const std::string& s) {
   return parts;
 }
 
+// "5%" or "5" -> 5; anything else is a usage error.
+double parse_percent(const std::string& text) {
+  std::string s = text;
+  if (!s.empty() && s.back() == '%') s.pop_back();
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (s.empty() || used != s.size() || !std::isfinite(v) || v < 0) {
+    throw Error("--fail-if-slower: '" + text + "' is not a percentage (e.g. 5% or 5)", kExitUsage);
+  }
+  return v;
+}
+
 std::string label(const std::vector<std::string>& files) {
   std::string out;
   for (const auto& f : files) out += (out.empty() ? "" : ", ") + f;
@@ -40,6 +60,8 @@ int run_diff(int argc, char** argv) {
   AnalyzeOptions options;
   bool as_json = false;
   std::size_t top = 12;
+  std::string fail_if_slower, metric = "gpu";
+  bool force = false;
   app.add_option("A", a_arg, "before: trace file(s), comma-separated for ranks")->required();
   app.add_option("B", b_arg, "after: trace file(s), comma-separated for ranks")->required();
   app.add_option("--step-marker", options.step_marker, "annotation name (prefix) that marks one step");
@@ -47,18 +69,40 @@ int run_diff(int argc, char** argv) {
   app.add_option("--top", top, "changes to list (default 12)");
   std::string peak;
   add_peak_flag(app, peak);
+  app.add_option("--fail-if-slower", fail_if_slower,
+                 "exit 4 when B is slower than A by more than PCT (5% or 5), by --metric");
+  app.add_option("--metric", metric, "what the gate compares: gpu (GPU time per step, default) or step (step time)")
+      ->check(CLI::IsMember({"gpu", "step"}));
+  app.add_flag("--force", force, "compare sides with different rank counts (warns instead of refusing)");
   if (auto rc = parse_args(app, argc, argv)) return *rc;
   apply_peak_flag(peak, options);
+  std::optional<double> limit_pct;
+  if (!fail_if_slower.empty()) limit_pct = parse_percent(fail_if_slower);
 
   std::vector<std::string> a_files = split_commas(a_arg), b_files = split_commas(b_arg);
   if (a_files.empty() || b_files.empty()) throw Error("both sides need at least one trace file", kExitUsage);
-  AnalyzeReport a = analyze_profiles(load_profiles(a_files), options);
-  AnalyzeReport b = analyze_profiles(load_profiles(b_files), options);
+  std::vector<Profile> a_profiles = load_profiles(a_files), b_profiles = load_profiles(b_files);
+  if (a_profiles.size() != b_profiles.size()) {
+    std::string what = "A has " + std::to_string(a_profiles.size()) + " rank(s), B has " +
+                       std::to_string(b_profiles.size()) + ": per-step figures (averaged over ranks) would compare " +
+                       "different setups";
+    if (!force) throw Error(what + "; give the same ranks on both sides, or --force", kExitUsage);
+    std::fprintf(stderr, "cuprobe diff: warning: %s (--force)\n", what.c_str());
+  }
+  AnalyzeReport a = analyze_profiles(a_profiles, options);
+  AnalyzeReport b = analyze_profiles(b_profiles, options);
   DiffReport d = diff_reports(a, b);
-  std::string out = as_json ? diff_json(d, a_files, b_files, top).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
-                            : diff_text(d, label(a_files), label(b_files), top);
+  std::optional<DiffGate> gate;
+  if (limit_pct) gate = evaluate_gate(d, metric, *limit_pct);
+  std::string out = as_json ? diff_json(d, a_files, b_files, top, gate).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
+                            : diff_text(d, label(a_files), label(b_files), top, gate);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  return std::fflush(stdout) == 0 ? 0 : 1;
+  if (std::fflush(stdout) != 0) return kExitFailed;
+  if (gate && gate->tripped) {
+    std::fprintf(stderr, "cuprobe diff: %s", gate_line(*gate).c_str());
+    return kExitThresholdTripped;
+  }
+  return 0;
 }
 
 const VerbRegistration kRegistration{"diff", "did my change help? step time before/after and what moved", &run_diff};

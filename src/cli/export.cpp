@@ -1,5 +1,7 @@
-// cuprobe export --chrome RUN.cuprobe -o trace.json: a run file as a
-// Chrome/Perfetto trace.
+// cuprobe export --chrome INPUT -o trace.json: a run file, a torch/Kineto trace
+// (or anything load_profile reads) as a Chrome/Perfetto trace. It goes through
+// the model, so the output is trimmed to what cuprobe keeps: GPU activities,
+// CPU ranges and counter samples.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -11,7 +13,7 @@
 #include "cli/verb.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
-#include "import/run_file/run_file_importer.h"
+#include "import/load_profiles.h"
 #include "report/chrome_export.h"
 
 namespace cuprobe {
@@ -19,16 +21,16 @@ namespace {
 
 int run_export(int argc, char** argv) {
   CLI::App app(
-      "Convert a cuprobe run file to another format.\n"
-      "Usage: cuprobe export --chrome RUN.cuprobe -o trace.json",
+      "Convert a cuprobe run file or a torch/Kineto trace to a trimmed Chrome/Perfetto trace.\n"
+      "Usage: cuprobe export --chrome INPUT -o trace.json",
       argv[0]);
   std::string input, output;
   bool chrome = false;
   app.add_flag("--chrome", chrome, "write a Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev)")->required();
-  app.add_option("run", input, "run file written by cuprobe record")->required();
+  app.add_option("input", input, "run file (cuprobe record) or trace (.json, .json.gz, .json.xz)")->required();
   app.add_option("-o,--output", output, "output file ('-' for stdout)")->required();
   if (auto code = parse_args(app, argc, argv)) return *code;
-  Profile profile = import_run_file(input);
+  Profile profile = load_profile(input);
   if (output == "-") {
     write_chrome_trace(profile, std::cout);
     std::cout.flush();
@@ -44,7 +46,8 @@ int run_export(int argc, char** argv) {
   return 0;
 }
 
-const VerbRegistration kRegistration{"export", "convert a run file to a Chrome/Perfetto trace", &run_export};
+const VerbRegistration kRegistration{"export", "convert a run file or trace to a trimmed Chrome/Perfetto trace",
+                                     &run_export};
 
 }  // namespace
 }  // namespace cuprobe

@@ -1,5 +1,7 @@
 #include "report/diff_report.h"
 
+#include <cmath>
+
 #include "report/analyze_json.h"
 #include "report/analyze_text.h"
 #include "report/kernel_display_name.h"
@@ -22,8 +24,18 @@ std::string change_ratio(const DiffChange& c) {
 
 }  // namespace
 
-std::string diff_text(const DiffReport& d, const std::string& a_label, const std::string& b_label, std::size_t top) {
-  std::string unit = d.basis == "step" ? "per step" : "per trace (no steps on one side: whole traces compared)";
+std::string gate_line(const DiffGate& g) {
+  std::string what = g.metric == "step" ? "step time" : "GPU time per step";
+  std::string change = (g.change_pct >= 0 ? "+" : "") + format_fixed(g.change_pct, 1) + "%";
+  return "gate: " + what + " " + format_duration_ms(g.a_ms) + " -> " + format_duration_ms(g.b_ms) + ", " + change +
+         " (limit +" + format_fixed(g.limit_pct, g.limit_pct == std::floor(g.limit_pct) ? 0 : 1) +
+         "%): " + (g.tripped ? "FAILED" : "passed") + "\n";
+}
+
+std::string diff_text(const DiffReport& d, const std::string& a_label, const std::string& b_label, std::size_t top,
+                      const std::optional<DiffGate>& gate) {
+  std::string unit =
+      d.basis == "step" ? "per step (median)" : "per trace (no steps on one side: whole traces compared)";
   std::string out = "A: " + a_label + "\nB: " + b_label + "\n\n";
   out += "GPU time " + unit + ": " + format_duration_ms(d.a_ms) + " -> " + format_duration_ms(d.b_ms);
   if (d.b_ms > 0) {
@@ -31,10 +43,10 @@ std::string diff_text(const DiffReport& d, const std::string& a_label, const std
     out += "  (" + format_fixed(r, 2) + "x " + (r >= 1 ? "faster" : "slower") + ")";
   }
   out += "\n";
-  out += (d.basis == "step" ? "step time:          " : "trace window:       ") + format_duration_ms(d.a_wall_ms) +
-         " -> " + format_duration_ms(d.b_wall_ms);
+  out += (d.basis == "step" ? "step time (median):         " : "trace window:       ") +
+         format_duration_ms(d.a_wall_ms) + " -> " + format_duration_ms(d.b_wall_ms);
   if (d.b_wall_ms > 0) out += "  (" + format_fixed(d.wall_ratio(), 2) + "x)";
-  out += "\n\nwhat moved (" + std::string(d.basis == "step" ? "GPU time per step" : "GPU time") +
+  out += "\n\nwhat moved (" + std::string(d.basis == "step" ? "GPU time per step, median" : "GPU time") +
          ", largest change first):\n";
   TextTable table({"", "name", ">A", ">B", ">change", ">A/B"});
   std::size_t shown = 0;
@@ -56,11 +68,13 @@ std::string diff_text(const DiffReport& d, const std::string& a_label, const std
   list("findings gone in B:", d.disappeared);
   list("findings new in B:", d.appeared);
   list("findings in both (as in B):", d.kept);
+  if (gate) out += "\n" + gate_line(*gate);
   return out;
 }
 
 nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::string>& a_files,
-                                 const std::vector<std::string>& b_files, std::size_t top) {
+                                 const std::vector<std::string>& b_files, std::size_t top,
+                                 const std::optional<DiffGate>& gate) {
   using json = nlohmann::ordered_json;
   json j;
   j["schema"] = "cuprobe.diff/1";
@@ -89,6 +103,11 @@ nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::str
   };
   j["findings"] = {
       {"appeared", findings(d.appeared)}, {"disappeared", findings(d.disappeared)}, {"kept", findings(d.kept)}};
+  j["ranks"] = {{"a", d.a_ranks}, {"b", d.b_ranks}};
+  if (gate) {
+    j["gate"] = {{"metric", gate->metric}, {"limit_pct", gate->limit_pct},   {"a_ms", gate->a_ms},
+                 {"b_ms", gate->b_ms},     {"change_pct", gate->change_pct}, {"tripped", gate->tripped}};
+  }
   return j;
 }
 

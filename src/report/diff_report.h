@@ -2,14 +2,19 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "analysis/diff.h"
 
 namespace cuprobe {
 
-std::string diff_text(const DiffReport& d, const std::string& a_label, const std::string& b_label, std::size_t top);
+std::string diff_text(const DiffReport& d, const std::string& a_label, const std::string& b_label, std::size_t top,
+                      const std::optional<DiffGate>& gate = std::nullopt);
 nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::string>& a_files,
-                                 const std::vector<std::string>& b_files, std::size_t top);
+                                 const std::vector<std::string>& b_files, std::size_t top,
+                                 const std::optional<DiffGate>& gate = std::nullopt);
+// "gate: GPU time per step 1.03 ms -> 1.70 ms, +65.0% (limit +5%): FAILED"
+std::string gate_line(const DiffGate& g);
 
 }  // namespace cuprobe

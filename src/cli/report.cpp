@@ -1,0 +1,145 @@
+// cuprobe report -o report.html INPUT...: the investigation as one self-contained
+// HTML page (traces, run files, directories of them; a baseline, bench results
+// and counter samples as extra views).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "analysis/analyze.h"
+#include "analysis/diff.h"
+#include "cli/parse_args.h"
+#include "cli/verb.h"
+#include "common/atomic_file.h"
+#include "common/error.h"
+#include "common/exit_codes.h"
+#include "common/version.h"
+#include "import/load_profiles.h"
+#include "report/html/bench_view.h"
+#include "report/html/report_data.h"
+#include "report/html/report_html.h"
+#include "report/html/samples_view.h"
+
+namespace cuprobe {
+namespace {
+
+bool is_trace_name(const std::string& name) {
+  for (const char* ext : {".json", ".json.gz", ".json.xz", ".cuprobe"}) {
+    if (name.ends_with(ext)) return true;
+  }
+  return false;
+}
+
+// A directory stands for the traces and run files in it, by name.
+std::vector<std::string> expand_inputs(const std::vector<std::string>& args) {
+  std::vector<std::string> files;
+  for (const auto& arg : args) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(arg, ec)) {
+      files.push_back(arg);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& entry : std::filesystem::directory_iterator(arg, ec)) {
+      if (entry.is_regular_file() && is_trace_name(entry.path().filename().string())) found.push_back(entry.path());
+    }
+    if (ec) throw InputError(arg, "cannot list the directory: " + ec.message());
+    if (found.empty()) throw InputError(arg, "no trace (.json, .json.gz, .json.xz) or run file (.cuprobe) in it");
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw InputError(path, "read failed");
+  return ss.str();
+}
+
+std::string utc_now() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  return buf;
+}
+
+int run_report(int argc, char** argv) {
+  CLI::App app{
+      "The investigation as one self-contained HTML page: findings, per-step bars, tables, step timelines,\n"
+      "ranks side by side, counters; with --baseline what moved, with --bench latency and throughput.\n"
+      "The page makes no network request: it opens on an air-gapped host.",
+      argv[0]};
+  std::vector<std::string> inputs;
+  std::string baseline_arg;
+  std::string output, bench, requests, samples, title = "cuprobe report";
+  AnalyzeOptions options;
+  app.add_option("inputs", inputs, "traces, run files, or directories of them (one file per rank)")->required();
+  app.add_option("-o,--output", output, "the HTML file to write")->required();
+  app.add_option("--baseline", baseline_arg, "the run to compare against (files, comma-separated for ranks)");
+  app.add_option("--bench", bench, "a `cuprobe bench --json` result: latency and throughput views");
+  app.add_option("--requests", requests, "the bench's per-request lines (--save-requests): distributions over time")
+      ->needs(app.get_option("--bench"));
+  app.add_option("--samples", samples, "`cuprobe sample` output (CSV or JSONL): counters over time");
+  app.add_option("--step-marker", options.step_marker, "annotation name (prefix) that marks one step");
+  app.add_option("--title", title, "the page's title");
+  if (auto rc = parse_args(app, argc, argv)) return *rc;
+
+  std::vector<std::string> files = expand_inputs(inputs);
+  std::vector<Profile> profiles = load_profiles(files);
+  AnalyzeReport report = analyze_profiles(profiles, options);
+
+  ReportInputs in;
+  in.inputs = files;
+  in.profiles = &profiles;
+  in.report = &report;
+  in.version = kVersion;
+  in.generated_utc = utc_now();
+  std::vector<std::string> baseline;
+  for (std::size_t start = 0, comma; start < baseline_arg.size(); start = comma + 1) {
+    comma = baseline_arg.find(',', start);
+    if (comma == std::string::npos) comma = baseline_arg.size();
+    if (comma > start) baseline.push_back(baseline_arg.substr(start, comma - start));
+  }
+  if (!baseline.empty()) {
+    std::vector<std::string> base_files = expand_inputs(baseline);
+    std::vector<Profile> base_profiles = load_profiles(base_files);
+    AnalyzeReport base = analyze_profiles(base_profiles, options);
+    ReportBaseline b{diff_reports(base, report), base_files, files, ""};
+    if (base_profiles.size() != profiles.size()) {
+      b.rank_note = "The baseline has " + std::to_string(base_profiles.size()) + " rank(s), this run " +
+                    std::to_string(profiles.size()) + ": per-step figures compare different setups.";
+      std::fprintf(stderr, "cuprobe report: warning: %s\n", b.rank_note.c_str());
+    }
+    in.baseline = std::move(b);
+  }
+  if (!bench.empty()) {
+    std::optional<std::string> request_lines;
+    if (!requests.empty()) request_lines = read_text(requests);
+    in.bench = bench_view(bench, read_text(bench), requests, request_lines);
+  }
+  if (!samples.empty()) in.samples = samples_view(samples, read_text(samples));
+
+  std::string page = render_report_html(report_data(in), title);
+  AtomicFile file(output);
+  file.stream() << page;
+  file.commit();
+  std::fprintf(stderr, "cuprobe report: wrote %s (%.2f MB)\n", output.c_str(), static_cast<double>(page.size()) / 1e6);
+  return kExitOk;
+}
+
+const VerbRegistration kRegistration{"report", "the investigation as one self-contained HTML page", &run_report};
+
+}  // namespace
+}  // namespace cuprobe

@@ -1,0 +1,109 @@
+#include "report/analyze_csv.h"
+
+#include <cstdio>
+
+namespace cuprobe {
+namespace {
+
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string rank_cell(const RankAnalysis& a, std::size_t index) {
+  return std::to_string(a.rank ? *a.rank : static_cast<int>(index));
+}
+
+struct Csv {
+  std::string text;
+  explicit Csv(const std::vector<std::string>& header) { row(header); }
+  void row(const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) text += (i ? "," : "") + csv_field(cells[i]);
+    text += "\r\n";
+  }
+};
+
+std::string categories_csv(const AnalyzeReport& r) {
+  Csv csv({"rank", "category", "time_ms", "share", "calls", "per_step_ms", "per_step_median_ms"});
+  for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    for (const auto& c : r.ranks[i].categories) {
+      csv.row({rank_cell(r.ranks[i], i), std::string(category_name(c.category)), num(c.time_ms), num(c.share),
+               std::to_string(c.calls), num(c.per_step_ms), num(c.per_step_median_ms)});
+    }
+  }
+  return csv.text;
+}
+
+std::string kernels_csv(const AnalyzeReport& r) {
+  Csv csv({"rank", "kernel", "category", "tensor_core", "precision", "calls", "time_ms", "share", "mean_us",
+           "per_step_ms", "decided_by_rule"});
+  for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    for (const auto& k : r.ranks[i].kernels) {
+      csv.row({rank_cell(r.ranks[i], i), k.name, std::string(category_name(k.category)),
+               k.tensor_core ? (*k.tensor_core ? "yes" : "no") : "",
+               k.precision ? std::string(precision_name(*k.precision)) : "", std::to_string(k.calls), num(k.time_ms),
+               num(k.share), num(k.mean_us), num(k.per_step_ms), k.rule});
+    }
+  }
+  return csv.text;
+}
+
+std::string steps_csv(const AnalyzeReport& r) {
+  std::vector<std::string> header{"rank",    "step",        "kind",        "start_ms",
+                                  "step_ms", "gpu_span_ms", "gpu_busy_ms", "activities"};
+  for (int c = 0; c < kCategoryCount; ++c)
+    header.push_back(std::string(category_name(static_cast<Category>(c))) + "_ms");
+  Csv csv(header);
+  for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    const auto& steps = r.ranks[i].steps.steps;
+    TimeNs origin = steps.empty() ? 0 : steps.front().cpu_start;
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      const Step& st = steps[s];
+      std::vector<std::string> row{rank_cell(r.ranks[i], i),
+                                   std::to_string(s),
+                                   st.kind,
+                                   num(static_cast<double>(st.cpu_start - origin) / 1e6),
+                                   num(static_cast<double>(st.cpu_end - st.cpu_start) / 1e6),
+                                   num(static_cast<double>(st.gpu_end - st.gpu_start) / 1e6),
+                                   num(static_cast<double>(st.gpu_busy) / 1e6),
+                                   std::to_string(st.activities)};
+      for (TimeNs t : st.category_ns) row.push_back(num(static_cast<double>(t) / 1e6));
+      csv.row(row);
+    }
+  }
+  return csv.text;
+}
+
+std::string findings_csv(const AnalyzeReport& r) {
+  Csv csv({"order", "rank", "id", "severity", "share", "step_share", "title", "kernels", "suggestion"});
+  int order = 0;
+  for (const auto& f : r.findings) {
+    std::string kernels;
+    for (const auto& k : f.kernels) kernels += (kernels.empty() ? "" : "\n") + k;
+    csv.row({std::to_string(++order), f.rank ? std::to_string(*f.rank) : "", f.id, f.severity, num(f.share),
+             num(f.step_share), f.title, kernels, f.suggestion});
+  }
+  return csv.text;
+}
+
+}  // namespace
+
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::vector<std::pair<std::string, std::string>> analyze_csv(const AnalyzeReport& report) {
+  return {{"categories.csv", categories_csv(report)},
+          {"kernels.csv", kernels_csv(report)},
+          {"steps.csv", steps_csv(report)},
+          {"findings.csv", findings_csv(report)}};
+}
+
+}  // namespace cuprobe

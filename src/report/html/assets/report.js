@@ -1,0 +1,535 @@
+// cuprobe report: draws every chart of the page as SVG from the one JSON blob
+// (<script id="cuprobe-data">). No library, no network: the page must open on an
+// air-gapped host. At the end it writes a self-check (sections, charts, errors)
+// into #cuprobe-selfcheck for the browser tests.
+(function () {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+  var D = JSON.parse(document.getElementById("cuprobe-data").textContent);
+  var PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948", "#ff9da7",
+                 "#9c755f", "#bab0ac", "#17becf", "#8c564b", "#bcbd22", "#7f7f7f", "#aec7e8", "#c5b0d5"];
+  var IDLE = "#e4e7ec";
+  var charts = 0;
+
+  function el(tag, attrs, parent, text) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function sv(tag, attrs, parent, text) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function svg(parent, w, h, cls) {
+    charts++;
+    return sv("svg", {"class": "chart " + (cls || ""), viewBox: "0 0 " + w + " " + h, width: w, height: h}, parent);
+  }
+  function ms(v) {
+    if (v === null || v === undefined || !isFinite(v)) return "-";
+    var a = Math.abs(v);
+    if (a >= 1000) return (v / 1000).toFixed(2) + " s";
+    if (a >= 1) return v.toFixed(a >= 100 ? 1 : 2) + " ms";
+    return (v * 1000).toFixed(1) + " us";
+  }
+  function pct(v) { return v === null || v === undefined ? "-" : (v * 100).toFixed(v < 0.1 ? 1 : 0) + "%"; }
+  function catColor(i) { return PALETTE[i % PALETTE.length]; }
+  function niceMax(v) {
+    if (!(v > 0)) return 1;
+    var p = Math.pow(10, Math.floor(Math.log10(v))), m = v / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  }
+  function median(a) {
+    if (!a.length) return 0;
+    var s = a.slice().sort(function (x, y) { return x - y; }), h = s.length >> 1;
+    return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
+  }
+  function yAxis(g, x0, x1, y0, y1, max, fmt) {
+    for (var i = 0; i <= 4; i++) {
+      var y = y1 - (y1 - y0) * i / 4;
+      sv("line", {x1: x0, x2: x1, y1: y, y2: y, "class": "grid"}, g);
+      sv("text", {x: x0 - 4, y: y + 3, "text-anchor": "end"}, g, fmt(max * i / 4));
+    }
+    sv("line", {x1: x0, x2: x0, y1: y0, y2: y1, "class": "axis"}, g);
+    sv("line", {x1: x0, x2: x1, y1: y1, y2: y1, "class": "axis"}, g);
+  }
+  function legend(parent, items) {
+    var l = el("div", {"class": "legend"}, parent);
+    items.forEach(function (it) {
+      var s = el("span", {}, l);
+      el("i", {style: "background:" + it[1]}, s);
+      s.appendChild(document.createTextNode(it[0]));
+    });
+  }
+  function section(id, title) {
+    var s = el("section", {id: "sec-" + id, "data-section": id}, document.getElementById("main"));
+    el("h2", {}, s, title);
+    var a = el("a", {href: "#sec-" + id}, document.getElementById("toc"), title);
+    a.dataset.section = id;
+    return s;
+  }
+  function note(parent, text, cls) { return el("p", {"class": "note " + (cls || "")}, parent, text); }
+
+  // ---- sortable, searchable table ----
+  function table(parent, columns, rows, placeholder) {
+    var input = el("input", {"class": "search", type: "search", placeholder: placeholder || "search"}, parent);
+    var wrap = el("div", {"class": "tablewrap"}, parent);
+    var t = el("table", {"class": "data"}, wrap);
+    var head = el("tr", {}, el("thead", {}, t));
+    var body = el("tbody", {}, t);
+    var sortCol = -1, sortDir = 1;
+    function render() {
+      var q = input.value.toLowerCase();
+      var shown = rows.filter(function (r) {
+        return !q || r.some(function (c) { return String(c).toLowerCase().indexOf(q) >= 0; });
+      });
+      if (sortCol >= 0) {
+        shown.sort(function (a, b) {
+          var x = a[sortCol], y = b[sortCol];
+          return (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y))) * sortDir;
+        });
+      }
+      body.textContent = "";
+      shown.forEach(function (r) {
+        var tr = el("tr", {}, body);
+        r.forEach(function (c, i) {
+          var col = columns[i];
+          el("td", {"class": col.num ? "num" : col.name ? "name" : ""}, tr, col.fmt ? col.fmt(c) : String(c));
+        });
+      });
+    }
+    columns.forEach(function (c, i) {
+      var th = el("th", {"class": c.num ? "num" : ""}, head, c.title);
+      th.addEventListener("click", function () {
+        sortDir = sortCol === i ? -sortDir : (c.num ? -1 : 1);
+        sortCol = i;
+        Array.prototype.forEach.call(head.children, function (h) { h.className = h === th ? "" : (columns[Array.prototype.indexOf.call(head.children, h)].num ? "num" : ""); });
+        th.className = (c.num ? "num " : "") + (sortDir > 0 ? "sorted-asc" : "sorted-desc");
+        render();
+      });
+    });
+    input.addEventListener("input", render);
+    render();
+    return t;
+  }
+
+  // ---- header ----
+  function header() {
+    var h = D.header;
+    var top = document.getElementById("top");
+    el("h1", {}, top, "cuprobe report");
+    var dl = el("dl", {}, top);
+    function row(k, v) { el("dt", {}, dl, k); el("dd", {}, dl, v); }
+    row("inputs", h.inputs.join(", "));
+    row("GPU", h.gpus.length ? h.gpus.join(", ") : "not recorded in the input");
+    row("cuprobe", h.version);
+    row("made", h.generated_utc);
+    if (D.baseline) row("baseline", D.baseline.a_files.join(", "));
+    (h.notes || []).forEach(function (n) { note(top, n, "warn"); });
+  }
+
+  // ---- findings ----
+  function findings() {
+    var s = section("findings", "Findings, ranked by the step time they explain");
+    if (!D.findings.length) note(s, "No finding crossed a threshold (docs/findings.md lists them).");
+    D.findings.forEach(function (f, i) {
+      var d = el("div", {"class": "finding " + f.severity}, s);
+      var t = el("div", {"class": "title"}, d);
+      el("span", {"class": "sev"}, t, f.severity);
+      t.appendChild(document.createTextNode((i + 1) + ". " + f.id + (f.rank !== null && f.rank !== undefined && D.ranks.length > 1 ? " (rank " + f.rank + ")" : "") + ": " + f.title));
+      el("div", {}, d, "\u2192 " + f.suggestion);
+      var nums = Object.keys(f.numbers || {}).map(function (k) {
+        var v = f.numbers[k];
+        return k + " = " + (typeof v === "number" ? +v.toPrecision(4) : v);
+      });
+      if (nums.length) el("div", {"class": "numbers"}, d, "evidence: " + nums.join(", "));
+      if (f.kernels && f.kernels.length) {
+        var ul = el("ul", {}, d);
+        f.kernels.forEach(function (k) { el("li", {}, ul, k); });
+      }
+    });
+    (D.warnings || []).forEach(function (w) { note(s, "warning: " + w, "warn"); });
+  }
+
+  // ---- per-step stacked bars ----
+  function stepBars(parent, rank, idx, title) {
+    var cats = D.categories, st = rank.steps;
+    var n = idx.length;
+    var W = 1180, H = 240, L = 60, R = 10, T = 14, B = 28;
+    var stepMs = idx.map(function (i) { return st.step_ms[i]; });
+    var med = median(stepMs);
+    var mad = median(stepMs.map(function (v) { return Math.abs(v - med); }));
+    var limit = Math.max(med + 5 * mad, med * 1.25);
+    var outliers = idx.filter(function (i) { return st.step_ms[i] > limit; });
+    var per = Math.max(1, Math.ceil(n / 600));  // steps per bar
+    var bars = Math.ceil(n / per);
+    var heights = [], maxV = 0;
+    for (var b = 0; b < bars; b++) {
+      var sum = new Array(cats.length + 1).fill(0), cnt = 0;
+      for (var j = b * per; j < Math.min(n, (b + 1) * per); j++, cnt++) {
+        var i = idx[j], tot = 0;
+        for (var c = 0; c < cats.length; c++) { var v = st.cat[c] ? st.cat[c][i] : 0; sum[c] += v; tot += v; }
+        sum[cats.length] += Math.max(0, st.step_ms[i] - tot);
+      }
+      heights.push(sum.map(function (v) { return v / cnt; }));
+      maxV = Math.max(maxV, heights[b].reduce(function (a, x) { return a + x; }, 0));
+    }
+    maxV = niceMax(maxV);
+    el("h3", {}, parent, title + ": " + n + " steps, median " + ms(med) + (outliers.length ? ", " + outliers.length + " outlier(s) marked \u25BC" : ""));
+    if (per > 1) note(parent, n + " steps drawn as " + bars + " bars, each the mean of " + per + " consecutive steps (outliers still marked one by one).");
+    var g = svg(parent, W, H, "steps");
+    g.dataset.chart = "steps";
+    yAxis(g, L, W - R, T, H - B, maxV, ms);
+    var bw = (W - L - R) / bars;
+    heights.forEach(function (hs, b) {
+      var y = H - B;
+      hs.forEach(function (v, c) {
+        if (!(v > 0)) return;
+        var h = v / maxV * (H - B - T);
+        var r = sv("rect", {x: L + b * bw, y: y - h, width: Math.max(0.5, bw - (bw > 3 ? 1 : 0)), height: h, fill: c < cats.length ? catColor(c) : IDLE}, g);
+        sv("title", {}, r, "step " + idx[b * per] + (per > 1 ? "-" + idx[Math.min(n, (b + 1) * per) - 1] : "") + ": " + (c < cats.length ? cats[c] : "GPU idle") + " " + ms(v));
+        y -= h;
+      });
+    });
+    outliers.forEach(function (i) {
+      var b = Math.floor(idx.indexOf(i) / per), x = L + (b + 0.5) * bw;
+      var m = sv("path", {d: "M" + (x - 4) + "," + (T - 10) + "h8l-4,7z", "class": "outlier"}, g);
+      sv("title", {}, m, "outlier: step " + i + " took " + ms(st.step_ms[i]) + " (median " + ms(med) + ")");
+    });
+    sv("text", {x: L, y: H - 8}, g, "step " + (idx[0] !== undefined ? idx[0] : 0));
+    sv("text", {x: W - R, y: H - 8, "text-anchor": "end"}, g, "step " + idx[n - 1]);
+  }
+  function steps() {
+    var any = D.ranks.some(function (r) { return r.steps.count > 0; });
+    if (!any) return;
+    var s = section("steps", "Where each step's time goes");
+    note(s, "Stacked: GPU time of each category in the step; grey: the rest of the step's time, when the GPU did nothing of it. \u25BC: steps far slower than the median (median + 5 MAD, and at least +25%).");
+    var used = D.categories.map(function (c, i) { return [c, catColor(i)]; }).filter(function (c, i) {
+      return D.ranks.some(function (r) { return r.steps.cat[i]; });
+    });
+    legend(s, used.concat([["GPU idle", IDLE]]));
+    D.ranks.forEach(function (r) {
+      if (!r.steps.count) return;
+      var kinds = {};
+      r.steps.kind.forEach(function (k, i) { (kinds[k] = kinds[k] || []).push(i); });
+      var names = Object.keys(kinds).sort();
+      var label = D.ranks.length > 1 ? "rank " + r.rank : "steps";
+      if (names.length > 1) {
+        names.forEach(function (k) { stepBars(s, r, kinds[k], label + ", " + r.steps.kind_names[k]); });
+      } else {
+        stepBars(s, r, r.steps.kind.map(function (k, i) { return i; }), label + (names.length ? " (" + r.steps.kind_names[names[0]] + ")" : ""));
+      }
+    });
+  }
+
+  // ---- tables ----
+  function tables() {
+    var s = section("tables", "Categories and kernels");
+    D.ranks.forEach(function (r) {
+      if (D.ranks.length > 1) el("h3", {}, s, "rank " + r.rank + ": " + r.file);
+      var perStep = r.steps.count > 0;
+      var catCols = [{title: "category"}, {title: "time", num: 1, fmt: ms}, {title: "share", num: 1, fmt: pct}, {title: "calls", num: 1}];
+      if (perStep) catCols.push({title: "per step", num: 1, fmt: ms});
+      table(s, catCols, r.categories.map(function (c) {
+        var row = [c.category, c.time_ms, c.share, c.calls];
+        if (perStep) row.push(c.per_step_ms);
+        return row;
+      }), "search categories");
+      var kCols = [{title: "kernel", name: 1}, {title: "category"}, {title: "calls", num: 1}, {title: "total", num: 1, fmt: ms},
+                   {title: "mean", num: 1, fmt: function (v) { return ms(v / 1000); }}, {title: "share", num: 1, fmt: pct}, {title: "TC"}, {title: "precision"}];
+      table(s, kCols, r.kernels.map(function (k) {
+        return [k.name, k.category, k.calls, k.time_ms, k.mean_us, k.share, k.tensor_core === null ? "?" : k.tensor_core ? "yes" : "no", k.precision || "-"];
+      }), "search kernels");
+      if (r.kernels_left_out) note(s, r.kernels_left_out + " more kernels (the smallest) left out of the page; `cuprobe analyze --csv DIR` has them all.");
+    });
+  }
+
+  // ---- timeline ----
+  function timeline(parent, tl, title) {
+    el("h3", {}, parent, title);
+    if (tl.left_out) note(parent, tl.left_out + " events of this step left out (the page keeps the longest " + (tl.gpu.length + tl.cpu.length) + ").");
+    var streams = [], depth = 0;
+    tl.gpu.forEach(function (e) { if (streams.indexOf(e[0]) < 0) streams.push(e[0]); });
+    streams.sort(function (a, b) { return a - b; });
+    tl.cpu.forEach(function (e) { depth = Math.max(depth, e[0] + 1); });
+    depth = Math.min(depth, 8);
+    var LH = 16, L = 110, R = 10, T = 18;
+    var W = 1180, H = T + (depth + streams.length) * LH + 24;
+    var g = svg(parent, W, H, "timeline");
+    g.dataset.chart = "timeline";
+    var lanes = sv("g", {}, g), body = sv("g", {}, g);
+    for (var d = 0; d < depth; d++) sv("text", {x: 4, y: T + d * LH + 12}, lanes, d === 0 ? "CPU ops" : "");
+    streams.forEach(function (st, i) { sv("text", {x: 4, y: T + (depth + i) * LH + 12}, lanes, "stream " + st); });
+    sv("line", {x1: L, x2: W - R, y1: T + depth * LH - 1, y2: T + depth * LH - 1, "class": "axis"}, lanes);
+    var t0 = 0, t1 = Math.max(tl.end_ms - tl.start_ms, 1e-6), full = [t0, t1];
+    function draw() {
+      body.textContent = "";
+      var scale = (W - L - R) / (t1 - t0);
+      function x(t) { return L + (t - t0) * scale; }
+      for (var i = 0; i <= 5; i++) {
+        var tt = t0 + (t1 - t0) * i / 5;
+        sv("text", {x: x(tt), y: 12, "text-anchor": i === 0 ? "start" : i === 5 ? "end" : "middle"}, body, ms(tt));
+      }
+      function rect(e, y, color, label) {
+        var a = e[1], b = e[1] + e[2];
+        if (b < t0 || a > t1) return;
+        var xa = Math.max(L, x(a)), xb = Math.min(W - R, x(b));
+        var r = sv("rect", {x: xa, y: y, width: Math.max(0.6, xb - xa), height: LH - 3, fill: color}, body);
+        sv("title", {}, r, label + " (" + ms(e[2]) + ")");
+      }
+      tl.cpu.forEach(function (e) { if (e[0] < depth) rect(e, T + e[0] * LH, "#a7b4c9", tl.names[e[3]]); });
+      tl.gpu.forEach(function (e) { rect(e, T + (depth + streams.indexOf(e[0])) * LH, catColor(e[3]), tl.names[e[4]] + " [" + D.categories[e[3]] + "]"); });
+    }
+    function tAt(evt) {
+      var box = g.getBoundingClientRect(), px = (evt.clientX - box.left) * W / box.width;
+      return t0 + (px - L) / (W - L - R) * (t1 - t0);
+    }
+    g.addEventListener("wheel", function (evt) {
+      evt.preventDefault();
+      var at = tAt(evt), f = evt.deltaY < 0 ? 0.8 : 1.25;
+      t0 = at - (at - t0) * f; t1 = at + (t1 - at) * f;
+      if (t1 - t0 > full[1] - full[0]) { t0 = full[0]; t1 = full[1]; }
+      draw();
+    }, {passive: false});
+    var drag = null;
+    g.addEventListener("mousedown", function (evt) { drag = {x: tAt(evt), t0: t0, t1: t1}; });
+    window.addEventListener("mouseup", function () { drag = null; });
+    g.addEventListener("mousemove", function (evt) {
+      if (!drag) return;
+      var dt = tAt(evt) - drag.x;
+      t0 -= dt; t1 -= dt;
+      draw();
+    });
+    g.addEventListener("dblclick", function () { t0 = full[0]; t1 = full[1]; draw(); });
+    draw();
+  }
+  function timelines() {
+    var any = D.ranks.some(function (r) { return r.timelines.length; });
+    if (!any) return;
+    var s = section("timeline", "Timeline of a typical and of the slowest step");
+    note(s, "Kernels coloured by category, one lane per stream, CPU operators and annotations above. Wheel: zoom; drag: pan; double-click: whole step.");
+    legend(s, D.categories.map(function (c, i) { return [c, catColor(i)]; }).filter(function (c, i) {
+      return D.ranks.some(function (r) { return r.timelines.some(function (t) { return t.gpu.some(function (e) { return e[3] === i; }); }); });
+    }));
+    D.ranks.forEach(function (r) {
+      r.timelines.forEach(function (t) { timeline(s, t, (D.ranks.length > 1 ? "rank " + r.rank + ", " : "") + t.label); });
+    });
+  }
+
+  // ---- grouped bars (ranks side by side) ----
+  function groupedBars(parent, groups, series, fmt) {
+    var W = 1180, H = 240, L = 60, R = 10, T = 14, B = 30;
+    var maxV = 0;
+    groups.forEach(function (gr) { gr.values.forEach(function (v) { maxV = Math.max(maxV, v); }); });
+    maxV = niceMax(maxV);
+    var g = svg(parent, W, H, "ranks");
+    g.dataset.chart = "ranks";
+    yAxis(g, L, W - R, T, H - B, maxV, fmt);
+    var gw = (W - L - R) / groups.length, bw = Math.min(60, gw * 0.8 / series.length);
+    groups.forEach(function (gr, i) {
+      var x0 = L + i * gw + (gw - bw * series.length) / 2;
+      gr.values.forEach(function (v, j) {
+        var h = v / maxV * (H - B - T);
+        var r = sv("rect", {x: x0 + j * bw, y: H - B - h, width: bw - 2, height: h, fill: series[j][1]}, g);
+        sv("title", {}, r, gr.label + ": " + series[j][0] + " " + fmt(v));
+      });
+      sv("text", {x: L + (i + 0.5) * gw, y: H - 10, "text-anchor": "middle"}, g, gr.label);
+    });
+    legend(parent, series);
+  }
+  function ranks() {
+    if (D.ranks.length < 2) return;
+    var s = section("ranks", "Ranks side by side");
+    var perStep = D.ranks.every(function (r) { return r.steps.count > 0; });
+    note(s, perStep ? "GPU busy and communication per step (median over steps)." : "Whole traces (some rank has no steps).");
+    groupedBars(s, D.ranks.map(function (r) {
+      return {label: "rank " + r.rank, values: perStep ? [r.busy_per_step_ms, r.comm_per_step_ms] : [r.gpu_busy_ms, r.comm_ms]};
+    }), [["GPU busy", "#4e79a7"], ["communication", "#f28e2b"]], ms);
+    // A wait is often one long call (a late peer at warm-up): shown as the trace's total, not per step,
+    // where a mean would dwarf the medians above.
+    note(s, "Collective wait over the whole trace: time a rank spent in collectives beyond its fastest peer (finding collective_wait).");
+    groupedBars(s, D.ranks.map(function (r) { return {label: "rank " + r.rank, values: [r.wait_ms]}; }),
+                [["collective wait, total", "#e15759"]], ms);
+  }
+
+  // ---- line charts over time (counters, samples, throughput) ----
+  function lineChart(parent, title, xs, ys, opts) {
+    el("h3", {}, parent, title);
+    var W = 1180, H = 170, L = 60, R = 10, T = 10, B = 24;
+    var g = svg(parent, W, H, opts.cls || "series");
+    g.dataset.chart = opts.cls || "series";
+    var x0 = opts.x0 !== undefined ? opts.x0 : Math.min.apply(null, xs), x1 = opts.x1 !== undefined ? opts.x1 : Math.max.apply(null, xs);
+    if (!(x1 > x0)) x1 = x0 + 1;
+    var maxY = niceMax(Math.max.apply(null, ys.filter(isFinite).concat([0])));
+    function X(v) { return L + (v - x0) / (x1 - x0) * (W - L - R); }
+    (opts.bands || []).forEach(function (b, i) {
+      var r = sv("rect", {x: X(b[0]), y: T, width: Math.max(0.5, X(b[1]) - X(b[0])), height: H - B - T, fill: b[2] || (i % 2 ? "#eef3fb" : "#f7f9fc")}, g);
+      if (b[3]) sv("title", {}, r, b[3]);
+    });
+    yAxis(g, L, W - R, T, H - B, maxY, opts.fmt || function (v) { return +v.toPrecision(3); });
+    var d = "";
+    for (var i = 0; i < xs.length; i++) {
+      if (!isFinite(ys[i])) continue;
+      d += (d ? "L" : "M") + X(xs[i]).toFixed(1) + "," + (H - B - ys[i] / maxY * (H - B - T)).toFixed(1);
+    }
+    sv("path", {d: d, fill: "none", stroke: opts.color || "#4e79a7", "stroke-width": 1.4}, g);
+    sv("text", {x: L, y: H - 6}, g, opts.xfmt(x0));
+    sv("text", {x: W - R, y: H - 6, "text-anchor": "end"}, g, opts.xfmt(x1));
+  }
+  function counters() {
+    var with_counters = D.ranks.filter(function (r) { return r.counters && r.counters.metrics.length; });
+    if (!with_counters.length) return;
+    var s = section("counters", "Counters over time, aligned with the steps");
+    note(s, "Device-wide samples; shaded bands: the steps (alternating).");
+    with_counters.forEach(function (r) {
+      var c = r.counters;
+      if (c.downsampled) note(s, c.downsampled);
+      c.metrics.forEach(function (m, i) {
+        lineChart(s, (D.ranks.length > 1 ? "rank " + r.rank + ": " : "") + m, c.t_ms, c.values[i], {
+          cls: "counters", bands: r.step_bands, x0: 0, x1: r.window_ms, xfmt: ms});
+      });
+    });
+  }
+  function samples() {
+    if (!D.samples) return;
+    var s = section("samples", "Sampled counters (" + D.samples.file + ")");
+    if (D.samples.downsampled) note(s, D.samples.downsampled);
+    D.samples.series.forEach(function (se) {
+      lineChart(s, "GPU " + se.gpu + ": " + se.metric, se.t_s, se.values, {cls: "samples", xfmt: function (v) { return v.toFixed(1) + " s"; }});
+    });
+  }
+
+  // ---- bench ----
+  function histogram(parent, title, values) {
+    el("h3", {}, parent, title);
+    var W = 580, H = 170, L = 50, R = 10, T = 10, B = 24;
+    var g = svg(parent, W, H, "bench");
+    g.dataset.chart = "bench";
+    if (!values.length) { sv("text", {x: W / 2, y: H / 2, "text-anchor": "middle"}, g, "no values"); return; }
+    var s = values.slice().sort(function (a, b) { return a - b; });
+    var lo = s[0], hi = s[Math.min(s.length - 1, Math.floor(s.length * 0.995))];
+    if (!(hi > lo)) hi = lo + 1;
+    var bins = 40, counts = new Array(bins).fill(0);
+    s.forEach(function (v) { counts[Math.min(bins - 1, Math.max(0, Math.floor((v - lo) / (hi - lo) * bins)))]++; });
+    var maxC = niceMax(Math.max.apply(null, counts));
+    yAxis(g, L, W - R, T, H - B, maxC, function (v) { return Math.round(v); });
+    var bw = (W - L - R) / bins;
+    counts.forEach(function (c, i) {
+      var h = c / maxC * (H - B - T);
+      var r = sv("rect", {x: L + i * bw, y: H - B - h, width: bw - 1, height: h, fill: "#59a14f"}, g);
+      sv("title", {}, r, ms(lo + (hi - lo) * i / bins) + " .. " + ms(lo + (hi - lo) * (i + 1) / bins) + ": " + c);
+    });
+    var p50 = s[Math.floor((s.length - 1) * 0.5)], p99 = s[Math.floor((s.length - 1) * 0.99)];
+    [[p50, "p50"], [p99, "p99"]].forEach(function (p) {
+      var x = L + Math.min(1, (p[0] - lo) / (hi - lo)) * (W - L - R);
+      sv("line", {x1: x, x2: x, y1: T, y2: H - B, stroke: "#c62828", "stroke-dasharray": "3,2"}, g);
+      sv("text", {x: x + 2, y: T + 9}, g, p[1] + " " + ms(p[0]));
+    });
+    sv("text", {x: L, y: H - 6}, g, ms(lo));
+    sv("text", {x: W - R, y: H - 6, "text-anchor": "end"}, g, ms(hi));
+  }
+  function bench() {
+    if (!D.bench) return;
+    var b = D.bench, s = section("bench", "Bench: latency and throughput");
+    var sum = b.summary;
+    note(s, b.file + ": " + (sum.requests ? sum.requests.completed + " requests completed, " + sum.requests.failed + " failed" : ""));
+    var cols = [{title: "metric"}, {title: "window"}, {title: "mean", num: 1, fmt: ms}, {title: "p50", num: 1, fmt: ms}, {title: "p90", num: 1, fmt: ms}, {title: "p99", num: 1, fmt: ms}, {title: "max", num: 1, fmt: ms}];
+    var rows = [];
+    ["ttft_ms", "itl_ms", "tpot_ms", "e2e_ms"].forEach(function (m) {
+      ["all", "steady"].forEach(function (w) {
+        var d = sum[w] && sum[w][m];
+        if (d && d.count) rows.push([m.replace("_ms", "").toUpperCase(), w, d.mean, d.p50, d.p90, d.p99, d.max]);
+      });
+    });
+    table(s, cols, rows, "search metrics");
+    if (!b.requests) {
+      note(s, "Distributions and throughput over time need the per-request lines: `cuprobe bench --save-requests FILE`, then `cuprobe report --requests FILE`.");
+      return;
+    }
+    var q = b.requests, row = el("div", {"class": "row"}, s);
+    [["TTFT", q.ttft_ms], ["ITL", q.itl_ms], ["TPOT", q.tpot_ms], ["E2E", q.e2e_ms]].forEach(function (h) {
+      histogram(el("div", {}, row), h[0] + " (" + h[1].length + " values)", h[1]);
+    });
+    if (q.itl_sampled) note(s, q.itl_sampled);
+    var bands = q.steady ? [[q.steady[0], q.steady[1], "#e3f1e1", "steady window"]] : [];
+    lineChart(s, "output tokens per second over time (" + q.bin_s + " s bins; green: the steady window)", q.t_s, q.tokens_per_s,
+              {cls: "bench", bands: bands, x0: 0, xfmt: function (v) { return v.toFixed(1) + " s"; }, color: "#2f7d32"});
+  }
+
+  // ---- baseline waterfall ----
+  function baseline() {
+    if (!D.baseline) return;
+    var b = D.baseline, s = section("baseline", "Against the baseline: what moved");
+    note(s, "A (baseline): " + b.a_files.join(", ") + "  \u2192  B: " + b.b_files.join(", ") + ". GPU time " +
+         (b.basis === "step" ? "per step (median)" : "per trace") + ": " + ms(b.a_ms) + " \u2192 " + ms(b.b_ms) + ".");
+    if (b.rank_note) note(s, b.rank_note, "warn");
+    var steps = [["A", b.a_ms, "total"]];
+    var cats = b.changes.filter(function (c) { return c.kind === "category" && Math.abs(c.b_ms - c.a_ms) > 0; });
+    cats.slice(0, 12).forEach(function (c) { steps.push([c.name, c.b_ms - c.a_ms, "delta"]); });
+    var rest = cats.slice(12).reduce(function (a, c) { return a + c.b_ms - c.a_ms; }, 0);
+    if (cats.length > 12) steps.push(["other categories", rest, "delta"]);
+    var catSum = cats.reduce(function (a, c) { return a + c.b_ms - c.a_ms; }, 0);
+    var overlap = (b.b_ms - b.a_ms) - catSum;
+    if (Math.abs(overlap) > 1e-9) steps.push(["GPU busy vs sum of categories", overlap, "delta"]);
+    steps.push(["B", b.b_ms, "total"]);
+    var W = 1180, H = 280, L = 60, R = 10, T = 14, B = 60;
+    var g = svg(s, W, H, "waterfall");
+    g.dataset.chart = "waterfall";
+    var run = 0, maxV = 0;
+    steps.forEach(function (st) { run = st[2] === "total" ? st[1] : run + st[1]; maxV = Math.max(maxV, run, st[1]); });
+    maxV = niceMax(maxV);
+    yAxis(g, L, W - R, T, H - B, maxV, ms);
+    var bw = (W - L - R) / steps.length;
+    function Y(v) { return H - B - v / maxV * (H - B - T); }
+    run = 0;
+    steps.forEach(function (st, i) {
+      var from, to, color;
+      if (st[2] === "total") { from = 0; to = st[1]; run = st[1]; color = "#4e79a7"; }
+      else { from = run; to = run + st[1]; run = to; color = st[1] > 0 ? "#e15759" : "#59a14f"; }
+      var y = Y(Math.max(from, to)), h = Math.max(0.8, Math.abs(Y(from) - Y(to)));
+      var r = sv("rect", {x: L + i * bw + bw * 0.15, y: y, width: bw * 0.7, height: h, fill: color}, g);
+      sv("title", {}, r, st[0] + ": " + (st[2] === "delta" && st[1] > 0 ? "+" : "") + ms(st[1]));
+      var t = sv("text", {x: L + (i + 0.5) * bw, y: H - B + 12, "text-anchor": "end", transform: "rotate(-30 " + (L + (i + 0.5) * bw) + " " + (H - B + 12) + ")"}, g, st[0]);
+      t.setAttribute("font-size", "10");
+    });
+    legend(s, [["total", "#4e79a7"], ["slower in B", "#e15759"], ["faster in B", "#59a14f"]]);
+    table(s, [{title: "kind"}, {title: "name", name: 1}, {title: "A", num: 1, fmt: ms}, {title: "B", num: 1, fmt: ms}, {title: "change", num: 1, fmt: function (v) { return (v > 0 ? "+" : "") + ms(v); }}],
+          b.changes.map(function (c) { return [c.kind, c.name, c.a_ms, c.b_ms, c.b_ms - c.a_ms]; }), "search changes");
+    var f = b.findings;
+    [["findings gone in B", f.disappeared], ["findings new in B", f.appeared]].forEach(function (x) {
+      if (!x[1].length) return;
+      el("h3", {}, s, x[0]);
+      var ul = el("ul", {}, s);
+      x[1].forEach(function (fi) { el("li", {}, ul, "[" + fi.severity + "] " + fi.id + ": " + fi.title); });
+    });
+  }
+
+  function selfcheck() {
+    var out = {sections: [], charts: {}, svg_count: document.querySelectorAll("svg.chart").length, drawn: charts,
+               errors: window.__cuprobeErrors || [], render_ms: Math.round(performance.now()), bytes_of_data: document.getElementById("cuprobe-data").textContent.length};
+    document.querySelectorAll("section[data-section]").forEach(function (s) { out.sections.push(s.dataset.section); });
+    document.querySelectorAll("svg.chart").forEach(function (g) { var k = g.dataset.chart || "?"; out.charts[k] = (out.charts[k] || 0) + 1; });
+    document.getElementById("cuprobe-selfcheck").textContent = JSON.stringify(out);
+  }
+
+  // ?only=SECTION shows one section alone (used for the screenshots in docs/images/).
+  function only() {
+    var m = /[?&]only=([a-z]+)/.exec(location.search);
+    if (!m) return;
+    document.body.classList.add("only");
+    document.getElementById("toc").style.display = "none";
+    if (m[1] !== "header") document.getElementById("top").style.display = "none";
+    document.querySelectorAll("section[data-section]").forEach(function (s) { if (s.dataset.section !== m[1]) s.style.display = "none"; });
+  }
+
+  var parts = [header, findings, steps, tables, timelines, ranks, counters, bench, samples, baseline];
+  parts.forEach(function (f) {
+    try { f(); } catch (e) { (window.__cuprobeErrors = window.__cuprobeErrors || []).push(f.name + ": " + e.message); console.error(e); }
+  });
+  only();
+  selfcheck();
+})();

@@ -1,0 +1,119 @@
+#include "report/html/step_timeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <unordered_map>
+
+#include "common/units.h"
+
+namespace cuprobe {
+
+double round4(double v) {
+  if (!std::isfinite(v) || v == 0) return v;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return std::strtod(buf, nullptr);
+}
+
+namespace {
+
+struct Event {
+  int lane;
+  TimeNs start, end;
+  int category;
+  std::size_t name;
+};
+
+// The `max` longest events, back in time order; returns how many were dropped.
+std::size_t keep_longest(std::vector<Event>& events, std::size_t max) {
+  if (events.size() <= max) return 0;
+  std::size_t dropped = events.size() - max;
+  std::nth_element(events.begin(), events.begin() + static_cast<std::ptrdiff_t>(max), events.end(),
+                   [](const Event& a, const Event& b) { return a.end - a.start > b.end - b.start; });
+  events.resize(max);
+  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.start < b.start; });
+  return dropped;
+}
+
+}  // namespace
+
+nlohmann::ordered_json step_timeline(const Profile& p, const RankAnalysis& rank, std::size_t step,
+                                     const std::string& label) {
+  const Step& s = rank.steps.steps.at(step);
+  TimeNs lo = s.cpu_start, hi = s.cpu_end;
+  if (s.gpu_end > s.gpu_start) {
+    lo = std::min(lo, s.gpu_start);
+    hi = std::max(hi, s.gpu_end);
+  }
+  std::unordered_map<std::string_view, int> category_of;
+  for (const auto& k : rank.kernels) category_of.emplace(k.name, static_cast<int>(k.category));
+  std::vector<std::string> names;
+  std::unordered_map<StringId, std::size_t> name_index;
+  auto name_of = [&](StringId id) {
+    auto [it, fresh] = name_index.try_emplace(id, names.size());
+    if (fresh) names.emplace_back(p.name_of(id));
+    return it->second;
+  };
+
+  std::vector<Event> gpu, cpu;
+  // Profile::gpu and ::cpu are sorted by start: skip to the window, stop after it.
+  auto first_gpu = std::lower_bound(p.gpu.begin(), p.gpu.end(), lo - 10'000'000'000LL,
+                                    [](const GpuActivity& a, TimeNs t) { return a.start < t; });
+  for (auto it = first_gpu; it != p.gpu.end() && it->start <= hi; ++it) {
+    if (it->end < lo) continue;
+    auto c = category_of.find(p.name_of(it->name));
+    gpu.push_back({static_cast<int>(it->stream), it->start, it->end,
+                   c == category_of.end() ? static_cast<int>(Category::kOther) : c->second, name_of(it->name)});
+  }
+  std::vector<TimeNs> open_ends;  // the nesting stack of CPU ranges
+  auto first_cpu =
+      std::lower_bound(p.cpu.begin(), p.cpu.end(), lo, [](const CpuRange& r, TimeNs t) { return r.start < t; });
+  for (auto it = first_cpu; it != p.cpu.end() && it->start <= hi; ++it) {
+    if (it->kind != CpuRangeKind::kOperator && it->kind != CpuRangeKind::kAnnotation) continue;
+    while (!open_ends.empty() && open_ends.back() <= it->start) open_ends.pop_back();
+    cpu.push_back({static_cast<int>(open_ends.size()), it->start, it->end, 0, name_of(it->name)});
+    open_ends.push_back(it->end);
+  }
+  std::size_t left_out = keep_longest(gpu, kTimelineMaxGpuEvents) + keep_longest(cpu, kTimelineMaxCpuEvents);
+
+  using json = nlohmann::ordered_json;
+  auto rel = [&](TimeNs t) { return round4(static_cast<double>(t - lo) / 1e6); };
+  json j;
+  j["label"] = label;
+  j["step"] = step;
+  j["start_ms"] = 0.0;
+  j["end_ms"] = rel(hi);
+  json g = json::array(), c = json::array();
+  for (const auto& e : gpu) g.push_back({e.lane, rel(e.start), rel(e.end) - rel(e.start), e.category, e.name});
+  for (const auto& e : cpu) c.push_back({e.lane, rel(e.start), rel(e.end) - rel(e.start), e.name});
+  j["gpu"] = std::move(g);
+  j["cpu"] = std::move(c);
+  j["names"] = names;
+  j["left_out"] = left_out;
+  return j;
+}
+
+nlohmann::ordered_json typical_and_slowest(const Profile& p, const RankAnalysis& rank) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  const auto& steps = rank.steps.steps;
+  if (steps.empty()) return list;
+  double median_ns = rank.steps.gpu_median_ms * 1e6;
+  std::size_t typical = 0, slowest = 0;
+  for (std::size_t i = 1; i < steps.size(); ++i) {
+    auto off = [&](std::size_t k) { return std::fabs(static_cast<double>(steps[k].gpu_busy) - median_ns); };
+    if (off(i) < off(typical)) typical = i;
+    if (steps[i].cpu_end - steps[i].cpu_start > steps[slowest].cpu_end - steps[slowest].cpu_start) slowest = i;
+  }
+  auto ms = [&](std::size_t k) {
+    return format_duration_ms(static_cast<double>(steps[k].cpu_end - steps[k].cpu_start) / 1e6);
+  };
+  list.push_back(step_timeline(p, rank, typical, "typical step " + std::to_string(typical) + " (" + ms(typical) + ")"));
+  if (slowest != typical) {
+    list.push_back(
+        step_timeline(p, rank, slowest, "slowest step " + std::to_string(slowest) + " (" + ms(slowest) + ")"));
+  }
+  return list;
+}
+
+}  // namespace cuprobe
