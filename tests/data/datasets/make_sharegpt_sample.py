@@ -1,4 +1,4 @@
-"""Writes sharegpt_sample.json: 200 synthetic conversations in ShareGPT's format
+"""Writes sharegpt_sample.json (run it in tests/data/datasets/): 200 synthetic conversations in ShareGPT's format
 (`conversations`: alternating human/gpt turns), prompt and reply lengths spread
 like chat traffic (log-normal), for the README's bench example and the tests.
 Synthetic text: no real ShareGPT content is bundled."""
