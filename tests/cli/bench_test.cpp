@@ -15,6 +15,7 @@
 #include "common/utf8.h"
 #include "load/tls_library.h"
 #include "load/tls_session.h"
+#include "support/json_output.h"
 #include "support/run_cuprobe.h"
 #include "support/scripted_server.h"
 #include "support/stream_server.h"
@@ -29,12 +30,6 @@ StreamServerOptions fast() {
   o.ttft_us = 2000;
   o.itl_us = 1000;
   return o;
-}
-
-json parse_report(const CommandResult& r) {
-  json j = json::parse(r.out, nullptr, false);
-  EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
-  return j;
 }
 
 // Answers /health and /v1/models like a ready server; completions go to `completion`.
@@ -73,7 +68,7 @@ TEST(Bench, InvalidUtf8FromTheServerKeepsReportAndRequests) {
   auto r = run_cuprobe({"bench", s.url(), "-c", "1", "-n", "8", "--output-len", "1", "--json", "-q", "--save-requests",
                         dir + "/requests.jsonl"});
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  json j = parse_report(r);
+  json j = json_stdout(r);
   EXPECT_EQ(j["requests"]["completed"], 2);
   EXPECT_EQ(j["requests"]["failed"], 6);
   std::string lines = slurp(dir + "/requests.jsonl");
@@ -118,7 +113,7 @@ TEST(Bench, HeadersAnywhereReachEveryRoute) {
   auto r = run_cuprobe({"bench", "-H", "Authorization: Bearer KEY", s.url(), "-H", "X-Team: a", "-c", "1", "-n", "3",
                         "--output-len", "1", "--profile", "vllm", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json j = parse_report(r);
+  json j = json_stdout(r);
   EXPECT_EQ(j["requests"]["completed"], 3);
   EXPECT_TRUE(j["profile"]["start"]["ok"].get<bool>()) << j["profile"];
   std::set<std::string> paths;
@@ -199,7 +194,7 @@ TEST(Bench, NoStreamOptionsForStrictServers) {
   // Without the option: the probe request is rejected, the run goes without the field and says so.
   auto r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json probed = parse_report(r);
+  json probed = json_stdout(r);
   EXPECT_EQ(probed["settings"]["fields_dropped"], json::array({"stream_options"}));
   EXPECT_FALSE(probed["settings"]["stream_options"].get<bool>());
   EXPECT_EQ(probed["requests"]["completed"], 2);
@@ -210,7 +205,7 @@ TEST(Bench, NoStreamOptionsForStrictServers) {
       << r.out;
   r = run_cuprobe({"bench", s.url(), "-n", "2", "--output-len", "1", "--no-stream-options", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json j = parse_report(r);
+  json j = json_stdout(r);
   EXPECT_FALSE(j["settings"]["stream_options"].get<bool>());
   EXPECT_EQ(j["requests"]["usage_missing"], 2);
   EXPECT_DOUBLE_EQ(j["all"]["output_tokens"].get<double>(), 2);
@@ -228,7 +223,7 @@ TEST(Bench, HttpsVerifiesTheCertificate) {
   auto r = run_cuprobe({"bench", s.url(), "--cacert", dir + "/cert.pem", "--api-key", "KEY", "-c", "1", "-n", "3",
                         "--output-len", "1", "--profile", "vllm", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json j = parse_report(r);
+  json j = json_stdout(r);
   EXPECT_EQ(j["requests"]["completed"], 3);
   EXPECT_EQ(j["settings"]["url"], s.url());
   EXPECT_TRUE(j["profile"]["start"]["ok"].get<bool>());
@@ -237,14 +232,14 @@ TEST(Bench, HttpsVerifiesTheCertificate) {
   EXPECT_NE(r.err.find("certificate verify failed"), std::string::npos) << r.err;
   r = run_cuprobe({"bench", s.url(), "--api-key", "KEY", "-n", "2", "--no-wait", "--json", "-q"});
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_EQ(parse_report(r)["requests"]["errors"]["tls_failed"], 2);
+  EXPECT_EQ(json_stdout(r)["requests"]["errors"]["tls_failed"], 2);
   r = run_cuprobe({"bench", s.url(), "--insecure", "--api-key", "KEY", "-n", "2", "--output-len", "1", "-q"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // Several handshakes in flight at once in the load loop.
   r = run_cuprobe({"bench", s.url(), "--cacert", dir + "/cert.pem", "--api-key", "KEY", "-c", "4", "-n", "12",
                    "--output-len", "1", "--rate", "200", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(parse_report(r)["requests"]["completed"], 12);
+  EXPECT_EQ(json_stdout(r)["requests"]["completed"], 12);
   r = run_cuprobe({"wait", s.url(), "--cacert", dir + "/cert.pem", "--api-key", "KEY", "--timeout", "5s"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
@@ -271,7 +266,7 @@ TEST(Bench, HttpsAddsTheHandshakeToTtft) {
     if (i == 1) args.insert(args.end(), {"--cacert", dir + "/cert.pem"});
     auto r = run_cuprobe(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    ttft[i] = parse_report(r)["all"]["ttft_ms"]["p50"].get<double>();
+    ttft[i] = json_stdout(r)["all"]["ttft_ms"]["p50"].get<double>();
   }
   std::printf("TTFT p50 over 50 requests: http %.3f ms, https %.3f ms (handshake +%.3f ms)\n", ttft[0], ttft[1],
               ttft[1] - ttft[0]);
@@ -293,7 +288,7 @@ TEST(Bench, JsonReportHasTheContractFields) {
   auto r = run_cuprobe({"bench", s.url(), "-c", "4", "-n", "24", "--output-len", "10", "--input-len", "20", "--warmup",
                         "4", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json j = parse_report(r);
+  json j = json_stdout(r);
   EXPECT_EQ(j["schema"], "cuprobe.bench/1");
   EXPECT_EQ(j["settings"]["url"], s.url());
   EXPECT_EQ(j["settings"]["endpoint"], "/v1/completions");
@@ -345,7 +340,7 @@ TEST(Bench, GenerateEndpointAndOpenLoop) {
   auto r = run_cuprobe({"bench", s.url(), "--endpoint", "/generate", "--rate", "100", "--arrival", "constant", "-n",
                         "10", "--output-len", "4", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json j = parse_report(r);
+  json j = json_stdout(r);
   EXPECT_EQ(j["settings"]["mode"], "open_loop");
   EXPECT_EQ(j["requests"]["completed"], 10);
   EXPECT_TRUE(j["all"]["queue_ms"]["p99"].is_number());
@@ -359,7 +354,7 @@ TEST(Bench, ProfileSglangInsideTheSteadyWindow) {
   auto r = run_cuprobe({"bench", s.url(), "-c", "4", "-n", "40", "--output-len", "10", "--profile", "sglang",
                         "--profile-dir", "/tmp/traces", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json j = parse_report(r);
+  json j = json_stdout(r);
   auto calls = s.profile_calls();
   ASSERT_EQ(calls.size(), 2u);
   EXPECT_EQ(calls[0].path, "/start_profile");
@@ -397,7 +392,7 @@ TEST(Bench, ProfileVllmAndSglangNumSteps) {
   calls = s2.profile_calls();
   ASSERT_EQ(calls.size(), 1u);  // the server stops by itself after num_steps
   EXPECT_EQ(json::parse(calls[0].body)["num_steps"], 5);
-  EXPECT_TRUE(parse_report(r)["profile"]["auto_stop"].get<bool>());
+  EXPECT_TRUE(json_stdout(r)["profile"]["auto_stop"].get<bool>());
 }
 
 TEST(Bench, NoSteadyStateMeansNoProfile) {
@@ -405,7 +400,7 @@ TEST(Bench, NoSteadyStateMeansNoProfile) {
   auto r =
       run_cuprobe({"bench", s.url(), "-c", "4", "-n", "4", "--output-len", "5", "--profile", "sglang", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json j = parse_report(r);
+  json j = json_stdout(r);
   EXPECT_TRUE(s.profile_calls().empty());
   EXPECT_FALSE(j["steady"]["valid"].get<bool>());
   EXPECT_NE(j["profile"]["note"].get<std::string>().find("no steady state"), std::string::npos);
@@ -422,7 +417,7 @@ TEST(Bench, SampleWithoutCountersFailsBeforeAnyLoad) {
   r = run_cuprobe(
       {"bench", s.url(), "-c", "2", "-n", "4", "--output-len", "3", "--sample", "--sample-optional", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(parse_report(r)["sample"]["note"].get<std::string>().find("unavailable"), std::string::npos);
+  EXPECT_NE(json_stdout(r)["sample"]["note"].get<std::string>().find("unavailable"), std::string::npos);
 }
 
 TEST(Bench, FaultsAreCountedAndErrorRateDecidesTheExitCode) {
@@ -450,7 +445,7 @@ TEST(Bench, FaultsAreCountedAndErrorRateDecidesTheExitCode) {
   auto r = run_cuprobe(args);
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("error rate 75.0%"), std::string::npos) << r.err;
-  json j = parse_report(r);
+  json j = json_stdout(r);
   EXPECT_EQ(j["requests"]["completed"], 2);
   EXPECT_EQ(j["requests"]["failed"], 6);
   EXPECT_EQ(j["requests"]["errors"]["http_500"], 2);
@@ -480,7 +475,7 @@ TEST(Bench, ConnectionRefusedReportsAndExits) {
   auto r = run_cuprobe({"bench", url, "--no-wait", "-c", "2", "-n", "6", "--json", "-q"});
   EXPECT_EQ(r.exit_code, 1) << r.err;  // unreachable is a failure, not a threshold (4)
   EXPECT_NE(r.err.find("cannot reach " + url), std::string::npos) << r.err;
-  EXPECT_EQ(parse_report(r)["requests"]["errors"]["connect_refused"], 6);
+  EXPECT_EQ(json_stdout(r)["requests"]["errors"]["connect_refused"], 6);
   r = run_cuprobe({"bench", url, "--wait-timeout", "300ms", "-n", "2", "-q"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("server not ready"), std::string::npos) << r.err;
@@ -491,7 +486,7 @@ TEST(Bench, WholeRunTimeoutNeverHangs) {
   auto r = run_cuprobe({"bench", s.url(), "-c", "2", "-n", "2", "--extra-body", "{\"prompt\": \"fault:stall\"}",
                         "--timeout", "500ms", "--json", "-q"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  json j = parse_report(r);
+  json j = json_stdout(r);
   EXPECT_FALSE(j["complete"].get<bool>());
   EXPECT_TRUE(j["run"]["timed_out"].get<bool>());
   EXPECT_EQ(j["requests"]["errors"]["run_timeout"], 2);

@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "support/json_output.h"
 #include "support/run_cuprobe.h"
 #include "support/stream_server.h"
 
@@ -22,19 +23,7 @@ StreamServerOptions fast() {
   return o;
 }
 
-json report(const CommandResult& r) {
-  json j = json::parse(r.out, nullptr, false);
-  EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
-  return j;
-}
-
-std::string write_file(const std::string& name, const std::string& text) {
-  std::string path = temp_dir() + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
-std::string bad_path() { return write_file("unigram.json", R"({"model": {"type": "Unigram"}})"); }
+std::string bad_path() { return write_temp_file("unigram.json", R"({"model": {"type": "Unigram"}})"); }
 
 std::string words(int n, const std::string& first = "w") {
   std::string s = first;
@@ -64,7 +53,7 @@ TEST(BenchWorkload, RandomLengthsAreTheServersTokensAndRepeat) {
                                    "-q"};
   auto r = run_cuprobe(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json j = report(r);
+  json j = json_stdout(r);
   EXPECT_EQ(j["settings"]["prompt_lengths"], "server /tokenize");
   EXPECT_EQ(j["settings"]["dataset"]["name"], "random");
   EXPECT_NE(j["settings"]["prompts"].get<std::string>().find("20..60 tokens in, 4..12 out"), std::string::npos)
@@ -118,12 +107,12 @@ TEST(BenchWorkload, WithoutTokenizeLengthsAreWordsAndTheReportSaysSo) {
 TEST(BenchWorkload, LocalTokenizerCountsWithoutTheServer) {
   json tokenizer = {{"model", {{"type", "BPE"}, {"vocab", {{"t", 0}}}, {"merges", {"t h", "th e"}}}},
                     {"pre_tokenizer", {{"type", "ByteLevel"}, {"add_prefix_space", false}}}};
-  std::string path = write_file("tokenizer.json", tokenizer.dump());
+  std::string path = write_temp_file("tokenizer.json", tokenizer.dump());
   StreamServer s(fast());
   auto r = run_cuprobe({"bench", s.url(), "--dataset-name", "random", "--random-input-len", "30", "--random-output-len",
                         "2", "-n", "3", "--tokenizer", path, "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(report(r)["settings"]["prompt_lengths"], "tokenizer " + path);
+  EXPECT_EQ(json_stdout(r)["settings"]["prompt_lengths"], "tokenizer " + path);
   EXPECT_EQ(s.tokenize_calls(), 0u);
   r = run_cuprobe({"bench", s.url(), "--dataset-name", "random", "--tokenizer", path, "--token-count", "words"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -155,7 +144,7 @@ TEST(BenchWorkload, SharedPrefixGroups) {
                         "--json",
                         "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json j = report(r);
+  json j = json_stdout(r);
   EXPECT_EQ(j["settings"]["dataset"]["conversations"], 6);
   std::map<std::string, int> prefixes;
   for (const ServedRequest& q : s.served()) {
@@ -178,12 +167,12 @@ TEST(BenchWorkload, ShareGptPromptsAndReplyLengths) {
   json doc = json::array();
   for (int i = 0; i < 6; ++i) doc.push_back(sharegpt_entry({words(10 + i, "q" + std::to_string(i)), words(5 + i)}));
   doc.push_back(sharegpt_entry({words(2), words(50)}));  // too short a prompt: filtered
-  std::string path = write_file("sharegpt.json", doc.dump());
+  std::string path = write_temp_file("sharegpt.json", doc.dump());
   StreamServer s(fast());
   auto r = run_cuprobe({"bench", s.url(), "--dataset-name", "sharegpt", "--dataset-path", path, "-n", "6",
                         "--num-prompts", "10", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  json j = report(r);
+  json j = json_stdout(r);
   EXPECT_EQ(j["settings"]["dataset"]["too_short"], 1);
   EXPECT_EQ(j["settings"]["dataset"]["conversations"], 6);
   int seen = 0;
@@ -205,12 +194,12 @@ TEST(BenchWorkload, MultiTurnSessionsKeepTheirOrder) {
     doc.push_back(sharegpt_entry(
         {id + "t0 " + words(5), words(6), id + "t1 " + words(5), words(7), id + "t2 " + words(5), words(8)}));
   }
-  std::string path = write_file("multi.json", doc.dump());
+  std::string path = write_temp_file("multi.json", doc.dump());
   StreamServer s(fast());
   auto r = run_cuprobe({"bench", s.url() + "/v1/chat/completions", "--dataset-name", "sharegpt", "--dataset-path", path,
                         "--multi-turn", "-n", "12", "-c", "2", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(report(r)["settings"]["dataset"]["turns"], 12);
+  EXPECT_EQ(json_stdout(r)["settings"]["dataset"]["turns"], 12);
   std::map<std::string, std::vector<ServedRequest>> sessions;
   for (const ServedRequest& q : s.served()) {
     if (q.prompt.starts_with("Hello")) continue;
@@ -232,12 +221,12 @@ TEST(BenchWorkload, MultiTurnSessionsKeepTheirOrder) {
 
 TEST(BenchWorkload, BadFilesAndFlags) {
   StreamServer s(fast());
-  std::string bad = write_file("broken.json", "[{\"conversations\": [");
+  std::string bad = write_temp_file("broken.json", "[{\"conversations\": [");
   auto r = run_cuprobe({"bench", s.url(), "--dataset-name", "sharegpt", "--dataset-path", bad, "-q"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("broken.json: byte "), std::string::npos) << r.err;
   EXPECT_TRUE(s.served().empty()) << "a bad file fails before any request";
-  std::string jsonl = write_file("bad.jsonl", "{\"prompt\": \"a\"}\n[1]\n");
+  std::string jsonl = write_temp_file("bad.jsonl", "{\"prompt\": \"a\"}\n[1]\n");
   r = run_cuprobe({"bench", s.url(), "--dataset-name", "jsonl", "--dataset-path", jsonl, "-q"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("bad.jsonl: line 2: not a JSON object"), std::string::npos) << r.err;
@@ -259,7 +248,7 @@ TEST(BenchWorkload, BadFilesAndFlags) {
 }
 
 TEST(BenchWorkload, JsonlMultiTurn) {
-  std::string path = write_file(
+  std::string path = write_temp_file(
       "chat.jsonl",
       "{\"messages\": [{\"role\": \"user\", \"content\": \"a1 x\"}, {\"role\": \"assistant\", \"content\": \"r\"},"
       " {\"role\": \"user\", \"content\": \"a2 y\"}], \"output_len\": 2}\n");

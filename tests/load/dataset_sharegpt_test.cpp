@@ -10,12 +10,6 @@
 namespace cuprobe {
 namespace {
 
-std::string write_file(const std::string& name, const std::string& text) {
-  std::string path = test::temp_dir() + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
 std::string words(int n) {
   std::string s;
   for (int i = 0; i < n; ++i) s += i ? " w" : "w";
@@ -39,7 +33,7 @@ TEST(DatasetShareGpt, VllmFilterRules) {
       entry({{"human", words(10)}}),                          // no reply: unusable
       nlohmann::json{{"conversations", "no"}},                // mistyped: unusable
   });
-  ShareGptFile file = read_sharegpt(write_file("sg.json", doc.dump()));
+  ShareGptFile file = read_sharegpt(test::write_temp_file("sg.json", doc.dump()));
   EXPECT_EQ(file.entries, 8u);
   EXPECT_EQ(file.unusable, 2u);
   WordCounter counter;
@@ -72,7 +66,7 @@ TEST(DatasetShareGpt, SeededChoiceAndMultiTurn) {
                          {"gpt", words(9)},
                          {"human", words(7)}}));
   }
-  ShareGptFile file = read_sharegpt(write_file("mt.json", doc.dump()));
+  ShareGptFile file = read_sharegpt(test::write_temp_file("mt.json", doc.dump()));
   WordCounter counter;
   ShareGptSpec spec;
   spec.count = 5;
@@ -96,15 +90,16 @@ TEST(DatasetShareGpt, SeededChoiceAndMultiTurn) {
 
 TEST(DatasetShareGpt, BadFilesSayWhereAndWhy) {
   try {
-    read_sharegpt(write_file("bad.json", "[{\"conversations\": [}]"));
+    read_sharegpt(test::write_temp_file("bad.json", "[{\"conversations\": [}]"));
     FAIL();
   } catch (const Error& e) {
     std::string what = e.what();
     EXPECT_NE(what.find("bad.json: byte 20: not JSON"), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos);
   }
-  EXPECT_THROW(read_sharegpt(write_file("obj.json", "{\"conversations\": []}")), Error);
-  EXPECT_THROW(read_sharegpt(write_file("none.json", "[{\"conversations\": [{\"from\": \"gpt\", \"value\": \"x\"}]}]")),
+  EXPECT_THROW(read_sharegpt(test::write_temp_file("obj.json", "{\"conversations\": []}")), Error);
+  EXPECT_THROW(read_sharegpt(test::write_temp_file("none.json",
+                                                   "[{\"conversations\": [{\"from\": \"gpt\", \"value\": \"x\"}]}]")),
                Error);
   EXPECT_THROW(read_sharegpt(test::temp_dir() + "/missing.json"), Error);
 }

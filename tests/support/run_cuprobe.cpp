@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace cuprobe::test {
@@ -91,6 +92,12 @@ std::string temp_dir() {
   std::string pattern = (std::filesystem::temp_directory_path() / "cuprobe_test_XXXXXX").string();
   if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
   return pattern;
+}
+
+std::string write_temp_file(const std::string& name, const std::string& text) {
+  std::string path = temp_dir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
 }
 
 }  // namespace cuprobe::test
