@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Steps of a CUDA-graph decode loop (bench/gpu/graph_decode.py: eager warm-up, then
 # N replays of a 24-layer step, one host sync per step, no step annotations), found
-# by `analyze` from `record --graphs node`, `record --graphs whole` and a torch.profiler
+# by `analyze` from `record --graphs node|whole|events` and a torch.profiler
 # trace: the step count must equal the replay count, the step time must match the
 # CUDA-event-timed step within 5%, and no gpu_idle / launch_bound finding may appear.
 #   bench/gpu/graph_decode_check.sh BINDIR OUT [REPLAYS]
@@ -33,7 +33,7 @@ print(f"{'PASS' if ok else 'FAIL'}  {tag}: steps {steps['count']} (want {truth['
 sys.exit(0 if ok else 1)
 PY
 }
-for mode in node whole; do
+for mode in node whole events; do
   "$BIN/cuprobe" record -f --no-counters --graphs $mode -o "$out/$mode.cuprobe" -- $loop --replays "$replays" \
     > "$out/$mode.truth.json" 2>> "$out/log.txt"
   "$BIN/cuprobe" analyze --json "$out/$mode.cuprobe" > "$out/$mode.analyze.json" 2>> "$out/log.txt"

@@ -3,6 +3,9 @@
 # in interleaved rounds (drift hits every variant alike); the target runs on CPUs
 # 2-5 in every variant. Prints one table: median of the per-run step medians.
 # usage: bench/gpu/record_cost.sh BINDIR OUTDIR [ROUNDS] [STEPS]
+# LOOP= another workload that takes --tag and prints {"tag", "median_ms"} (e.g. the C++
+# launch loop, bench/gpu/launch_loop.cu); VARIANTS= the rows below, or others.
+# `--mode torch-profiler` rows are compared with the unrecorded row of the same other options.
 set -u
 BIN=$(cd "$1" && pwd); OUT=$2; ROUNDS=${3:-3}; STEPS=${4:-1000}
 mkdir -p "$OUT"; T=/tmp/cuprobe-cost; rm -rf $T; mkdir -p $T
@@ -10,7 +13,7 @@ for d in /usr/local/cuda/extras/CUPTI/lib64 /usr/local/cuda/lib64 /usr/local/cud
   for f in $d/libcupti.so* $d/libnvperf*; do [ -e "$f" ] && [ ! -e "$BIN/$(basename $f)" ] && ln -s "$f" "$BIN/"; done
 done
 export PYTHONUNBUFFERED=1
-LOOP="taskset -c 2-5 python3 bench/gpu/record_decode_loop.py --steps $STEPS"
+LOOP=${LOOP:-"taskset -c 2-5 python3 bench/gpu/record_decode_loop.py --steps $STEPS"}
 # tag | environment for cuprobe | record options ("-" = not recorded, "sample ..." = counters only) | loop options
 VARIANTS=${VARIANTS:-"
 plain||-|
@@ -22,7 +25,9 @@ record-kernel-only-no-subscribe|CUPROBE_RECORD_SUBSCRIBE=0|record --no-counters 
 record-no-nvtx||record --no-counters --kinds kernel,memcpy,memset|
 plain-graph||-|--graph
 record-graph-whole||record --graphs whole|--graph
+record-graph-events||record --graphs events|--graph
 record-graph-node||record|--graph
+torch-profiler||-|--mode torch-profiler
 plain-alternate||-|--alternate 50
 record-alternate||record --capture cuda-profiler|--alternate 50
 "}
@@ -46,11 +51,11 @@ for r in rows: by.setdefault(r["tag"], []).append(r["median_ms"])
 variants = [l.split("|") for l in sys.argv[2].splitlines() if l.strip()]
 order = [v[0] for v in variants]
 # Each variant is compared with the first unrecorded one ("-") that runs the loop with the same options.
-plain_for = {v[3].strip(): v[0] for v in reversed(variants) if v[2] == "-"}
+plain_for = {v[3].strip(): v[0] for v in reversed(variants) if v[2] == "-" and "--mode" not in v[3]}
 for tag, _, _, loopopts in variants:
     v = by.get(tag, [])
     if not v: continue
-    base_tag = plain_for.get(loopopts.strip())
+    base_tag = plain_for.get(loopopts.replace("--mode torch-profiler", "").strip())
     if base_tag not in by: continue
     base = statistics.median(by[base_tag])
     m = statistics.median(v)

@@ -67,8 +67,10 @@ int run_record_verb(int argc, char** argv) {
                  "stop recording when the run file reaches this size (e.g. 512MiB); the rest is counted as lost");
   app.add_flag("--api", o.api_calls, "also record CUDA runtime API calls (launch correlation; costs more)");
   app.add_option("--graphs", graphs,
-                 "node: every kernel inside CUDA graphs (default); whole: one record per graph launch (lower overhead)")
-      ->check(CLI::IsMember({"node", "whole"}));
+                 "node: every kernel inside CUDA graphs (default); whole: one record per graph launch, timed by "
+                 "CUPTI; events: one record per graph launch, timed by CUDA events on the launching stream "
+                 "(lowest overhead)")
+      ->check(CLI::IsMember({"node", "whole", "events"}));
   app.add_option("--hw-trace", hw_trace,
                  "auto: time kernels with the GPU's hardware event system where it has one (Blackwell), "
                  "else by software instrumentation; off: always software")
@@ -117,7 +119,7 @@ int run_record_verb(int argc, char** argv) {
   if (o.sample_interval.count() <= 0) throw Error("--interval must be positive", kExitUsage);
   o.counters = !no_counters;
   o.counter_gpus = parse_gpu_list(gpu_text);
-  o.whole_graphs = graphs == "whole";
+  o.graphs = graphs;
   o.hw_trace = hw_trace == "auto";
   o.capture = capture == "cuda-profiler" ? CaptureMode::kCudaProfiler
               : capture == "signal"      ? CaptureMode::kSignal

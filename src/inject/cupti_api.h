@@ -25,7 +25,11 @@ struct CuptiApi {
   decltype(&::cuptiGetCallbackName) callback_name = nullptr;
   decltype(&::cuptiEnableDomain) enable_domain = nullptr;  // optional: null when the library lacks it
   CUptiResult (*enable_hw_trace)(uint8_t) = nullptr;       // optional: cuptiActivityEnableHWTrace, newer CUPTIs only
-  std::string path;                                        // the libcupti file in use
+  // Optional: ids for launches timed outside CUPTI's activity records (--graphs events).
+  decltype(&::cuptiGetStreamIdEx) stream_id = nullptr;
+  decltype(&::cuptiGetDeviceId) device_id = nullptr;
+  decltype(&::cuptiGetGraphExecId) graph_exec_id = nullptr;
+  std::string path;  // the libcupti file in use
 
   // Empty string on success, else why CUPTI could not be loaded.
   std::string load();

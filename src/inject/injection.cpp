@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -30,6 +31,7 @@
 #include "common/clock.h"
 #include "inject/activity_encoder.h"
 #include "inject/cupti_api.h"
+#include "inject/graph_event_timer.h"
 #include "wire/capture_window.h"
 #include "wire/record_wire.h"
 
@@ -54,8 +56,10 @@ class Recorder {
   void on_profiler_api(bool start);
   void on_cupti_state(CUpti_CallbackId id, CUptiResult result, const char* message);
   void on_context_created() {
-    if (!timing_chosen_.exchange(true)) choose_kernel_timing();
+    if (activity_api_ && !timing_chosen_.exchange(true)) choose_kernel_timing();
   }
+  void on_graph_launch(const CUpti_CallbackData* info, bool per_thread_default_stream);
+  void on_graph_build(const CUpti_CallbackData* info, CUpti_CallbackId id);
 
  private:
   bool connect_parent(const char* path);
@@ -63,6 +67,10 @@ class Recorder {
   void notice(wire::NoticeCode code, const std::string& text);
   void set_collecting(bool on, std::uint32_t reason);
   void choose_kernel_timing();
+  bool start_graph_events(CUpti_SubscriberHandle subscriber, CUptiResult subscribed);
+  void set_node_kinds(bool on);
+  void quiet_nodes(bool enter);
+  void collect_graph_launches(std::string& out, bool wait);
   void tell_rank();
   void worker_loop();
   void read_controls();
@@ -73,10 +81,22 @@ class Recorder {
   int fd_ = -1;
   pid_t pid_ = 0;
   bool api_calls_ = false;
-  bool whole_graphs_ = false;
+  bool whole_graphs_ = false;  // CUPTI's graph tracing (--graphs whole, or events' fallback)
+  // --graphs events: graph launches timed by CUDA events at the launch callback.
+  std::unique_ptr<GraphEventTimer> graph_timer_;
+  std::FILE* graph_events_log_ = nullptr;  // CUPROBE_RECORD_GRAPH_EVENTS_LOG: validation beside CUPTI's tracing
+  // Kernel/memcpy/memset tracing is off while any thread is inside a quiet section:
+  // a graph launch, and with CUPROBE_RECORD_GRAPH_QUIET=build|capture also graph
+  // instantiation/upload (and stream capture).
+  std::atomic<int> quiet_depth_{0};
+  std::string graph_quiet_ = "launch";
+  bool graph_events_dry_ = std::getenv("CUPROBE_RECORD_GRAPH_EVENTS_DRY") != nullptr;  // cost experiment: callback only
   std::atomic<bool> timing_chosen_{false};
   bool profiler_api_controls_ = false;  // --capture cuda-profiler
   std::atomic<bool> collecting_{false};
+  bool activity_api_ = true;        // CUPTI's activity API in use (kernels, copies, NVTX, graph tracing)
+  std::uint32_t wanted_kinds_ = 0;  // bit per ActivityKind, from CUPROBE_RECORD_KINDS
+  bool kind_wanted(ActivityKind kind) const { return wanted_kinds_ & (1u << static_cast<unsigned>(kind)); }
   // --graphs whole: GRAPH_TRACE stays enabled from the start (enabling it once a graph
   // exists crashed the target in CUPTI 13.0 on the H200), and its records are kept only
   // when they start while collection is on. Guarded by mutex_.
@@ -181,7 +201,7 @@ CUpti_ActivityKind cupti_kind(ActivityKind kind) {
 }
 
 // Whether `kind` is in the comma-separated CUPROBE_RECORD_KINDS (all when unset).
-bool kind_wanted(ActivityKind kind) {
+bool kind_in_environment(ActivityKind kind) {
   const char* env = std::getenv(wire::kKindsEnv);
   if (!env || !*env) return true;
   std::string list = std::string(",") + env + ",";
@@ -211,6 +231,142 @@ void Recorder::set_collecting(bool on, std::uint32_t reason) {
        : graph_window_.close(static_cast<std::int64_t>(cupti_now));
   }
   wake_.notify_one();
+}
+
+// The kinds a graph's nodes would produce record by record: off while a graph is
+// launched under --graphs events (a launch made by another thread meanwhile goes
+// untraced).
+void Recorder::set_node_kinds(bool on) {
+  for (ActivityKind kind : {ActivityKind::kKernel, ActivityKind::kMemcpy, ActivityKind::kMemset}) {
+    if (kind_wanted(kind)) on ? api_.enable(cupti_kind(kind)) : api_.disable(cupti_kind(kind));
+  }
+}
+
+void Recorder::quiet_nodes(bool enter) {
+  if (enter) {
+    if (quiet_depth_.fetch_add(1) == 0) set_node_kinds(false);
+  } else if (quiet_depth_.fetch_sub(1) == 1 && collecting_) {
+    set_node_kinds(true);
+  }
+}
+
+thread_local bool t_in_quiet_launch = false;
+thread_local int t_open_captures = 0;
+
+void Recorder::on_graph_launch(const CUpti_CallbackData* info, bool per_thread_default_stream) {
+  if (!graph_timer_ || graph_events_dry_) return;
+  if (info->callbackSite == CUPTI_API_ENTER) {
+    if (!collecting_) return;
+    const auto* params = static_cast<const cuGraphLaunch_params*>(info->functionParams);
+    quiet_nodes(true);
+    t_in_quiet_launch = true;
+    graph_timer_->before_launch(info->context, params->hGraph, params->hStream, per_thread_default_stream);
+    return;
+  }
+  const auto* result = static_cast<const CUresult*>(info->functionReturnValue);
+  graph_timer_->after_launch(info->correlationId, result && *result == CUDA_SUCCESS);
+  if (t_in_quiet_launch) quiet_nodes(false);
+  t_in_quiet_launch = false;
+}
+
+bool is_capture_begin(CUpti_CallbackId id) {
+  return id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture ||
+         id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz ||
+         id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2 ||
+         id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz ||
+         id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph ||
+         id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz;
+}
+
+bool is_capture_end(CUpti_CallbackId id) {
+  return id == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture || id == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz;
+}
+
+const CUpti_CallbackId kGraphBuildCalls[] = {CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate,
+                                             CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2,
+                                             CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags,
+                                             CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams,
+                                             CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz,
+                                             CUPTI_DRIVER_TRACE_CBID_cuGraphUpload,
+                                             CUPTI_DRIVER_TRACE_CBID_cuGraphUpload_ptsz,
+                                             CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate,
+                                             CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2};
+const CUpti_CallbackId kCaptureCalls[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,        CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,     CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,          CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz};
+
+// Graph instantiation and upload (and stream capture) with kernel tracing off:
+// whether CUPTI's per-node instrumentation stays in a graph may be decided there.
+void Recorder::on_graph_build(const CUpti_CallbackData* info, CUpti_CallbackId id) {
+  const auto* result = static_cast<const CUresult*>(info->functionReturnValue);
+  bool ok = info->callbackSite == CUPTI_API_EXIT && result && *result == CUDA_SUCCESS;
+  if (is_capture_begin(id)) {
+    if (info->callbackSite == CUPTI_API_ENTER) {
+      quiet_nodes(true);
+    } else if (ok) {
+      ++t_open_captures;
+    } else {
+      quiet_nodes(false);
+    }
+  } else if (is_capture_end(id)) {
+    if (info->callbackSite == CUPTI_API_EXIT && t_open_captures > 0) {
+      --t_open_captures;
+      quiet_nodes(false);
+    }
+  } else {
+    quiet_nodes(info->callbackSite == CUPTI_API_ENTER);
+  }
+}
+
+void Recorder::collect_graph_launches(std::string& out, bool wait) {
+  if (!graph_timer_) return;
+  graph_timer_->collect(
+      [&](const wire::GraphLaunch& g) {
+        if (graph_events_log_) {
+          std::fprintf(graph_events_log_, "%lld,%lld,%lld\n", static_cast<long long>(g.correlation),
+                       static_cast<long long>(g.start), static_cast<long long>(g.end));
+        } else {
+          wire::append_frame(out, wire::Type::kGraphLaunch, g);
+        }
+      },
+      wait);
+  if (std::uint64_t lost = graph_timer_->take_lost()) {
+    wire::append_frame(out, wire::Type::kLoss,
+                       wire::Loss{lost, static_cast<std::uint32_t>(wire::LossReason::kGraphUntimed), 0});
+  }
+}
+
+// --graphs events needs the launch callbacks and the driver's event functions;
+// without them CUPTI's graph tracing stands in, and the run file says so.
+bool Recorder::start_graph_events(CUpti_SubscriberHandle subscriber, CUptiResult subscribed) {
+  auto timer = std::make_unique<GraphEventTimer>(api_);
+  std::string why = subscribed != CUPTI_SUCCESS
+                        ? std::string("no CUPTI callbacks (cuptiSubscribe: ") + api_.result_string(subscribed) + ")"
+                        : timer->load();
+  for (auto cbid : {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz}) {
+    if (!why.empty()) break;
+    CUptiResult r = api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+    if (r != CUPTI_SUCCESS) why = std::string("cuptiEnableCallback(cuGraphLaunch): ") + api_.result_string(r);
+  }
+  if (!why.empty()) {
+    notice(wire::NoticeCode::kGraphTiming, "cupti: " + why);
+    return false;
+  }
+  if (const char* q = std::getenv("CUPROBE_RECORD_GRAPH_QUIET"); q && *q) graph_quiet_ = q;
+  if (graph_quiet_ == "build" || graph_quiet_ == "capture") {
+    for (auto cbid : kGraphBuildCalls) api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+  }
+  if (graph_quiet_ == "capture") {
+    for (auto cbid : kCaptureCalls) api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+  }
+  graph_timer_ = std::move(timer);
+  notice(wire::NoticeCode::kGraphTiming, "events");
+  if (const char* log = std::getenv("CUPROBE_RECORD_GRAPH_EVENTS_LOG"); log && *log) {
+    graph_events_log_ = std::fopen(log, "w");  // validation: events to this file, CUPTI's graph tracing as well
+  }
+  return true;
 }
 
 void CUPTIAPI on_buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
@@ -255,6 +411,14 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
     }
     if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
+      g_recorder->on_graph_launch(info, id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz);
+      return;
+    }
+    if (id != CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && id != CUPTI_DRIVER_TRACE_CBID_cuProfilerStop) {
+      g_recorder->on_graph_build(info, id);
+      return;
+    }
     if (id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && info->callbackSite == CUPTI_API_EXIT) {
       g_recorder->on_profiler_api(true);
     } else if (id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop && info->callbackSite == CUPTI_API_ENTER) {
@@ -330,7 +494,7 @@ void Recorder::read_controls() {
       else if (cmd == wire::ControlCommand::kDisable)
         set_collecting(false, 0);
       else if (cmd == wire::ControlCommand::kFlush)
-        api_.flush_all(0);
+        if (activity_api_) api_.flush_all(0);
     }
     control_in_.erase(0, kFrame);
   }
@@ -378,6 +542,7 @@ void Recorder::worker_loop() {
         out.clear();
       }
     }
+    collect_graph_launches(out, stopping);
     if (!out.empty()) send_now(out);
     out.clear();
     if (parent_gone_ && collecting_) set_collecting(false, 0);
@@ -385,7 +550,7 @@ void Recorder::worker_loop() {
     read_controls();
     auto now = std::chrono::steady_clock::now();
     if (now - last_flush >= std::chrono::milliseconds(flush_ms_)) {
-      api_.flush_all(0);
+      if (activity_api_) api_.flush_all(0);
       last_flush = now;
     }
   }
@@ -419,7 +584,12 @@ bool Recorder::start() {
   const char* api_env = std::getenv(wire::kApiEnv);
   api_calls_ = api_env && std::strcmp(api_env, "1") == 0;
   const char* graphs_env = std::getenv(wire::kGraphsEnv);
-  whole_graphs_ = graphs_env && std::strcmp(graphs_env, "whole") == 0;
+  const std::string graphs = graphs_env ? graphs_env : "node";
+  const bool no_activity = std::getenv("CUPROBE_RECORD_NO_ACTIVITY") != nullptr;  // cost experiment
+  activity_api_ = !no_activity;
+  for (std::size_t i = 0; i < enum_count<ActivityKind>(); ++i) {
+    if (kind_in_environment(enum_at<ActivityKind>(i)) && !no_activity) wanted_kinds_ |= 1u << i;
+  }
   const char* start_env = std::getenv(wire::kStartEnv);
   std::string start_mode = start_env ? start_env : "on";
   profiler_api_controls_ = start_mode == "cuda-profiler";
@@ -428,7 +598,8 @@ bool Recorder::start() {
   // The callback subscription serves --capture cuda-profiler and tells us when
   // another tool already holds CUPTI; CUPROBE_RECORD_SUBSCRIBE=0 skips it.
   const char* sub_env = std::getenv("CUPROBE_RECORD_SUBSCRIBE");
-  bool want_subscribe = start_mode == "cuda-profiler" || !sub_env || std::strcmp(sub_env, "0") != 0;
+  bool want_subscribe =
+      start_mode == "cuda-profiler" || graphs == "events" || !sub_env || std::strcmp(sub_env, "0") != 0;
   CUptiResult r = want_subscribe
                       ? api_.subscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), nullptr)
                       : CUPTI_ERROR_NOT_INITIALIZED;
@@ -448,13 +619,15 @@ bool Recorder::start() {
     notice(wire::NoticeCode::kCuptiError, std::string("cuptiSubscribe: ") + api_.result_string(r) +
                                               " (--capture cuda-profiler will not see cudaProfilerStart)");
   }
-  r = api_.register_callbacks(&on_buffer_requested, &on_buffer_completed);
+  r = activity_api_ ? api_.register_callbacks(&on_buffer_requested, &on_buffer_completed) : CUPTI_SUCCESS;
   if (r != CUPTI_SUCCESS) {
     return give_up(wire::NoticeCode::kCuptiBusy,
                    std::string("cuptiActivityRegisterCallbacks: ") + api_.result_string(r));
   }
   if (r_subscribed != CUPTI_SUCCESS) on_context_created();  // no callback will come: ask now
-  api_.enable(CUPTI_ACTIVITY_KIND_DEVICE);
+  whole_graphs_ =
+      graphs == "whole" || (graphs == "events" && !start_graph_events(subscriber, r_subscribed)) || graph_events_log_;
+  if (!no_activity) api_.enable(CUPTI_ACTIVITY_KIND_DEVICE);
   if (whole_graphs_) {
     r = api_.enable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
     if (r != CUPTI_SUCCESS) {
@@ -518,7 +691,7 @@ void Recorder::choose_kernel_timing() {
 
 void Recorder::stop_at_exit() {
   if (getpid() != pid_) return;  // a forked child: its copy of us has no worker
-  api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  if (activity_api_) api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -526,6 +699,14 @@ void Recorder::stop_at_exit() {
   wake_.notify_one();
   if (worker_.joinable()) worker_.join();
   std::string bye;
+  if (graph_timer_) {
+    wire::append_frame(bye, wire::Type::kNotice, wire::Notice{static_cast<std::uint32_t>(wire::NoticeCode::kInfo), 0},
+                       std::to_string(graph_timer_->timed()) +
+                           " graph launches timed by CUDA events; their start times lie on the kernel clock within "
+                           "+-" +
+                           std::to_string((graph_timer_->anchor_spread_ns() + 1999) / 2000) + " us");
+  }
+  if (graph_events_log_) std::fclose(graph_events_log_);
   wire::append_frame(bye, wire::Type::kGoodbye, wire::Goodbye{realtime_ns(), encoder_ ? encoder_->records() : 0});
   send_now(bye);
   close(fd_);

@@ -148,6 +148,7 @@ enum class LossReason : std::uint32_t {
   kSendFailed = 3,     // the parent went away
   kBadRecord = 4,      // a CUPTI record the library could not read
   kUnhandledKind = 5,  // CUPTI records of a kind the library does not encode; detail = the kind
+  kGraphUntimed = 6,   // --graphs events: graph launches whose events could not be recorded or read
 };
 
 struct Loss {
@@ -164,6 +165,7 @@ enum class NoticeCode : std::uint32_t {
   kNvtxUnavailable = 3,
   kKernelTiming = 4,  // tail: "hardware" or "software: why not hardware"
   kRank = 5,          // tail: "RANK" or "RANK WORLD_SIZE", from the process's torchrun environment
+  kGraphTiming = 6,   // tail: "events" or "cupti: why not events" (--graphs events)
 };
 
 // + tail: one line of text.

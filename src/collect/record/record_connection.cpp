@@ -23,8 +23,16 @@ std::string loss_reason_name(const wire::Loss& loss) {
       return "unreadable CUPTI buffer";
     case wire::LossReason::kUnhandledKind:
       return "CUPTI activity kind " + std::to_string(loss.detail) + " not recorded";
+    case wire::LossReason::kGraphUntimed:
+      return "graph launches not timed (CUDA events failed)";
   }
   return "unknown";
+}
+
+// "software: why" -> " (why)": the reason a notice's tail gives after its colon.
+std::string reason_after_colon(const std::string& text) {
+  std::size_t colon = text.find(": ");
+  return colon == std::string::npos ? "" : " (" + text.substr(colon + 2) + ")";
 }
 
 std::string tail_of(std::string_view payload, std::size_t fixed) { return std::string(payload.substr(fixed)); }
@@ -216,10 +224,14 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
       if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kKernelTiming)) {
         bool hardware = text == "hardware";
         writer_.set_metadata("kernel_timing", hardware ? "hardware" : "software");
-        std::size_t colon = text.find(": ");
-        std::string why = colon == std::string::npos ? "" : " (" + text.substr(colon + 2) + ")";
         text = hardware ? "kernels timed by the GPU's hardware event system"
-                        : "kernels timed by software instrumentation" + why;
+                        : "kernels timed by software instrumentation" + reason_after_colon(text);
+      }
+      if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kGraphTiming)) {
+        bool events = text == "events";
+        writer_.set_metadata("graph_timing", events ? "events" : "cupti");
+        text = events ? "graph launches timed by CUDA events on the launching stream"
+                      : "graph launches timed by CUPTI's graph tracing" + reason_after_colon(text);
       }
       writer_.add_notice(now_ns, pid_, "library", text);
       messages_.push_back("pid " + std::to_string(pid_) + ": " + text);

@@ -173,9 +173,9 @@ void Session::setup_environment() {
     if (!std::getenv("NVTX_INJECTION64_PATH")) child_env_["NVTX_INJECTION64_PATH"] = cupti;
   }
   if (!o_.kinds.empty()) child_env_[wire::kKindsEnv] = o_.kinds;
-  child_env_[wire::kGraphsEnv] = o_.whole_graphs ? "whole" : "node";
+  child_env_[wire::kGraphsEnv] = o_.graphs;
   child_env_[wire::kHwTraceEnv] = o_.hw_trace ? "auto" : "off";
-  writer_->set_metadata("graphs", o_.whole_graphs ? "whole" : "node");
+  writer_->set_metadata("graphs", o_.graphs);
   writer_->set_metadata("inject_library", lib);
   writer_->set_metadata("cupti_library", cupti.empty() ? "not found" : cupti);
 }

@@ -20,11 +20,11 @@ struct RecordOptions {
   std::optional<std::chrono::nanoseconds> delay;
   std::optional<std::chrono::nanoseconds> duration;
   CaptureMode capture = CaptureMode::kAll;
-  std::uint64_t max_size = 0;  // bytes; 0 = no limit
-  bool api_calls = false;      // also record CUDA runtime API calls (costs more)
-  bool whole_graphs = false;   // trace CUDA graph launches as a whole, not node by node (cheaper)
-  bool hw_trace = true;        // time kernels with the hardware event system where the GPU has one (Blackwell)
-  std::string kinds;           // "kernel,memcpy,memset,nvtx" subset; empty = all
+  std::uint64_t max_size = 0;   // bytes; 0 = no limit
+  bool api_calls = false;       // also record CUDA runtime API calls (costs more)
+  std::string graphs = "node";  // node | whole (CUPTI graph tracing) | events (CUDA events at each launch)
+  bool hw_trace = true;         // time kernels with the hardware event system where the GPU has one (Blackwell)
+  std::string kinds;            // "kernel,memcpy,memset,nvtx" subset; empty = all
   bool counters = true;
   std::chrono::nanoseconds sample_interval = std::chrono::milliseconds(10);
   std::string preset = "triage";
