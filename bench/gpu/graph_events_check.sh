@@ -4,7 +4,9 @@
 # on (CUPROBE_RECORD_GRAPH_EVENTS_LOG makes the library write the event-timed
 # launches to a file and keep CUPTI's graph tracing for the run file), then per
 # launch: duration by events vs by CUPTI, and the gaps between launches by each.
-# Goal: median per-graph duration within 1% of CUPTI's.
+# Goal (issue 17): median per-graph duration within 1% of CUPTI's. Also printed: the
+# program's own CUDA events around each replay (graph_decode.py), which events here
+# should match.
 #   bench/gpu/graph_events_check.sh BINDIR OUT [REPLAYS]
 set -uo pipefail
 BIN=$(cd "$1" && pwd) out=$2 replays=${3:-2000}
@@ -12,9 +14,10 @@ mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
 CUPROBE_RECORD_GRAPH_EVENTS_LOG="$out/events.csv" "$BIN/cuprobe" record -f --no-counters --graphs events \
   -o "$out/both.cuprobe" -- python3 "$here/graph_decode.py" --replays "$replays" > "$out/both.truth.json" 2> "$out/both.log"
-python3 - "$out/both.cuprobe" "$out/events.csv" "$replays" <<'PY'
-import csv, sqlite3, statistics, sys
+python3 - "$out/both.cuprobe" "$out/events.csv" "$replays" "$out/both.truth.json" <<'PY'
+import csv, json, sqlite3, statistics, sys
 run, log, replays = sys.argv[1], sys.argv[2], int(sys.argv[3])
+truth = json.loads(open(sys.argv[4]).read().strip().splitlines()[-1])
 cupti = sqlite3.connect(run).execute(
     "SELECT correlation, start_ns, end_ns FROM graph_launches ORDER BY start_ns").fetchall()
 events = sorted((int(c), int(s), int(e)) for c, s, e in csv.reader(open(log)))
@@ -38,6 +41,7 @@ print(f"{'PASS' if ok else 'FAIL'}  {len(cupti)} launches traced by CUPTI, {len(
       f"per launch |events/CUPTI - 1|: median {statistics.median(abs(r) for r in rel) * 100:.2f}%, "
       f"p99 {sorted(abs(r) for r in rel)[int(len(rel) * 0.99)] * 100:.2f}%; start offset events - CUPTI "
       f"median {off0 / 1e3:+.2f} us (clock placement; run file's clock vs CUPTI's), "
-      f"median deviation from it {spread:.2f} us")
+      f"median deviation from it {spread:.2f} us; the program's own CUDA events around each replay: median "
+      f"{truth['event_replay_ms'] * 1e3:.2f} us (events here {(ev_d / (truth['event_replay_ms'] * 1e3) - 1) * 100:+.2f}%)")
 sys.exit(0 if ok else 1)
 PY

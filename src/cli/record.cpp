@@ -68,8 +68,8 @@ int run_record_verb(int argc, char** argv) {
   app.add_flag("--api", o.api_calls, "also record CUDA runtime API calls (launch correlation; costs more)");
   app.add_option("--graphs", graphs,
                  "node: every kernel inside CUDA graphs (default); whole: one record per graph launch, timed by "
-                 "CUPTI; events: one record per graph launch, timed by CUDA events on the launching stream "
-                 "(lowest overhead)")
+                 "CUPTI (lower overhead); events: as whole, each launch timed by CUDA events on the launching "
+                 "stream (as the stream sees it)")
       ->check(CLI::IsMember({"node", "whole", "events"}));
   app.add_option("--hw-trace", hw_trace,
                  "auto: time kernels with the GPU's hardware event system where it has one (Blackwell), "

@@ -1,8 +1,9 @@
 // `record --graphs events`: each CUDA graph launch is timed by two CUDA events
 // that the cuGraphLaunch callback records on the launching stream, just before
-// and just after the launch, instead of by CUPTI's graph tracing (which slows
-// every replay by 3-4%, docs/record.md). Nothing else goes onto the target's
-// streams.
+// and just after the launch: the launch as the stream sees it, as the program's
+// own cudaEventElapsedTime around the launch would (CUPTI's graph tracing spans
+// first node start to last node end, ~5% less on the H200 decode loop).
+// Nothing else goes onto the target's streams.
 //
 // Events give durations, not times on CUPTI's clock. Each context keeps an
 // anchor: an event recorded on cuprobe's own idle stream between two CUPTI
