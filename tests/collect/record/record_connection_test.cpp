@@ -173,35 +173,66 @@ TEST(RecordConnection, ProcessWithoutGoodbyeIsReported) {
   EXPECT_TRUE(saw_no_goodbye);
 }
 
-// The library says which clock timed the kernels; the run file keeps it as a
-// notice and as metadata, and the parent prints it.
-TEST(RecordConnection, KernelTimingIsKeptAsNoticeAndMetadata) {
-  std::string path = test::temp_dir() + "/run.cuprobe";
+// One process's stream with `notice` of `code`: the parent's messages and the run file as imported.
+struct NoticeOutcome {
   std::vector<std::string> messages;
+  Profile profile;
+  std::string metadata(const std::string& key) const {
+    auto it =
+        std::find_if(profile.metadata.begin(), profile.metadata.end(), [&](const auto& kv) { return kv.first == key; });
+    return it == profile.metadata.end() ? "<absent>" : it->second;
+  }
+  bool said(const std::string& text) const {
+    return std::find(messages.begin(), messages.end(), "pid 77: " + text) != messages.end() &&
+           std::find(profile.notices.begin(), profile.notices.end(), "library pid 77: " + text) !=
+               profile.notices.end();
+  }
+};
+
+NoticeOutcome record_notice(wire::NoticeCode code, const std::string& notice) {
+  std::string path = test::temp_dir() + "/run.cuprobe";
+  NoticeOutcome out;
   {
     RunFileWriter writer(path, false);
     CaptureWindow window(true);
     RecordConnection c(writer, window);
     std::string s = stream_for_one_process();
-    wire::append_frame(s, wire::Type::kNotice,
-                       wire::Notice{static_cast<std::uint32_t>(wire::NoticeCode::kKernelTiming), 0},
-                       "software: hardware event tracing unavailable: CUPTI_ERROR_NOT_SUPPORTED");
+    wire::append_frame(s, wire::Type::kNotice, wire::Notice{static_cast<std::uint32_t>(code), 0}, notice);
     wire::append_frame(s, wire::Type::kGoodbye, wire::Goodbye{1, 4});
-    ASSERT_TRUE(c.on_bytes(s.data(), s.size(), 123));
+    EXPECT_TRUE(c.on_bytes(s.data(), s.size(), 123));
     c.on_closed(456);
-    messages = c.take_messages();
+    out.messages = c.take_messages();
     writer.finish(kRunStatusComplete);
   }
-  const std::string expected =
-      "kernels timed by software instrumentation (hardware event tracing unavailable: CUPTI_ERROR_NOT_SUPPORTED)";
-  EXPECT_NE(std::find(messages.begin(), messages.end(), "pid 77: " + expected), messages.end());
-  Profile p = import_run_file(path);
-  EXPECT_NE(std::find(p.notices.begin(), p.notices.end(), "library pid 77: " + expected), p.notices.end())
-      << ::testing::PrintToString(p.notices);
-  auto timing =
-      std::find_if(p.metadata.begin(), p.metadata.end(), [](const auto& kv) { return kv.first == "kernel_timing"; });
-  ASSERT_NE(timing, p.metadata.end());
-  EXPECT_EQ(timing->second, "software");
+  out.profile = import_run_file(path);
+  return out;
+}
+
+// The library says which clock timed the kernels; the run file keeps it as a
+// notice and as metadata, and the parent prints it.
+TEST(RecordConnection, KernelTimingIsKeptAsNoticeAndMetadata) {
+  auto r = record_notice(wire::NoticeCode::kKernelTiming,
+                         "software: hardware event tracing unavailable: CUPTI_ERROR_NOT_SUPPORTED");
+  EXPECT_TRUE(r.said(
+      "kernels timed by software instrumentation (hardware event tracing unavailable: CUPTI_ERROR_NOT_SUPPORTED)"))
+      << ::testing::PrintToString(r.profile.notices);
+  EXPECT_EQ(r.metadata("kernel_timing"), "software");
+}
+
+// --graphs events: which timed the graph launches, and why CUPTI did when events could not.
+TEST(RecordConnection, GraphTimingIsKeptAsNoticeAndMetadata) {
+  auto events = record_notice(wire::NoticeCode::kGraphTiming, "events");
+  EXPECT_TRUE(events.said("graph launches timed by CUDA events on the launching stream"))
+      << ::testing::PrintToString(events.messages);
+  EXPECT_EQ(events.metadata("graph_timing"), "events");
+  auto fallback =
+      record_notice(wire::NoticeCode::kGraphTiming,
+                    "cupti: no CUPTI callbacks (cuptiSubscribe: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)");
+  EXPECT_TRUE(
+      fallback.said("graph launches timed by CUPTI's graph tracing (no CUPTI callbacks (cuptiSubscribe: "
+                    "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED))"))
+      << ::testing::PrintToString(fallback.messages);
+  EXPECT_EQ(fallback.metadata("graph_timing"), "cupti");
 }
 
 // torchrun's RANK / WORLD_SIZE reach the processes table, and a one-process run
