@@ -66,6 +66,9 @@ int run_record_verb(int argc, char** argv) {
   app.add_option("--max-size", max_size,
                  "stop recording when the run file reaches this size (e.g. 512MiB); the rest is counted as lost");
   app.add_flag("--api", o.api_calls, "also record CUDA runtime API calls (launch correlation; costs more)");
+  app.add_flag("--keep-cupti", o.keep_cupti,
+               "when a profiler started inside the command (torch.profiler) asks for CUPTI, keep recording and "
+               "leave it without GPU events (default: hand CUPTI over and stop recording kernels in that process)");
   app.add_option("--graphs", graphs,
                  "node: every kernel inside CUDA graphs (default); whole: one record per graph launch, timed by "
                  "CUPTI (lower overhead); events: as whole, each launch timed by CUDA events on the launching "

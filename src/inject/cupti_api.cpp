@@ -30,8 +30,9 @@ std::string CuptiApi::load() {
        required_symbol("cuptiActivityEnable", enable), required_symbol("cuptiActivityDisable", disable),
        required_symbol("cuptiActivityFlushAll", flush_all), required_symbol("cuptiActivityGetNextRecord", next_record),
        required_symbol("cuptiActivityGetNumDroppedRecords", dropped_records),
-       required_symbol("cuptiSubscribe", subscribe), required_symbol("cuptiEnableCallback", enable_callback),
-       required_symbol("cuptiGetCallbackName", callback_name), optional_symbol("cuptiEnableDomain", enable_domain),
+       required_symbol("cuptiSubscribe", subscribe), required_symbol("cuptiUnsubscribe", unsubscribe),
+       required_symbol("cuptiEnableCallback", enable_callback), required_symbol("cuptiGetCallbackName", callback_name),
+       optional_symbol("cuptiEnableDomain", enable_domain),
        optional_symbol("cuptiActivityEnableHWTrace", enable_hw_trace), optional_symbol("cuptiGetStreamIdEx", stream_id),
        optional_symbol("cuptiGetDeviceId", device_id), optional_symbol("cuptiGetGraphExecId", graph_exec_id)});
 }

@@ -21,6 +21,7 @@ struct CuptiApi {
   decltype(&::cuptiActivityGetNextRecord) next_record = nullptr;
   decltype(&::cuptiActivityGetNumDroppedRecords) dropped_records = nullptr;
   decltype(&::cuptiSubscribe) subscribe = nullptr;
+  decltype(&::cuptiUnsubscribe) unsubscribe = nullptr;
   decltype(&::cuptiEnableCallback) enable_callback = nullptr;
   decltype(&::cuptiGetCallbackName) callback_name = nullptr;
   decltype(&::cuptiEnableDomain) enable_domain = nullptr;  // optional: null when the library lacks it

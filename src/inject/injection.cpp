@@ -8,6 +8,7 @@
 // Rules (docs/architecture.md, Conventions): never throw across a CUPTI callback, never exit or abort
 // the host process, never block a CUDA thread on the parent. When anything
 // fails, recording stops and the program goes on.
+#include <dlfcn.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -29,6 +30,7 @@
 #include <thread>
 
 #include "common/clock.h"
+#include "common/shared_library.h"
 #include "inject/activity_encoder.h"
 #include "inject/cupti_api.h"
 #include "inject/graph_event_timer.h"
@@ -50,6 +52,8 @@ class Recorder {
  public:
   bool start();
   void stop_at_exit();
+  CUptiResult on_foreign_subscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc callback, void* user_data,
+                                   const std::string& caller);
 
   void buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records);
   void buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer, std::size_t valid);
@@ -73,6 +77,7 @@ class Recorder {
   void read_controls();
   void send_clock_sync(std::string& out);
   bool give_up(wire::NoticeCode code, const std::string& text);  // says why, says goodbye, closes
+  void yield_cupti(const std::string& caller);
 
   CuptiApi api_;
   int fd_ = -1;
@@ -85,6 +90,10 @@ class Recorder {
   std::atomic<bool> timing_chosen_{false};
   bool profiler_api_controls_ = false;  // --capture cuda-profiler
   std::atomic<bool> collecting_{false};
+  CUpti_SubscriberHandle subscriber_ = nullptr;
+  bool keep_cupti_ = false;           // --keep-cupti
+  std::atomic<bool> yielded_{false};  // CUPTI handed to another tool in the process: nothing more to record
+  std::mutex yield_mutex_;
   std::uint32_t wanted_kinds_ = 0;  // bit per ActivityKind, from CUPROBE_RECORD_KINDS
   bool kind_wanted(ActivityKind kind) const { return wanted_kinds_ & (1u << static_cast<unsigned>(kind)); }
   // --graphs whole: GRAPH_TRACE stays enabled from the start (enabling it once a graph
@@ -199,6 +208,7 @@ bool kind_in_environment(ActivityKind kind) {
 }
 
 void Recorder::set_collecting(bool on, std::uint32_t reason) {
+  if (on && yielded_) return;
   if (collecting_.exchange(on) == on) return;
   for (std::size_t i = 0; i < enum_count<ActivityKind>(); ++i) {
     if (!kind_wanted(enum_at<ActivityKind>(i))) continue;
@@ -397,7 +407,7 @@ void Recorder::read_controls() {
         set_collecting(true, 0);
       else if (cmd == wire::ControlCommand::kDisable)
         set_collecting(false, 0);
-      else if (cmd == wire::ControlCommand::kFlush)
+      else if (cmd == wire::ControlCommand::kFlush && !yielded_)
         api_.flush_all(0);
     }
     control_in_.erase(0, kFrame);
@@ -454,7 +464,7 @@ void Recorder::worker_loop() {
     read_controls();
     auto now = std::chrono::steady_clock::now();
     if (now - last_flush >= std::chrono::milliseconds(flush_ms_)) {
-      api_.flush_all(0);
+      if (!yielded_) api_.flush_all(0);
       last_flush = now;
     }
   }
@@ -496,6 +506,7 @@ bool Recorder::start() {
   std::string start_mode = start_env ? start_env : "on";
   profiler_api_controls_ = start_mode == "cuda-profiler";
 
+  keep_cupti_ = std::getenv(wire::kKeepCuptiEnv) && std::strcmp(std::getenv(wire::kKeepCuptiEnv), "1") == 0;
   CUpti_SubscriberHandle subscriber = nullptr;
   // The callback subscription serves --capture cuda-profiler and tells us when
   // another tool already holds CUPTI; CUPROBE_RECORD_SUBSCRIBE=0 skips it.
@@ -512,6 +523,7 @@ bool Recorder::start() {
                    "kernels are not recorded here");
   }
   if (r == CUPTI_SUCCESS) {
+    subscriber_ = subscriber;
     api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
     api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
     if (api_.enable_domain) api_.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_STATE);
@@ -593,9 +605,43 @@ void Recorder::choose_kernel_timing() {
   notice(wire::NoticeCode::kKernelTiming, "software: " + why);
 }
 
+// A profiler started inside the recorded process (torch.profiler's Kineto) asks
+// for CUPTI through the preloaded cuptiSubscribe at the end of this file. CUPTI
+// serves one subscriber and one set of activity buffers per process: by default
+// cuprobe hands both over, so that the user's profiler works; with --keep-cupti
+// the other tool is refused. Either way the run file and stderr say so.
+CUptiResult Recorder::on_foreign_subscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc callback,
+                                           void* user_data, const std::string& caller) {
+  if (!keep_cupti_) yield_cupti(caller);
+  CUptiResult r = api_.subscribe(subscriber, callback, user_data);
+  if (keep_cupti_ && r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    notice(wire::NoticeCode::kInfo, "another tool in this process (" + caller +
+                                        ") asked for CUPTI and was refused (--keep-cupti): it records no GPU "
+                                        "activity; cuprobe records on");
+  }
+  return r;
+}
+
+void Recorder::yield_cupti(const std::string& caller) {
+  std::lock_guard once(yield_mutex_);
+  if (yielded_) return;
+  set_collecting(false, 2);
+  api_.disable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
+  api_.disable(CUPTI_ACTIVITY_KIND_DEVICE);
+  // Every record so far reaches our buffers before the other tool registers its own.
+  api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  yielded_ = true;
+  if (subscriber_) api_.unsubscribe(subscriber_);
+  subscriber_ = nullptr;
+  notice(wire::NoticeCode::kCuptiYielded,
+         "another tool in this process (" + caller +
+             ") asked for CUPTI: handed over, kernels from now on are not recorded here (--keep-cupti keeps them "
+             "and leaves that tool without GPU events)");
+}
+
 void Recorder::stop_at_exit() {
   if (getpid() != pid_) return;  // a forked child: its copy of us has no worker
-  api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  if (!yielded_) api_.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -638,4 +684,43 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   } catch (...) {
   }
   return 1;
+}
+
+namespace cuprobe::inject {
+namespace {
+
+CUptiResult(CUPTIAPI* real_subscribe())(CUpti_SubscriberHandle*, CUpti_CallbackFunc, void*) {
+  using Subscribe = decltype(&::cuptiSubscribe);
+  OpenedLibrary lib = open_library({"libcupti.so.13", "libcupti.so.12", "libcupti.so"}, RTLD_NOW | RTLD_NOLOAD);
+  void* address = lib ? dlsym(lib.handle, "cuptiSubscribe") : dlsym(RTLD_NEXT, "cuptiSubscribe");
+  return reinterpret_cast<Subscribe>(address);
+}
+
+// The file of the code at `address` ("unknown" when the loader cannot tell).
+std::string object_at(void* address) {
+  Dl_info info{};
+  if (!dladdr(address, &info) || !info.dli_fname || !*info.dli_fname) return "unknown";
+  std::string path = info.dli_fname;
+  return path.substr(path.rfind('/') + 1);
+}
+
+}  // namespace
+}  // namespace cuprobe::inject
+
+// `cuprobe record` preloads this library (LD_PRELOAD) as well as injecting it, so
+// that a profiler started inside a recorded process asks cuprobe for CUPTI first
+// (Recorder::on_foreign_subscribe). CUPTI's own calls, and every call in a process
+// that is not being recorded, go straight to the real function.
+extern "C" __attribute__((visibility("default"))) CUptiResult CUPTIAPI
+cuptiSubscribe(CUpti_SubscriberHandle* subscriber, CUpti_CallbackFunc callback, void* user_data) {
+  using namespace cuprobe::inject;
+  static const auto real = real_subscribe();
+  try {
+    std::string caller = object_at(__builtin_return_address(0));
+    if (g_recorder && caller.find("libcupti") == std::string::npos) {
+      return g_recorder->on_foreign_subscribe(subscriber, callback, user_data, caller);
+    }
+  } catch (...) {
+  }
+  return real ? real(subscriber, callback, user_data) : CUPTI_ERROR_NOT_INITIALIZED;
 }

@@ -32,7 +32,9 @@ inline constexpr const char* kSocketEnv = "CUPROBE_RECORD_SOCKET";
 inline constexpr const char* kStartEnv = "CUPROBE_RECORD_START";       // "on" | "off" | "cuda-profiler"
 inline constexpr const char* kApiEnv = "CUPROBE_RECORD_API";           // "1": also record runtime API calls
 inline constexpr const char* kFlushMsEnv = "CUPROBE_RECORD_FLUSH_MS";  // worker flush period
-inline constexpr const char* kGraphsEnv = "CUPROBE_RECORD_GRAPHS";     // "node" (default) | "whole"
+inline constexpr const char* kGraphsEnv = "CUPROBE_RECORD_GRAPHS";     // "node" (default) | "whole" | "events"
+// "1": when another tool in the process asks for CUPTI, keep it (default: hand it over).
+inline constexpr const char* kKeepCuptiEnv = "CUPROBE_RECORD_KEEP_CUPTI";
 inline constexpr const char* kHwTraceEnv = "CUPROBE_RECORD_HW_TRACE";  // "auto" (default) | "off"
 inline constexpr const char* kKindsEnv = "CUPROBE_RECORD_KINDS";  // ActivityKind names, comma-separated (default all)
 
@@ -166,6 +168,7 @@ enum class NoticeCode : std::uint32_t {
   kKernelTiming = 4,  // tail: "hardware" or "software: why not hardware"
   kRank = 5,          // tail: "RANK" or "RANK WORLD_SIZE", from the process's torchrun environment
   kGraphTiming = 6,   // tail: "events" or "cupti: why not events" (--graphs events)
+  kCuptiYielded = 7,  // another tool in the process asked for CUPTI and got it: kernels are not recorded from now
 };
 
 // + tail: one line of text.
@@ -191,7 +194,7 @@ static_assert(sizeof(Device) == 40);
 struct Capture {
   std::int64_t realtime_ns;
   std::uint32_t on;
-  std::uint32_t reason;  // 0 parent control, 1 cudaProfilerStart/Stop
+  std::uint32_t reason;  // 0 parent control, 1 cudaProfilerStart/Stop, 2 CUPTI handed to another tool
 };
 static_assert(sizeof(Capture) == 16);
 

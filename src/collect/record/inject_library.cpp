@@ -1,5 +1,7 @@
 #include "collect/record/inject_library.h"
 
+#include <elf.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +45,22 @@ std::string inject_library_problem(const std::string& path) {
   if (!in.read(magic, sizeof magic)) return "cannot be read";
   if (magic[0] != '\x7f' || magic[1] != 'E' || magic[2] != 'L' || magic[3] != 'F') return "not an ELF shared library";
   return {};
+}
+
+bool is_elf_program(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  Elf64_Ehdr header{};
+  if (!in.read(reinterpret_cast<char*>(&header), sizeof header) || header.e_ident[EI_CLASS] != ELFCLASS64 ||
+      header.e_phentsize != sizeof(Elf64_Phdr)) {
+    return false;
+  }
+  for (int i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    in.seekg(static_cast<std::streamoff>(header.e_phoff + i * sizeof ph));
+    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) return false;
+    if (ph.p_type == PT_INTERP) return true;
+  }
+  return false;
 }
 
 }  // namespace cuprobe

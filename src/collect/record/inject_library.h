@@ -22,4 +22,9 @@ std::string default_inject_library();
 // a wrong file is refused before the command starts.
 std::string inject_library_problem(const std::string& path);
 
+// Whether `path` is an ELF program (it names a program interpreter): the loader
+// refuses to preload one, so `record` injects it without LD_PRELOAD (the tests
+// inject their own binary).
+bool is_elf_program(const std::string& path);
+
 }  // namespace cuprobe

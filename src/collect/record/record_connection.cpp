@@ -254,7 +254,10 @@ void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
     }
     case wire::Type::kCapture: {
       auto c = wire::read_fixed<wire::Capture>(p);
-      writer_.add_capture(c.realtime_ns, pid_, c.on != 0, c.reason == 1 ? "cudaProfilerStart/Stop" : "cuprobe");
+      writer_.add_capture(c.realtime_ns, pid_, c.on != 0,
+                          c.reason == 1   ? "cudaProfilerStart/Stop"
+                          : c.reason == 2 ? "CUPTI handed to another tool"
+                                          : "cuprobe");
       break;
     }
     case wire::Type::kGoodbye:

@@ -174,6 +174,13 @@ void Session::setup_environment() {
   }
   if (!o_.kinds.empty()) child_env_[wire::kKindsEnv] = o_.kinds;
   child_env_[wire::kGraphsEnv] = o_.graphs;
+  child_env_[wire::kKeepCuptiEnv] = o_.keep_cupti ? "1" : "0";
+  // Preloaded as well, so that a profiler started inside the command (torch.profiler)
+  // asks cuprobe for CUPTI: its cuptiSubscribe is the library's (src/inject/).
+  if (!is_elf_program(lib)) {
+    const char* preload = std::getenv("LD_PRELOAD");
+    child_env_["LD_PRELOAD"] = preload && *preload ? lib + ":" + preload : lib;
+  }
   child_env_[wire::kHwTraceEnv] = o_.hw_trace ? "auto" : "off";
   writer_->set_metadata("graphs", o_.graphs);
   writer_->set_metadata("inject_library", lib);

@@ -22,6 +22,7 @@ struct RecordOptions {
   CaptureMode capture = CaptureMode::kAll;
   std::uint64_t max_size = 0;   // bytes; 0 = no limit
   bool api_calls = false;       // also record CUDA runtime API calls (costs more)
+  bool keep_cupti = false;      // another tool asking for CUPTI in a recorded process is refused
   std::string graphs = "node";  // node | whole (CUPTI graph tracing) | events (CUDA events at each launch)
   bool hw_trace = true;         // time kernels with the hardware event system where the GPU has one (Blackwell)
   std::string kinds;            // "kernel,memcpy,memset,nvtx" subset; empty = all
