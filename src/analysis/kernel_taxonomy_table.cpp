@@ -96,7 +96,10 @@ constexpr Row kRows[] = {
     {"^_decode_", C::kAttention, kOpen},             // Triton decode-attention variants
     {"^attn_fwd", C::kAttention, kOpen},             // ROCm Triton flash attention
     {"^_attn_fwd", C::kAttention, kOpen},
-    {"^mla_", C::kAttention, kYes},  // aiter's assembly MLA decode (MFMA)
+    {"^_attn_bwd", C::kAttention, kOpen},       // Triton fused-attention backward (_attn_bwd_dq, ...)
+    {"^bwd_kernel_d", C::kAttention, kOpen},    // AOTriton (PyTorch SDPA on ROCm): bwd_kernel_dq, bwd_kernel_dk_dv
+    {"^bwd_preprocess", C::kAttention, kOpen},  // AOTriton's backward preprocessing (delta = rowsum(dO * O))
+    {"^mla_", C::kAttention, kYes},             // aiter's assembly MLA decode (MFMA)
 
     // Norms (before MoE and elementwise).
     {"rms_norm", C::kNorm, kNo},

@@ -28,6 +28,13 @@ const std::vector<Case>& engine_cases() {
        C::kAttention, kNoTc, kAnyPrecisionUnknown, "prepare_varlen_num_blocks"},
       {"gdn_ar_w.kd", C::kAttention, kTcUnknown, kAnyPrecisionUnknown, "gdn_"},
       {"_paged_prefill_kernel", C::kAttention, kTcUnknown, kAnyPrecisionUnknown, "paged_prefill"},
+      // AOTriton, PyTorch's SDPA backend on ROCm: 57% of the GPU time of a Llama 3.2 training trace
+      // on MI300X (AMD-AGI/TraceLens evals/e2e_tests_comparative/llama3_2, launched by
+      // aten::_efficient_attention_backward), and the Triton tutorial's fused-attention backward.
+      {"bwd_kernel_dq", C::kAttention, kTcUnknown, kAnyPrecisionUnknown, "^bwd_kernel_d"},
+      {"bwd_kernel_dk_dv", C::kAttention, kTcUnknown, kAnyPrecisionUnknown, "^bwd_kernel_d"},
+      {"bwd_preprocess", C::kAttention, kTcUnknown, kAnyPrecisionUnknown, "^bwd_preprocess"},
+      {"_attn_bwd_dkdv", C::kAttention, kTcUnknown, kAnyPrecisionUnknown, "^_attn_bwd"},
 
       // Norms.
       {"rms_finish.kd", C::kNorm, kNoTc, kAnyPrecisionUnknown, "^rms_"},

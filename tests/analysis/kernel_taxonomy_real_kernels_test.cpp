@@ -181,7 +181,7 @@ TEST(KernelTaxonomyRealKernels, EveryCorpusFileIsListedWithItsSourceInTheReadme)
 TEST(KernelTaxonomyRealKernels, TheLaunchingOperatorDecidesUnknownNamesAndMalformedLinesAreReported) {
   std::istringstream good(
       "# source: test\n"
-      "100\t1\taten::_efficient_attention_backward\tbwd_kernel_dq\n"
+      "100\t1\taten::_efficient_attention_backward\tmy_fused_backward_kernel\n"
       "50\t1\t-\tmy_unknown_kernel\n"
       "850\t2\t-\tampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_32x6_tn\n");
   Parsed p = parse_corpus(good, "good");
