@@ -202,8 +202,9 @@ constexpr Row kRows[] = {
     {"Cijk_&_HHS_", C::kGemm, kOpen, fixed(P::kFp16)},
     {"Cijk_&_SB_", C::kGemm, kOpen, fixed(P::kFp32)},
     {"Cijk_", C::kGemm, kOpen},
-    {"flatmm", C::kGemm, kOpen},     // Composable Kernel / aiter flat-B GEMMs
-    {"gemm_a8w8", C::kGemm, kOpen},  // aiter a8w8 GEMMs (int8 or fp8)
+    {"flatmm", C::kGemm, kOpen},            // Composable Kernel / aiter flat-B GEMMs
+    {"gemm_a8w8", C::kGemm, kOpen},         // aiter a8w8 GEMMs (int8 or fp8)
+    {"quantized_linear", C::kGemm, kOpen},  // Triton fp8/int8 linear layers (before the "quant" copy row)
     {"scaled_mm", C::kGemm, kOpen},
     {"matmul", C::kGemm, kOpen},
     {"cutlass", C::kGemm, kOpen},

@@ -47,6 +47,10 @@ const std::vector<Case>& engine_cases() {
       {"void mul_mat_vec<__half, __half, (int)1, (int)256>(const T1 *, const float *, const int *, float *,…", C::kGemm,
        kTcUnknown, kAnyPrecisionUnknown, "mul_mat_"},
 
+      // A Triton fp8 linear layer is a GEMM, not a quantization copy (it was `copy_cast` by the
+      // "quant" row: 12% of nsys_sparse_mla_moe_decode_ampere.tsv).
+      {"_quantized_linear_fp8_kernel", C::kGemm, kTcUnknown, P::kFp8, "quantized_linear"},
+
       {"void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) "
        "[clone .kd]",
        C::kReduction, kNoTc, P::kFp32, "soft_max"},
