@@ -49,6 +49,7 @@ constexpr Row kRows[] = {
     {"alltoall", C::kCommunication, kNo},
     {"all_to_all", C::kCommunication, kNo},
     {"moeA2A", C::kCommunication, kNo},
+    {"^msccl", C::kCommunication, kNo},  // MSCCL (RCCL's mscclKernel_*), MSCCL++
 
     // Sampling (before reductions: argmax is a reduce_kernel).
     {"SamplingFromProb", C::kSampling, kNo},
@@ -66,6 +67,8 @@ constexpr Row kRows[] = {
     {"flash_bwd", C::kAttention, kYes},
     {"FlashAttn", C::kAttention, kYes},
     {"FlashAttention", C::kAttention, kYes},
+    {"flash_attn", C::kAttention, kOpen},  // llama.cpp flash_attn_ext_*, its stream-k fixup and combine kernels
+    {"prepare_varlen_num_blocks", C::kAttention, kNo},  // FlashAttention-3 scheduler metadata
     {"fmhaReduction", C::kAttention, kNo},
     {"fmhaSm100", C::kAttention, kYes},
     {"aiter&fmha", C::kAttention, kYes},  // aiter's assembly FMHA (MFMA)
@@ -85,17 +88,24 @@ constexpr Row kRows[] = {
     {"unified_attention", C::kAttention, kOpen},
     {"mqa_logits", C::kAttention, kOpen},        // DeepSeek sparse-attention indexer
     {"gated_delta_rule", C::kAttention, kOpen},  // linear attention (Qwen3-Next, Kimi)
+    {"gdn_", C::kAttention, kOpen},              // gated DeltaNet: fused_gdn_gating, gdn_* kernels
+    {"paged_prefill", C::kAttention, kOpen},     // Triton paged attention (nano-vLLM _paged_prefill_kernel)
     {"attention", C::kAttention, kOpen},
     {"^_fwd_kernel", C::kAttention, kOpen},          // SGLang/vLLM/LightLLM Triton attention
     {"^_fwd_grouped_kernel", C::kAttention, kOpen},  // Triton decode attention, grouped heads
     {"^_decode_", C::kAttention, kOpen},             // Triton decode-attention variants
     {"^attn_fwd", C::kAttention, kOpen},             // ROCm Triton flash attention
     {"^_attn_fwd", C::kAttention, kOpen},
-    {"^mla_", C::kAttention, kYes},  // aiter's assembly MLA decode (MFMA)
+    {"^_attn_bwd", C::kAttention, kOpen},       // Triton fused-attention backward (_attn_bwd_dq, ...)
+    {"^bwd_kernel_d", C::kAttention, kOpen},    // AOTriton (PyTorch SDPA on ROCm): bwd_kernel_dq, bwd_kernel_dk_dv
+    {"^bwd_preprocess", C::kAttention, kOpen},  // AOTriton's backward preprocessing (delta = rowsum(dO * O))
+    {"^mla_", C::kAttention, kYes},             // aiter's assembly MLA decode (MFMA)
 
     // Norms (before MoE and elementwise).
     {"rms_norm", C::kNorm, kNo},
     {"rmsnorm", C::kNorm, kNo},
+    {"^rms_", C::kNorm, kNo},   // two-pass RMSNorm kernels (rms_part, rms_finish)
+    {"^norm_", C::kNorm, kNo},  // llama.cpp norm_f32, norm_gated_*
     {"layer_norm", C::kNorm, kNo},
     {"layernorm", C::kNorm, kNo},
     {"RowwiseMoments", C::kNorm, kNo},
@@ -151,6 +161,7 @@ constexpr Row kRows[] = {
     // Embeddings: ATen, FBGEMM. Before GEMM ("fbgemm_gpu" names gemm); after "rotary"
     // (rotary_embedding_kernel is elementwise).
     {"rotary", C::kElementwise, kNo},
+    {"^rope_", C::kElementwise, kNo},   // llama.cpp rope_norm, rope_neox, rope_multi
     {"embedding", C::kEmbedding, kNo},  // embedding_backward_feature_kernel, split_embedding_codegen_*
     // ATen's embedding backward (EmbeddingBackwardKernel.cu): segments of equal indices.
     {"partials_per_segment", C::kEmbedding, kNo},
@@ -171,6 +182,9 @@ constexpr Row kRows[] = {
     {"xmma_&ffma", C::kGemm, kNo, fixed(P::kFp32)},
     {"xmma_", C::kGemm, kYes},
     {"gemmk1", C::kGemm, kNo},  // before "_sgemm": its arguments name cublasGemmk1Params
+    // llama.cpp (ggml) matrix multiplies: mul_mat_q (quantized), mul_mat_vec(_q), mul_mat_f; their
+    // float arguments say nothing of the weights' type.
+    {"mul_mat_", C::kGemm, kOpen, kUnknown},
     {"gemv", C::kGemm, kNo},
     {"wvSplitK", C::kGemm, kNo},  // vLLM's ROCm skinny GEMMs (dot-product instructions, not MFMA)
     {"_sgemm", C::kGemm, kNo, fixed(P::kFp32)},
@@ -188,8 +202,9 @@ constexpr Row kRows[] = {
     {"Cijk_&_HHS_", C::kGemm, kOpen, fixed(P::kFp16)},
     {"Cijk_&_SB_", C::kGemm, kOpen, fixed(P::kFp32)},
     {"Cijk_", C::kGemm, kOpen},
-    {"flatmm", C::kGemm, kOpen},     // Composable Kernel / aiter flat-B GEMMs
-    {"gemm_a8w8", C::kGemm, kOpen},  // aiter a8w8 GEMMs (int8 or fp8)
+    {"flatmm", C::kGemm, kOpen},            // Composable Kernel / aiter flat-B GEMMs
+    {"gemm_a8w8", C::kGemm, kOpen},         // aiter a8w8 GEMMs (int8 or fp8)
+    {"quantized_linear", C::kGemm, kOpen},  // Triton fp8/int8 linear layers (before the "quant" copy row)
     {"scaled_mm", C::kGemm, kOpen},
     {"matmul", C::kGemm, kOpen},
     {"cutlass", C::kGemm, kOpen},
@@ -233,6 +248,7 @@ constexpr Row kRows[] = {
     {"NLLCriterion", C::kReduction, kNo},  // cunn_ClassNLLCriterion_* (nll_loss before PyTorch 1.10)
     {"sort", C::kReduction, kNo},
     {"softmax", C::kReduction, kNo},
+    {"soft_max", C::kReduction, kNo},  // llama.cpp soft_max_f32
     {"scan", C::kReduction, kNo},
     {"histogram", C::kReduction, kNo},
 
@@ -248,15 +264,30 @@ constexpr Row kRows[] = {
     {"reshape_and_cache", C::kCopyCast, kNo},
     {"concat_and_cache", C::kCopyCast, kNo},
     {"AppendPagedKVCache", C::kCopyCast, kNo},
+    {"kvcache", C::kCopyCast, kNo},  // KV-cache writes (store_kvcache_kernel)
     {"set_mla_kv_buffer", C::kCopyCast, kNo},
     {"quant", C::kCopyCast, kNo},
     {"batched_transpose", C::kCopyCast, kNo},
     {"transpose", C::kCopyCast, kNo},
+    // llama.cpp copies and casts: cpy_f32_f16, cpy_scalar, convert_unary, k_get_rows, k_set_rows.
+    {"^cpy_", C::kCopyCast, kNo},
+    {"^convert_", C::kCopyCast, kNo},
+    {"get_rows", C::kCopyCast, kNo},
+    {"set_rows", C::kCopyCast, kNo},
 
     // Everything else PyTorch runs through TensorIterator.
     {"elementwise_kernel", C::kElementwise, kNo},
+    // llama.cpp pointwise kernels (k_bin_bcast<op_add>, unary_gated_op_kernel<op_gelu>, scale_f32) and
+    // activation kernels named for their function; after the generic rows, so that names that merely
+    // mention an activation keep their family.
+    {"bin_bcast", C::kElementwise, kNo},
+    {"^unary_", C::kElementwise, kNo},
+    {"^scale_", C::kElementwise, kNo},
+    {"silu", C::kElementwise, kNo},
 
     {"reduce", C::kReduction, kNo},
+    // Other rocPRIM primitives (partition, transform: nonzero, unique, select) are scan passes.
+    {"rocprim::", C::kReduction, kNo},
 };
 
 // Lowest precision first: a GEMM named "e4m3 in, bf16 out, f32 accumulate" is fp8.

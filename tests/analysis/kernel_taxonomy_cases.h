@@ -1,6 +1,7 @@
 // Test cases for the kernel taxonomy: a real kernel name and what it must classify as.
 // The core families live in kernel_taxonomy_test.cpp, AMD, training and vision
-// families in kernel_taxonomy_families_test.cpp; every table row needs one.
+// families in kernel_taxonomy_families_test.cpp, other engines' families (llama.cpp, ...) in
+// kernel_taxonomy_engines_test.cpp; every table row needs one.
 #pragma once
 
 #include <optional>
@@ -28,5 +29,9 @@ inline constexpr std::optional<Precision> kAnyPrecisionUnknown = std::nullopt;
 // on ROCm), training and vision (cuDNN, CUTLASS conv, ATen batch norm, optimizers,
 // FBGEMM, pooling) kernels.
 const std::vector<Case>& family_cases();
+
+// Families of engines outside PyTorch's kernels (llama.cpp/ggml on CUDA and HIP, hand-written
+// HIP engines, nano-vLLM's Triton kernels), FlashAttention-3's scheduler, MSCCL, rocPRIM.
+const std::vector<Case>& engine_cases();
 
 }  // namespace cuprobe::taxonomy_test

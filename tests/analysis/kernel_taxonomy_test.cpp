@@ -349,8 +349,9 @@ const std::vector<Case>& core_cases() {
 const std::vector<Case>& row_cases() {
   static const std::vector<Case> cases = [] {
     std::vector<Case> all = core_cases();
-    const auto& more = taxonomy_test::family_cases();
-    all.insert(all.end(), more.begin(), more.end());
+    for (const auto* more : {&taxonomy_test::family_cases(), &taxonomy_test::engine_cases()}) {
+      all.insert(all.end(), more->begin(), more->end());
+    }
     return all;
   }();
   return cases;
