@@ -380,7 +380,7 @@ void graphs_recorded_whole(Context& ctx) {
             format_duration_ms(row->time_ms / static_cast<double>(row->calls)) +
             " each): the kernels inside are not seen";
   f.suggestion =
-      "The run was recorded with `--graphs whole` (cheap, one record per launch). For the per-kernel "
+      "The run was recorded one record per graph launch (`--graphs whole` or `events`: cheap). For the per-kernel "
       "breakdown, record a short window with every kernel: `cuprobe record --graphs node --delay 60s "
       "--duration 5s -- ...`.";
   f.what_if = {"none: a property of the recording, not of the program", ctx.step_ms_now(), ctx.step_ms_now()};
