@@ -40,7 +40,7 @@ struct CounterAttributionRow {
 struct CounterAttribution {
   std::vector<std::string> metrics;                // metric names, sorted
   std::vector<CounterAttributionRow> by_category;  // categories with activity, by busy time
-  std::vector<CounterAttributionRow> by_kernel;    // the top kernels by busy time (ties by name)
+  std::vector<CounterAttributionRow> by_kernel;    // the top kernels by busy time
   std::vector<double> overall;                     // time-weighted mean of each metric from first to last GPU activity
   bool overall_over_kernels = false;               // false: over every sample (the profile has no GPU activity)
   TimeNs median_sample_ns = 0;

@@ -177,19 +177,29 @@ std::string category_decisions_line(const RankAnalysis& a) {
 }
 
 // The work of the top kernels whose work is known: bytes (and where they come from),
-// FLOPs, rates, share of peak, bound.
+// FLOPs, rates, share of peak, bound; the DRAM bytes measured beside bytes from
+// shapes or memcpy records where counters cover such a kernel.
 std::string work_text(const RankAnalysis& a, std::size_t top_kernels) {
-  TextTable table({"work of the top kernels", ">bytes", "from", ">FLOPs", ">TB/s", ">TFLOP/s", ">of peak", "bound"});
+  std::size_t shown = std::min(a.kernels.size(), top_kernels);
+  bool beside =
+      std::any_of(a.kernels.begin(), a.kernels.begin() + static_cast<std::ptrdiff_t>(shown),
+                  [](const KernelRow& k) { return k.work && k.dram_bytes_measured && k.work->source != "counters"; });
+  std::vector<std::string> headers{"work of the top kernels", ">bytes", "from"};
+  if (beside) headers.push_back(">DRAM measured");
+  headers.insert(headers.end(), {">FLOPs", ">TB/s", ">TFLOP/s", ">of peak", "bound"});
+  TextTable table(headers);
   bool any = false;
-  for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
+  for (std::size_t i = 0; i < shown; ++i) {
     const auto& k = a.kernels[i];
     if (!k.work) continue;
     any = true;
     const KernelWork& w = *k.work;
-    table.add_row({kernel_display_name(k.name, 48), format_bytes(w.bytes), w.source,
-                   w.flops > 0 ? format_fixed(w.flops / 1e9, 1) + " G" : "-", format_fixed(w.achieved_tbps, 2),
-                   w.flops > 0 ? format_fixed(w.achieved_tflops, 1) : "-",
-                   w.peak_share ? format_percent(*w.peak_share) : "-", w.bound.empty() ? "-" : w.bound});
+    std::vector<std::string> row{kernel_display_name(k.name, 48), format_bytes(w.bytes), w.source};
+    if (beside) row.push_back(k.dram_bytes_measured ? format_bytes(*k.dram_bytes_measured) : "-");
+    row.insert(row.end(), {w.flops > 0 ? format_fixed(w.flops / 1e9, 1) + " G" : "-", format_fixed(w.achieved_tbps, 2),
+                           w.flops > 0 ? format_fixed(w.achieved_tflops, 1) : "-",
+                           w.peak_share ? format_percent(*w.peak_share) : "-", w.bound.empty() ? "-" : w.bound});
+    table.add_row(std::move(row));
   }
   std::string peaks =
       a.peaks ? "peaks: " + a.peaks->name +

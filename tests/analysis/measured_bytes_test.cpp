@@ -172,6 +172,12 @@ TEST(MeasuredBytes, JsonAndTextSayWhereTheBytesCameFrom) {
   ASSERT_NE(line, std::string::npos) << r.out;
   std::string text = r.out.substr(line, r.out.find('\n', line + 1) - line);
   EXPECT_NE(text.find("27.0 GB  counters"), std::string::npos) << text;
+  // Beside the copy's own count, what the counters measured while it ran.
+  line = r.out.find("\n  Memcpy DtoD", r.out.find("work of the top kernels"));
+  ASSERT_NE(line, std::string::npos) << r.out;
+  text = r.out.substr(line, r.out.find('\n', line + 1) - line);
+  EXPECT_NE(text.find("20.0 GB  memcpy          15.0 GB"), std::string::npos) << text;
+  EXPECT_NE(r.out.find("DRAM measured"), std::string::npos);
   EXPECT_NE(r.out.find("counters = DRAM bytes measured"), std::string::npos);
 }
 
