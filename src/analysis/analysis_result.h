@@ -72,7 +72,9 @@ struct KernelWork {
   std::optional<double> peak_share;  // of the nearer roof; none without the device's peaks
   std::string bound;                 // "memory", "compute", "latency"; "" without peaks
   std::string dtype;                 // the rate its FLOPs are held against ("bf16", "fp8", "fp32"...)
-  std::string source;                // "shapes" (operator shapes) or "memcpy" (the activity's own byte count)
+  // Where the bytes come from: "shapes" (operator shapes), "memcpy" (the activity's own
+  // byte count) or "counters" (DRAM bytes measured, measured_bytes.h).
+  std::string source;
 };
 
 struct KernelRow {
@@ -89,6 +91,9 @@ struct KernelRow {
   CategorySource decided_by = CategorySource::kUnknown;  // of the name's first activity
   std::string rule;  // the taxonomy row or operator pattern that decided ("" for none)
   std::optional<KernelWork> work;
+  // DRAM bytes read and written while its calls ran, from counter samples that
+  // its calls mostly filled (measured_bytes.h); none where counters do not cover it.
+  std::optional<double> dram_bytes_measured;
 };
 
 // GPU time by how its category was decided (name, kind, launching operator, unknown).

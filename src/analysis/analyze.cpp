@@ -1,17 +1,21 @@
 #include "analysis/analyze.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "analysis/breakdown.h"
 #include "analysis/collective_wait.h"
 #include "analysis/findings.h"
 #include "analysis/interval_union.h"
 #include "analysis/kernel_work.h"
+#include "analysis/measured_bytes.h"
 #include "analysis/step_detection.h"
 #include "model/time_range.h"
 
 namespace cuprobe {
 namespace {
+
+constexpr std::size_t kCounterKernelsShown = 10;  // kernels in the counter table (by busy time)
 
 void fill_window(const Profile& p, RankAnalysis& a) {
   TimeNs lo = INT64_MAX, hi = INT64_MIN;
@@ -66,7 +70,10 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     a.op_shapes = work.shapes;
     fill_kernel_work(p, work, a);
     add_rank_findings(p, classes[i], steps, work, a);
-    a.counters = attribute_counters(p, classes[i]);
+    // Every kernel's readings for the measured bytes; the report keeps the top ones.
+    a.counters = attribute_counters(p, classes[i], std::numeric_limits<std::size_t>::max());
+    fill_measured_bytes(a.counters, a);
+    if (a.counters.by_kernel.size() > kCounterKernelsShown) a.counters.by_kernel.resize(kCounterKernelsShown);
     a.complete = p.complete;
     if (!p.complete)
       a.warnings.push_back(p.file + ": the recording is marked incomplete (cut short); numbers cover what was saved");

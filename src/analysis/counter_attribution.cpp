@@ -20,6 +20,7 @@ struct Series {  // one metric on one device, sorted by start
 
 struct Accumulator {
   std::int64_t kernels = 0;
+  std::int64_t covered_kernels = 0;
   TimeNs busy = 0;
   TimeNs covered = 0;
   std::unordered_set<const CounterSample*> samples;  // distinct samples overlapped (one metric's series)
@@ -31,6 +32,7 @@ CounterAttributionRow finish_row(std::string key, const Accumulator& acc, std::s
   CounterAttributionRow row;
   row.key = std::move(key);
   row.kernels = acc.kernels;
+  row.covered_kernels = acc.covered_kernels;
   row.busy_ns = acc.busy;
   row.covered_ns = acc.covered;
   for (const CounterSample* c : acc.samples) row.sampled_ns = saturating_add(row.sampled_ns, c->end - c->start);
@@ -147,6 +149,7 @@ CounterAttribution attribute_counters(const Profile& p, const std::vector<Kernel
     }
     for (Accumulator* acc : {&cat, &ker}) {
       acc->kernels += 1;
+      if (covered > 0) acc->covered_kernels += 1;
       acc->busy = saturating_add(acc->busy, a.end - a.start);
       acc->covered = saturating_add(acc->covered, covered);
     }

@@ -17,16 +17,24 @@
 
 namespace cuprobe {
 
+// The coverage rule: a row's readings describe its own work only where its
+// activities ran for at least this share of the sampled time they overlap;
+// below it they would be mostly other work or idle time.
+inline constexpr double kMinRanShare = 0.5;
+
 struct CounterAttributionRow {
-  std::string key;            // kernel name or category name
-  std::int64_t kernels = 0;   // activities counted
-  TimeNs busy_ns = 0;         // their summed durations
-  TimeNs covered_ns = 0;      // of which overlapped by at least one sample
-  TimeNs sampled_ns = 0;      // total length of the distinct samples those activities overlap
-  std::vector<double> means;  // one per CounterAttribution::metrics; NaN = no overlapping sample
+  std::string key;                   // kernel name or category name
+  std::int64_t kernels = 0;          // activities counted
+  std::int64_t covered_kernels = 0;  // of which overlapped by at least one sample
+  TimeNs busy_ns = 0;                // their summed durations
+  TimeNs covered_ns = 0;             // of which overlapped by at least one sample
+  TimeNs sampled_ns = 0;             // total length of the distinct samples those activities overlap
+  std::vector<double> means;         // one per CounterAttribution::metrics; NaN = no overlapping sample
 
   // Share of the overlapped samples' time during which this row's activities ran (0..1; 0 = no samples).
   double ran_share() const;
+  // The coverage rule (kMinRanShare): its readings are its own work's.
+  bool readings_are_own() const { return ran_share() >= kMinRanShare; }
 };
 
 struct CounterAttribution {

@@ -9,8 +9,10 @@ using json = nlohmann::ordered_json;
 
 json optional_bool(const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); }
 
-// Work columns of a kernel row (docs/analyze-json.md): null where unknown.
-void add_kernel_work(json& row, const std::optional<KernelWork>& w) {
+// Work columns of a kernel row (docs/findings.md, "Work per kernel"): null where unknown.
+void add_kernel_work(json& row, const KernelRow& k) {
+  row["dram_bytes_measured"] = k.dram_bytes_measured ? json(*k.dram_bytes_measured) : json(nullptr);
+  const std::optional<KernelWork>& w = k.work;
   if (!w) {
     for (const char* key : {"bytes", "flops", "achieved_tbps", "achieved_tflops", "peak_share", "bound"})
       row[key] = nullptr;
@@ -163,7 +165,7 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                        {"per_step_ms", k.per_step_ms},
                        {"decided_by", category_source_name(k.decided_by)},
                        {"rule", k.rule}});
-    add_kernel_work(kernels.back(), k.work);
+    add_kernel_work(kernels.back(), k);
   }
   j["kernels"] = std::move(kernels);
   j["kernels_total"] = a.kernels.size();

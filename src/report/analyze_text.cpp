@@ -101,10 +101,6 @@ std::vector<std::size_t> shown_metrics(const std::vector<std::string>& metrics) 
   return shown;
 }
 
-// A row's readings are printed only where its own work filled most of the samples it
-// overlaps; otherwise they would describe other kernels or idle time.
-constexpr double kMinRanShare = 0.5;
-
 std::string counters_text(const RankAnalysis& a) {
   const auto& c = a.counters;
   if (c.metrics.empty()) return {};
@@ -125,7 +121,7 @@ std::string counters_text(const RankAnalysis& a) {
       "\n  counters (device-wide samples of " + sample_len +
       (c.overall_over_kernels ? "), first to last kernel: " : "), whole recording (no kernels traced): ") + overall +
       "\n";
-  if (!best || best->ran_share() < kMinRanShare) {
+  if (!best || !best->readings_are_own()) {
     out += "    per kernel: none shown. No category or kernel ran for half of the sampled time it overlaps (most: " +
            (best ? kernel_display_name(best->key, 48) + " " + format_percent(best->ran_share()) : std::string("none")) +
            "),\n    so their readings would be mostly other work or idle time. Kernels need to run about as long as a "
@@ -140,7 +136,7 @@ std::string counters_text(const RankAnalysis& a) {
     const auto& r = *rows[i];
     std::vector<std::string> row{i < categories ? r.key : kernel_display_name(r.key, 48),
                                  format_percent(r.ran_share())};
-    bool own = r.ran_share() >= kMinRanShare;
+    bool own = r.readings_are_own();
     hidden = hidden || !own;
     for (std::size_t m : shown) row.push_back(own ? format_metric_value(r.means[m], c.metrics[m]) : "-");
     table.add_row(std::move(row));
@@ -180,19 +176,30 @@ std::string category_decisions_line(const RankAnalysis& a) {
   return line + "\n";
 }
 
-// The work of the top kernels whose work is known: bytes, FLOPs, rates, share of peak, bound.
+// The work of the top kernels whose work is known: bytes (and where they come from),
+// FLOPs, rates, share of peak, bound; the DRAM bytes measured beside bytes from
+// shapes or memcpy records where counters cover such a kernel.
 std::string work_text(const RankAnalysis& a, std::size_t top_kernels) {
-  TextTable table({"work of the top kernels", ">bytes", ">FLOPs", ">TB/s", ">TFLOP/s", ">of peak", "bound"});
+  std::size_t shown = std::min(a.kernels.size(), top_kernels);
+  bool beside =
+      std::any_of(a.kernels.begin(), a.kernels.begin() + static_cast<std::ptrdiff_t>(shown),
+                  [](const KernelRow& k) { return k.work && k.dram_bytes_measured && k.work->source != "counters"; });
+  std::vector<std::string> headers{"work of the top kernels", ">bytes", "from"};
+  if (beside) headers.push_back(">DRAM measured");
+  headers.insert(headers.end(), {">FLOPs", ">TB/s", ">TFLOP/s", ">of peak", "bound"});
+  TextTable table(headers);
   bool any = false;
-  for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
+  for (std::size_t i = 0; i < shown; ++i) {
     const auto& k = a.kernels[i];
     if (!k.work) continue;
     any = true;
     const KernelWork& w = *k.work;
-    table.add_row({kernel_display_name(k.name, 48), format_bytes(w.bytes),
-                   w.flops > 0 ? format_fixed(w.flops / 1e9, 1) + " G" : "-", format_fixed(w.achieved_tbps, 2),
-                   w.flops > 0 ? format_fixed(w.achieved_tflops, 1) : "-",
-                   w.peak_share ? format_percent(*w.peak_share) : "-", w.bound.empty() ? "-" : w.bound});
+    std::vector<std::string> row{kernel_display_name(k.name, 48), format_bytes(w.bytes), w.source};
+    if (beside) row.push_back(k.dram_bytes_measured ? format_bytes(*k.dram_bytes_measured) : "-");
+    row.insert(row.end(), {w.flops > 0 ? format_fixed(w.flops / 1e9, 1) + " G" : "-", format_fixed(w.achieved_tbps, 2),
+                           w.flops > 0 ? format_fixed(w.achieved_tflops, 1) : "-",
+                           w.peak_share ? format_percent(*w.peak_share) : "-", w.bound.empty() ? "-" : w.bound});
+    table.add_row(std::move(row));
   }
   std::string peaks =
       a.peaks ? "peaks: " + a.peaks->name +
@@ -203,7 +210,8 @@ std::string work_text(const RankAnalysis& a, std::size_t top_kernels) {
                ? "\n  work: no top kernel's launching operator has shapes the work model knows (" + peaks + ")\n"
                : std::string();
   }
-  return "\n" + table.render() + "  (" + peaks + "; bytes and FLOPs from operator shapes or memcpy records)\n";
+  return "\n" + table.render() + "  (" + peaks +
+         "; from: shapes = operator shapes, memcpy = the copy's own count, counters = DRAM bytes measured)\n";
 }
 
 std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {

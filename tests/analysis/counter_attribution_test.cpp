@@ -107,6 +107,9 @@ TEST(CounterAttribution, RanShareIsOwnTimeOverTheSampledTimeItOverlaps) {
   EXPECT_NEAR(s->ran_share(), 60.0 / 2000, 1e-12);
   EXPECT_EQ(l->sampled_ns, 1000);
   EXPECT_NEAR(l->ran_share(), 0.9, 1e-12);
+  // The coverage rule: readings are a row's own where it ran at least half of its sampled time.
+  EXPECT_FALSE(s->readings_are_own());
+  EXPECT_TRUE(l->readings_are_own());
   ASSERT_EQ(a.metrics, (std::vector<std::string>{"dram_pct", "tensor_active_pct"}));
   // Overall means weigh each sample by its part between the first kernel (100) and the last (1990).
   EXPECT_NEAR(a.overall[0], (10.0 * 900 + 30.0 * 990) / 1890, 1e-12);
@@ -121,6 +124,18 @@ TEST(CounterAttribution, OverallMeansLeaveOutSamplesBeforeTheFirstKernel) {
   add_kernel(p, "gemm", 9000, 10000);
   auto a = attribute_counters(p);
   EXPECT_DOUBLE_EQ(a.overall[0], 90.0);
+}
+
+TEST(CounterAttribution, CountsTheCallsThatSamplesCover) {
+  Profile p;
+  add_sample(p, "dram_pct", 0, 1000, 10.0);
+  add_kernel(p, "k", 100, 900);
+  add_kernel(p, "k", 1100, 1200);  // after the last sample
+  auto a = attribute_counters(p);
+  ASSERT_EQ(a.by_kernel.size(), 1u);
+  EXPECT_EQ(a.by_kernel[0].kernels, 2);
+  EXPECT_EQ(a.by_kernel[0].covered_kernels, 1);
+  EXPECT_EQ(a.by_kernel[0].covered_ns, 800);
 }
 
 TEST(CounterAttribution, RanShareIsZeroWithoutSamples) {

@@ -1,17 +1,21 @@
 // One workload, every importer: an eager, launch-bound decode loop written as a
-// torch profiler trace and as run files with and without `--api` gives the same
-// steps, the same activity names and the same findings with the same severities.
+// torch profiler trace, as run files with and without `--api` and as an Nsight
+// Systems SQLite export gives the same steps, the same activity names and the
+// same findings with the same severities.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "analysis/analyze.h"
 #include "import/byte_source.h"
 #include "import/kineto_json/kineto_importer.h"
+#include "import/nsys_sqlite/nsys_importer.h"
 #include "import/run_file/run_file_importer.h"
 #include "store/run_file_schema.h"
 #include "store/run_file_writer.h"
+#include "store/sqlite_db.h"
 #include "support/run_cuprobe.h"
 
 namespace cuprobe {
@@ -114,6 +118,74 @@ std::string run_file(bool api) {
   return path;
 }
 
+// The export as `nsys export --type sqlite` writes it (docs/nsys.md): names are
+// StringIds ids, API calls carry their version suffix, copies their CUPTI kind,
+// NVTX ranges their text; times in ns, process 4242 (globalPid = pid << 24).
+std::string nsys_export() {
+  std::string path = test::temp_dir() + "/report.sqlite";
+  SqliteDb db(path, SqliteDb::Mode::kCreate);
+  db.exec(
+      "CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT "
+      "NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, "
+      "demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, registersPerThread INTEGER, gridX INTEGER, gridY "
+      "INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER, staticSharedMemory INTEGER, "
+      "dynamicSharedMemory INTEGER, graphId INTEGER);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT "
+      "NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, bytes "
+      "INTEGER NOT NULL, copyKind INTEGER NOT NULL);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT "
+      "NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, value "
+      "INTEGER NOT NULL, bytes INTEGER NOT NULL);"
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT "
+      "NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);"
+      "CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, text TEXT, "
+      "globalTid INTEGER, textId INTEGER, domainId INTEGER);");
+  constexpr std::int64_t kPid = 4242, kGlobalPid = kPid << 24, kGlobalTid = kGlobalPid | (kPid + 1);
+  std::map<std::string, std::int64_t> ids;
+  auto string_id = [&](const std::string& s) {
+    return ids.emplace(s, static_cast<std::int64_t>(ids.size())).first->second;
+  };
+  db.exec("BEGIN");
+  auto kernel = db.prepare(
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, correlationId, globalPid, "
+      "demangledName, shortName) VALUES (?1, ?2, 0, 1, 7, ?3, ?4, ?5, ?5)");
+  auto memcpy =
+      db.prepare("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?1, ?2, 0, 1, 7, ?3, ?4, 8, 2)");  // copyKind 2: DtoH
+  auto memset = db.prepare("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?1, ?2, 0, 1, 7, ?3, ?4, 0, 4)");
+  auto call = db.prepare("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?1, ?2, 1, ?3, ?4, ?5, 0)");
+  auto range = db.prepare("INSERT INTO NVTX_EVENTS VALUES (?1, ?2, 59, ?3, ?4, NULL, 0)");
+  for (const Event& e : workload()) {
+    std::int64_t start = e.ts * 1000, end = (e.ts + e.dur) * 1000;
+    SqliteStatement* s = nullptr;
+    switch (e.kind) {
+      case Event::kAnnotation:
+        range.bind(1, start).bind(2, end).bind(3, std::string_view(e.name)).bind(4, kGlobalTid).run();
+        continue;
+      case Event::kLaunch:
+      case Event::kCopyCall:
+        call.bind(1, start).bind(2, end).bind(3, kGlobalTid).bind(4, e.correlation);
+        call.bind(5, string_id(e.name + (e.kind == Event::kLaunch ? "_v7000" : "_v3020"))).run();
+        continue;
+      case Event::kKernel:
+        kernel.bind(5, string_id(e.name));
+        s = &kernel;
+        break;
+      case Event::kCopy:
+        s = &memcpy;
+        break;
+      case Event::kMemset:
+        s = &memset;
+        break;
+    }
+    s->bind(1, start).bind(2, end).bind(3, e.correlation).bind(4, kGlobalPid).run();
+  }
+  auto strings = db.prepare("INSERT INTO StringIds VALUES (?1, ?2)");
+  for (const auto& [value, id] : ids) strings.bind(1, id).bind(2, std::string_view(value)).run();
+  db.exec("COMMIT");
+  return path;
+}
+
 struct Verdict {
   std::size_t steps = 0;
   double step_ms = 0;
@@ -138,6 +210,10 @@ TEST(SameWorkload, EveryImporterGivesOneVerdict) {
   Verdict torch = verdict_of(import_kineto_json(*source, "trace.json"));
   Verdict with_api = verdict_of(import_run_file(run_file(true)));
   Verdict without_api = verdict_of(import_run_file(run_file(false)));
+  std::vector<Profile> nsys_ranks = import_nsys_sqlite(nsys_export());
+  ASSERT_EQ(nsys_ranks.size(), 1u);
+  EXPECT_EQ(nsys_ranks[0].stats.problems(), 0);
+  Verdict nsys = verdict_of(std::move(nsys_ranks[0]));
 
   EXPECT_EQ(torch.steps, static_cast<std::size_t>(kSteps));
   EXPECT_NEAR(torch.step_ms, kStepUs / 1e3, 1e-9);
@@ -145,7 +221,7 @@ TEST(SameWorkload, EveryImporterGivesOneVerdict) {
   EXPECT_TRUE(torch.names.count("Memset"));
   EXPECT_TRUE(torch.findings.count({"launch_bound", "high"}));
   EXPECT_TRUE(torch.findings.count({"gpu_idle", "medium"}));
-  for (const Verdict* other : {&with_api, &without_api}) {
+  for (const Verdict* other : {&with_api, &without_api, &nsys}) {
     EXPECT_EQ(other->steps, torch.steps);
     EXPECT_NEAR(other->step_ms, torch.step_ms, 1e-9);
     EXPECT_EQ(other->names, torch.names);
