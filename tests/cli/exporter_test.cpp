@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -18,11 +19,12 @@ namespace {
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // GETs /metrics until `series` shows up (or 10 s pass); the last page.
-std::string wait_for_series(int port, const std::string& series) {
+// The page once it holds every one of `series` (each GPU's samples arrive on their own).
+std::string wait_for_series(int port, const std::vector<std::string>& series) {
   std::string page;
   for (int i = 0; i < 200; ++i) {
     page = http_get(port, "/metrics");
-    if (contains(page, series)) break;
+    if (std::all_of(series.begin(), series.end(), [&](const std::string& s) { return contains(page, s); })) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return page;
@@ -46,7 +48,9 @@ TEST(ExporterCli, ServesFakeGpusAndStopsOnSigterm) {
   int port = free_tcp_port();
   BackgroundProcess exporter(CUPROBE_BINARY, {"exporter", "--listen", "127.0.0.1:" + std::to_string(port)},
                              dir + "/exporter", fake_gpu_env());
-  std::string page = wait_for_series(port, "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE");
+  std::string page =
+      wait_for_series(port, {"DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{gpu=\"0\"", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{gpu=\"1\"",
+                             "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"", "DCGM_FI_DEV_POWER_USAGE{gpu=\"1\""});
   PrometheusPage p = parse_prometheus_text(page, "/metrics");
   int tensor = 0, power = 0;
   for (const auto& s : p.samples) {
@@ -81,7 +85,7 @@ TEST(ExporterCli, BusyCountersSayWhyWhileNvmlFlows) {
   env.push_back("CUPROBE_TEST_PM_BUSY=1");
   BackgroundProcess exporter(CUPROBE_BINARY, {"exporter", "--listen", "127.0.0.1:" + std::to_string(port)},
                              dir + "/exporter", env);
-  std::string page = wait_for_series(port, "DCGM_FI_DEV_POWER_USAGE");
+  std::string page = wait_for_series(port, {"DCGM_FI_DEV_POWER_USAGE"});
   EXPECT_TRUE(contains(page, "reason=\"busy\"} 0\n")) << page;
   EXPECT_FALSE(contains(page, "DCGM_FI_PROF_")) << page;
   EXPECT_EQ(exporter.stop(SIGTERM, 5000), 0);
@@ -92,7 +96,7 @@ TEST(ExporterCli, StartsWithoutAGpuOrDriverAndSaysSo) {
   int port = free_tcp_port();
   BackgroundProcess exporter(CUPROBE_BINARY, {"exporter", "--listen", "127.0.0.1:" + std::to_string(port)},
                              dir + "/exporter", no_gpu_env());
-  std::string page = wait_for_series(port, "cuprobe_counters_available");
+  std::string page = wait_for_series(port, {"cuprobe_counters_available"});
   EXPECT_TRUE(contains(page, "cuprobe_nvml_available{reason=\"unavailable\"")) << page;
   EXPECT_TRUE(contains(page, "cuprobe_gpus{")) << page;
   EXPECT_TRUE(contains(page, "cuprobe_counters_available{source=\"cupti\",reason=\"")) << page;
@@ -106,7 +110,9 @@ TEST(ExporterCli, PromtoolAcceptsThePage) {
   int port = free_tcp_port();
   BackgroundProcess exporter(CUPROBE_BINARY, {"exporter", "--listen", "127.0.0.1:" + std::to_string(port)},
                              dir + "/exporter", fake_gpu_env());
-  std::string page = wait_for_series(port, "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE");
+  std::string page =
+      wait_for_series(port, {"DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{gpu=\"0\"", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{gpu=\"1\"",
+                             "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"", "DCGM_FI_DEV_POWER_USAGE{gpu=\"1\""});
   auto r = run_program("/usr/bin/promtool", {"check", "metrics"}, page);
   // promtool's linter asks for snake_case label names; dcgm-exporter's modelName label (kept so
   // that dashboards built for DCGM work) is the one thing it may say. Anything else fails.
