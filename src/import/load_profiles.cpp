@@ -22,12 +22,6 @@ namespace cuprobe {
 
 namespace {
 
-std::vector<Profile> one(Profile p) {
-  std::vector<Profile> v;
-  v.push_back(std::move(p));
-  return v;
-}
-
 // An SQLite file: a run file or an Nsight Systems export, by its tables.
 std::vector<Profile> load_sqlite(const std::string& path, const std::string& shown_as) {
   switch (sqlite_file_kind(path)) {
@@ -40,7 +34,7 @@ std::vector<Profile> load_sqlite(const std::string& path, const std::string& sho
     case SqliteFileKind::kRunFile:
       break;
   }
-  return split_by_process(import_run_file(path, shown_as));  // a multi-process recording holds several ranks
+  return split_by_process(import_run_file(path, shown_as));
 }
 
 // A pipe or FIFO can be read only once: its first bytes pick the reader, and an
@@ -48,13 +42,15 @@ std::vector<Profile> load_sqlite(const std::string& path, const std::string& sho
 std::vector<Profile> load_stream(const std::string& path) {
   std::string head;
   auto source = open_byte_source(path, &head);
-  if (!is_run_file_header(head)) return one(import_kineto_json(*source, path));
+  if (!is_run_file_header(head)) return split_by_process(import_kineto_json(*source, path));
   TempDir dir;
   std::string copy = dir.path() + "/copy.sqlite";
   copy_to_file(*source, copy, path);
   return load_sqlite(copy, path);
 }
 
+// A run file or Kineto trace of several processes (a torchrun recording, traces merged into one) holds one rank
+// per process: split_by_process. An Nsight Systems export is cut by its own rule (nsys_sqlite/rank_split.h).
 std::vector<Profile> load_any(const std::string& path) {
   std::error_code ec;
   if (is_nsys_report_name(path) && std::filesystem::is_regular_file(path, ec)) {
@@ -63,7 +59,7 @@ std::vector<Profile> load_any(const std::string& path) {
   }
   if (!std::filesystem::is_regular_file(path, ec)) return load_stream(path);
   if (looks_like_run_file(path)) return load_sqlite(path, {});
-  return one(import_kineto_json(path));
+  return split_by_process(import_kineto_json(path));
 }
 
 const char* no_gpu_activity(const Profile& p) {
