@@ -117,18 +117,9 @@ TEST(DeviceUsage, ReplicasOnTwoGpusAtOnceAreStepsOfBothGpus) {
 
 TEST(DeviceUsage, OneGpuIsTheRanksOwnFigures) {
   Profile p;
-  GpuActivity a;
-  a.device = 3;
-  a.start = 0;
-  a.end = 400;
-  p.gpu.push_back(a);
-  a.start = 600;
-  a.end = 1000;
-  p.gpu.push_back(a);
-  DeviceInfo d;
-  d.id = 3;
-  d.name = "NVIDIA H200";
-  p.devices.push_back(d);
+  p.gpu.push_back(GpuActivity{.start = 0, .end = 400, .device = 3});
+  p.gpu.push_back(GpuActivity{.start = 600, .end = 1000, .device = 3});
+  p.devices.push_back(DeviceInfo{.id = 3, .name = "NVIDIA H200"});
   AnalyzeReport report = analyze_one(std::move(p));
   const RankAnalysis& r = report.ranks[0];
   ASSERT_EQ(r.devices.size(), 1u);

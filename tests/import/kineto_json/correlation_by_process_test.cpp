@@ -55,21 +55,26 @@ TEST(CorrelationByProcess, WithoutALaunchAnActivityTakesItsDevicesProcessOrIsCou
   EXPECT_EQ(p.stats.count(ImportStat::kGpuProcessUnknown), 2);
 }
 
-// Every id shared and every launch before both GPUs' kernels: nothing tells the processes apart.
-TEST(CorrelationByProcess, ProcessesInLockstepArePairedWithTheirGpusInOrderAndCounted) {
+// Two processes (20 and 30) launching ids 1 and 2 for GPUs 0 and 1; process 20 launches id 1 at `late`, GPU 0
+// starts it at `gpu0_start`. Returns the pid GPU 0's activities were given, and the count of pairings by order.
+std::pair<std::int64_t, std::int64_t> gpu0_process(TimeNs late, TimeNs gpu0_start) {
   Profile p;
-  p.cpu = {launch(30, 1, 0), launch(20, 1, 0), launch(30, 2, 10), launch(20, 2, 10)};
-  p.gpu = {on(1, 1, 5), on(0, 1, 5), on(0, 2, 15), on(1, 2, 15)};
+  p.cpu = {launch(30, 1, 0), launch(20, 1, late), launch(30, 2, 10), launch(20, 2, 10)};
+  p.gpu = {on(1, 1, 5), on(0, 1, gpu0_start), on(0, 2, 15), on(1, 2, 15)};
   link_ids_per_process(p);
-  for (const auto& a : p.gpu) EXPECT_EQ(a.pid, a.device == 0 ? 20 : 30);
-  EXPECT_EQ(p.stats.count(ImportStat::kGpuProcessByOrder), 2);
-  // Process 20 launched id 1 after GPU 0 began it: GPU 0 is 30's, GPU 1 the other's.
-  Profile q;
-  q.cpu = {launch(30, 1, 0), launch(20, 1, 3), launch(30, 2, 10), launch(20, 2, 10)};
-  q.gpu = {on(1, 1, 5), on(0, 1, 1), on(0, 2, 15), on(1, 2, 15)};
-  link_ids_per_process(q);
-  for (const auto& a : q.gpu) EXPECT_EQ(a.pid, a.device == 0 ? 30 : 20);
-  EXPECT_EQ(q.stats.count(ImportStat::kGpuProcessByOrder), 0);
+  for (const auto& a : p.gpu) {
+    if (a.device == 1) {
+      EXPECT_EQ(a.pid, p.gpu[1].pid == 20 ? 30 : 20);  // the other process
+    }
+  }
+  return {p.gpu[1].pid, p.stats.count(ImportStat::kGpuProcessByOrder)};
+}
+
+TEST(CorrelationByProcess, ProcessesInLockstepArePairedWithTheirGpusInOrderAndCounted) {
+  // Every id shared and every launch before both GPUs' kernels: nothing tells the processes apart.
+  EXPECT_EQ(gpu0_process(0, 5), std::make_pair(std::int64_t{20}, std::int64_t{2}));
+  // Process 20 launched id 1 after GPU 0 began it: GPU 0 is 30's, GPU 1 the other's, for certain.
+  EXPECT_EQ(gpu0_process(3, 1), std::make_pair(std::int64_t{30}, std::int64_t{0}));
 }
 
 TEST(CorrelationByProcess, NoLaunchesLeaveTheProcessesUnknown) {
