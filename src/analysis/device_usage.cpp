@@ -22,7 +22,9 @@ double share_of(double part, double whole) { return whole > 0 ? std::clamp(part 
 
 void fill_device_usage(const Profile& profile, const StepAssignment& steps, RankAnalysis& out) {
   std::map<std::int32_t, std::size_t> index;  // device -> row
-  for (const auto& a : profile.gpu) index.emplace(a.device, 0);
+  for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
+    if (i == 0 || profile.gpu[i].device != profile.gpu[i - 1].device) index.emplace(profile.gpu[i].device, 0);
+  }
   out.devices.clear();
   out.overlapped_step_ms = 0;
   for (auto& [device, row] : index) {
