@@ -179,6 +179,16 @@ TEST(LoadProfiles, AKinetoFileOfSeveralProcessesIsOneRankPerProcess) {
   EXPECT_EQ(ps[1].stats.count(ImportStat::kCorrelationPerProcess), 0);
 }
 
+// `export` converts a file whole: its processes stay together.
+TEST(LoadProfiles, OneFileWholeKeepsItsProcessesTogether) {
+  Profile p = load_profile(test::data_path("format_processes_per_gpu.json"));
+  EXPECT_EQ(p.gpu.size(), 48u);
+  EXPECT_EQ(p.devices.size(), 2u);
+  auto r = test::run_cuprobe(
+      {"export", "--chrome", test::data_path("format_processes_per_gpu.json"), "-o", test::temp_dir() + "/t.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(LoadProfiles, AKinetoFileOfOneProcessOnTwoGpusIsOneRank) {
   std::vector<Profile> ps = load_profiles({test::data_path("format_pipeline_two_gpus.json")});
   ASSERT_EQ(ps.size(), 1u);
