@@ -123,23 +123,31 @@ void assign_by_annotation(const Profile& profile, const std::vector<const CpuRan
 // first stage, DataParallel's first replica), among those with at least half the kernels of the busiest.
 std::int32_t lead_device(const Profile& profile, const std::unordered_map<std::int64_t, const CpuRange*>& launch_of) {
   struct Seen {
+    std::int32_t device = -1;
     std::int64_t kernels = 0;
-    TimeNs first = INT64_MAX;
+    TimeNs first = INT64_MAX;  // the launch of its first kernel (on the GPU clock: its start without one)
   };
-  std::unordered_map<std::int32_t, Seen> devices;
-  std::int64_t most = 0;
+  std::vector<Seen> devices;  // a few
+  std::size_t at = 0;
   for (const auto& a : profile.gpu) {
     if (a.kind != GpuActivityKind::kKernel) continue;
-    Seen& d = devices[a.device];
-    most = std::max(most, ++d.kernels);
-    auto it = launch_of.find(a.correlation);
-    d.first = std::min(d.first, it != launch_of.end() ? it->second->start : a.start);
+    if (at >= devices.size() || devices[at].device != a.device) {
+      at = 0;
+      while (at < devices.size() && devices[at].device != a.device) ++at;
+      if (at == devices.size()) {
+        auto it = launch_of.find(a.correlation);
+        devices.push_back({a.device, 0, it != launch_of.end() ? it->second->start : a.start});
+      }
+    }
+    ++devices[at].kernels;
   }
+  std::int64_t most = 0;
+  for (const Seen& d : devices) most = std::max(most, d.kernels);
   std::int32_t lead = -1;
   TimeNs first = INT64_MAX;
-  for (const auto& [device, d] : devices) {
+  for (const Seen& d : devices) {
     if (2 * d.kernels < most) continue;
-    if (d.first < first || (d.first == first && device < lead)) lead = device, first = d.first;
+    if (d.first < first || (d.first == first && d.device < lead)) lead = d.device, first = d.first;
   }
   return lead;
 }
