@@ -162,6 +162,15 @@ struct RankAnalysis {
   std::optional<DevicePeaks> peaks;  // the device's (table and --peak), none for a GPU not in the table
   bool op_shapes = false;            // the trace carries operator shapes (record_shapes)
   bool complete = true;              // false when the source says the recording was cut short
+
+  // What shares of GPU time (categories, kernels, tensor cores) are of: the busy time summed over the rank's GPUs,
+  // gpu_busy_ms on one GPU (on several, their union would count two GPUs working at once as one).
+  double gpu_time_ms() const {
+    if (devices.size() < 2) return gpu_busy_ms;
+    double sum = 0;
+    for (const DeviceRow& d : devices) sum += d.busy_ms;
+    return sum;
+  }
 };
 
 struct AnalyzeReport {

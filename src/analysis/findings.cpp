@@ -160,7 +160,7 @@ void copy_cast_dominant(Context& ctx) {
 
 void low_tensor_core_share(Context& ctx) {
   const auto& a = ctx.analysis;
-  if (a.gpu_busy_ms <= 0 || a.tensor_core_share >= thresholds::kTensorCoreLow) return;
+  if (a.gpu_time_ms() <= 0 || a.tensor_core_share >= thresholds::kTensorCoreLow) return;
   const CategoryRow* graphs = ctx.category(Category::kCudaGraph);
   if (graphs && graphs->share >= thresholds::kOpaqueGraphNoTensorFinding)
     return;  // unknowable: see graphs_recorded_whole
@@ -174,7 +174,7 @@ void low_tensor_core_share(Context& ctx) {
       if (cuda_core_matmuls.size() < 3) cuda_core_matmuls.push_back(k.name);
     }
   }
-  double cuda_core_share = cuda_core_matmul_ms / a.gpu_busy_ms;
+  double cuda_core_share = cuda_core_matmul_ms / a.gpu_time_ms();
   Finding f;
   f.id = "low_tensor_core_share";
   f.share = cuda_core_share;
@@ -468,7 +468,7 @@ void host_memcpy_in_step(Context& ctx) {
   double per_step = count / ctx.step_count();
   Finding f;
   f.id = "host_memcpy_in_step";
-  f.share = ctx.analysis.gpu_busy_ms > 0 ? time_ms / ctx.analysis.gpu_busy_ms : 0;
+  f.share = ctx.analysis.gpu_time_ms() > 0 ? time_ms / ctx.analysis.gpu_time_ms() : 0;
   f.step_share = ctx.step_share_of(time_ms / ctx.step_count(), time_ms);
   f.severity = per_step >= thresholds::kHostMemcpyPerStepMedium ? "medium" : "low";
   for (const auto& [name, n] : by_name) f.kernels.push_back(name);

@@ -59,7 +59,7 @@ std::string devices_text(const RankAnalysis& a) {
 }
 
 std::string tensor_core_text(const RankAnalysis& a) {
-  bool graphs = a.tensor_core_basis_ms < a.gpu_busy_ms - 1e-9;
+  bool graphs = a.tensor_core_basis_ms < a.gpu_time_ms() - 1e-9;
   if (!graphs) return "tensor cores " + format_percent(a.tensor_core_share) + " of busy";
   if (a.tensor_core_basis_ms <= 0) return "tensor cores unknown (whole CUDA graph launches hide their kernels)";
   return "tensor cores " + format_percent(a.tensor_core_share) + " of busy outside whole CUDA graph launches";

@@ -113,6 +113,12 @@ TEST(DeviceUsage, ReplicasOnTwoGpusAtOnceAreStepsOfBothGpus) {
   EXPECT_NEAR(a.devices[0].step_busy_median_ms, 8 * 0.007, 1e-9);
   EXPECT_NEAR(a.devices[1].step_busy_median_ms, 8 * 0.007, 1e-9);
   EXPECT_EQ(find(a.findings, "pipeline_bubble"), nullptr);  // they work at once: nothing to overlap
+  // Shares of GPU time are of both GPUs' busy time: two GPUs working at once are not one GPU at 200%.
+  EXPECT_NEAR(a.gpu_time_ms(), 2 * 6 * 8 * 0.007, 1e-9);
+  double shares = 0;
+  for (const auto& c : a.categories) shares += c.share;
+  EXPECT_NEAR(shares, 1.0, 1e-9);
+  EXPECT_NEAR(a.tensor_core_basis_ms, a.gpu_time_ms(), 1e-9);
 }
 
 TEST(DeviceUsage, OneGpuIsTheRanksOwnFigures) {
