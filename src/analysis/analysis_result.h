@@ -128,6 +128,19 @@ struct Finding {
   double gain_ms() const;
 };
 
+// One GPU of a rank (a process driving several GPUs has several; analysis/device_usage.h).
+struct DeviceRow {
+  std::int32_t device = -1;
+  std::string name;  // from the trace's device properties ("" when it gives none)
+  std::int64_t activities = 0;
+  double busy_ms = 0;              // union of this GPU's activities
+  double busy_share = 0;           // of the window
+  double step_busy_median_ms = 0;  // its busy time per step, median over steps with GPU work (0 without steps)
+  double idle_share = 0;           // of step time (1 - busy / step time, medians); of the window without steps
+  // Of step time (of the window): idle while another GPU of the rank works, so waiting for it, not the host.
+  double waiting_share = 0;
+};
+
 struct RankAnalysis {
   std::optional<int> rank;
   std::string file;
@@ -137,6 +150,10 @@ struct RankAnalysis {
   double gpu_busy_share = 0;
   std::int64_t gpu_activities = 0;
   StepSummary steps;
+  std::vector<DeviceRow> devices;  // the GPUs it used, by id; gpu_busy_ms is the time any of them is busy
+  // The step (the window without steps) were the GPUs' work overlapped: time no GPU works plus the busiest
+  // GPU's busy time, median over steps (pipeline_bubble's what-if). 0 for one GPU.
+  double overlapped_step_ms = 0;
   std::vector<CategoryRow> categories;       // by time, largest first
   double tensor_core_share = 0;              // of tensor_core_basis_ms
   double tensor_core_basis_ms = 0;           // GPU busy time outside whole graph launches (whose kernels are unseen)
@@ -150,6 +167,15 @@ struct RankAnalysis {
   std::optional<DevicePeaks> peaks;  // the device's (table and --peak), none for a GPU not in the table
   bool op_shapes = false;            // the trace carries operator shapes (record_shapes)
   bool complete = true;              // false when the source says the recording was cut short
+
+  // What shares of GPU time (categories, kernels, tensor cores) are of: the busy time summed over the rank's GPUs,
+  // gpu_busy_ms on one GPU (on several, their union would count two GPUs working at once as one).
+  double gpu_time_ms() const {
+    if (devices.size() < 2) return gpu_busy_ms;
+    double sum = 0;
+    for (const DeviceRow& d : devices) sum += d.busy_ms;
+    return sum;
+  }
 };
 
 struct AnalyzeReport {

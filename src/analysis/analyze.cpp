@@ -5,6 +5,7 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/collective_wait.h"
+#include "analysis/device_usage.h"
 #include "analysis/findings.h"
 #include "analysis/interval_union.h"
 #include "analysis/kernel_work.h"
@@ -58,6 +59,7 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     fill_window(p, a);
     StepAssignment steps = detect_steps(p, options);
     a.steps = steps.summary;
+    fill_device_usage(p, steps, a);
     classes[i] = classify_activities(p);
     compute_breakdown(p, classes[i], steps, a);
     std::string first_device = p.devices.empty() ? std::string() : p.devices.front().name;

@@ -141,7 +141,7 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     first_index.try_emplace(a.name, i);
     if (classes[i].tensor_core.value_or(false)) tensor_core_time = saturating_add(tensor_core_time, d);
   }
-  const double busy_ns = out.gpu_busy_ms * 1e6;
+  const double busy_ns = out.gpu_time_ms() * 1e6;
   auto share = [&](TimeNs t) { return busy_ns > 0 ? static_cast<double>(t) / busy_ns : 0.0; };
   const double step_count = static_cast<double>(steps.summary.steps.size());
   auto per_step_ms = [&](TimeNs t) { return step_count > 0 ? static_cast<double>(t) / 1e6 / step_count : 0.0; };
@@ -199,7 +199,7 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     if (a.kind != GpuActivityKind::kGraph) seen.emplace_back(a.start, a.end);
   }
   out.tensor_core_basis_ms =
-      seen.size() == profile.gpu.size() ? out.gpu_busy_ms : static_cast<double>(union_length(seen)) / 1e6;
+      seen.size() == profile.gpu.size() ? out.gpu_time_ms() : static_cast<double>(union_length(seen)) / 1e6;
   out.tensor_core_share =
       out.tensor_core_basis_ms > 0 ? static_cast<double>(tensor_core_time) / 1e6 / out.tensor_core_basis_ms : 0.0;
 }

@@ -33,7 +33,7 @@ std::string rank_label(const RankInput& r, std::size_t index) {
 void discount_waiting(RankAnalysis& a, double comm_ms, double waiting_ms) {
   for (auto it = a.findings.begin(); it != a.findings.end(); ++it) {
     if (it->id != "communication_dominant") continue;
-    double moving_share = a.gpu_busy_ms > 0 ? std::max(0.0, comm_ms - waiting_ms) / a.gpu_busy_ms : 0.0;
+    double moving_share = a.gpu_time_ms() > 0 ? std::max(0.0, comm_ms - waiting_ms) / a.gpu_time_ms() : 0.0;
     if (moving_share < thresholds::kCommunicationMedium) {
       a.findings.erase(it);
     } else {
@@ -111,7 +111,7 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
     Finding f;
     f.id = "collective_wait";
     f.rank = a.rank;
-    f.share = a.gpu_busy_ms > 0 ? std::min(1.0, excess[r] / a.gpu_busy_ms) : 0;
+    f.share = a.gpu_time_ms() > 0 ? std::min(1.0, excess[r] / a.gpu_time_ms()) : 0;
     f.step_share = a.window_ms > 0 ? std::min(1.0, excess[r] / a.window_ms) : 0;
     f.severity = f.share >= thresholds::kSevereShare ? "high" : "medium";
     f.title = buf;

@@ -160,7 +160,7 @@ void copy_cast_dominant(Context& ctx) {
 
 void low_tensor_core_share(Context& ctx) {
   const auto& a = ctx.analysis;
-  if (a.gpu_busy_ms <= 0 || a.tensor_core_share >= thresholds::kTensorCoreLow) return;
+  if (a.gpu_time_ms() <= 0 || a.tensor_core_share >= thresholds::kTensorCoreLow) return;
   const CategoryRow* graphs = ctx.category(Category::kCudaGraph);
   if (graphs && graphs->share >= thresholds::kOpaqueGraphNoTensorFinding)
     return;  // unknowable: see graphs_recorded_whole
@@ -174,7 +174,7 @@ void low_tensor_core_share(Context& ctx) {
       if (cuda_core_matmuls.size() < 3) cuda_core_matmuls.push_back(k.name);
     }
   }
-  double cuda_core_share = cuda_core_matmul_ms / a.gpu_busy_ms;
+  double cuda_core_share = cuda_core_matmul_ms / a.gpu_time_ms();
   Finding f;
   f.id = "low_tensor_core_share";
   f.share = cuda_core_share;
@@ -269,11 +269,15 @@ void gpu_idle(Context& ctx, const HostCalls& calls) {
   f.step_share = idle;
   f.severity = idle >= thresholds::kIdleHigh ? "high" : "medium";
   const auto& s = ctx.steps.summary;
+  // A rank on several GPUs: idle is the time none of them works (pipeline_bubble covers their waits on each other).
+  std::size_t gpus = ctx.analysis.devices.size();
+  std::string who = gpus > 1 ? "All " + std::to_string(gpus) + " GPUs idle " : "GPU idle ";
+  std::string busy = gpus > 1 ? " time any GPU works in a " : " GPU time in a ";
   if (ctx.has_steps()) {
-    f.title = "GPU idle " + format_percent(idle) + " of each step (" + format_duration_ms(s.gpu_median_ms) +
-              " GPU time in a " + format_duration_ms(s.median_ms) + " step): host- or launch-bound";
+    f.title = who + format_percent(idle) + " of each step (" + format_duration_ms(s.gpu_median_ms) + busy +
+              format_duration_ms(s.median_ms) + " step): host- or launch-bound";
   } else {
-    f.title = "GPU idle " + format_percent(idle) + " of the trace window: host- or launch-bound";
+    f.title = who + format_percent(idle) + " of the trace window: host- or launch-bound";
   }
   std::string syncs = calls.seen ? format_fixed(calls.syncs, 1) + (ctx.has_steps() ? " per step here: " : " here: ") +
                                        ".item(), .cpu(), printing tensors"
@@ -367,6 +371,48 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   ctx.analysis.findings.push_back(std::move(f));
 }
 
+// One process's GPUs taking turns (a pipeline across GPUs without micro-batches: Hugging Face device_map="auto"):
+// each idles while another works. Judged by what overlapping their work would save.
+void pipeline_bubble(Context& ctx) {
+  const auto& devices = ctx.analysis.devices;
+  if (devices.size() < 2 || ctx.analysis.overlapped_step_ms <= 0) return;
+  double now = ctx.step_ms_now();
+  double after = std::min(now, ctx.analysis.overlapped_step_ms);
+  double saved = now > 0 ? (now - after) / now : 0.0;
+  if (saved < thresholds::kBubbleMedium) return;
+  auto least = std::min_element(devices.begin(), devices.end(), [](const DeviceRow& a, const DeviceRow& b) {
+    return a.waiting_share < b.waiting_share;
+  });
+  auto most = std::max_element(devices.begin(), devices.end(), [](const DeviceRow& a, const DeviceRow& b) {
+    return a.waiting_share < b.waiting_share;
+  });
+  Finding f;
+  f.id = "pipeline_bubble";
+  f.share = saved;
+  f.step_share = saved;
+  f.severity = saved >= thresholds::kBubbleHigh ? "high" : "medium";
+  std::string range =
+      format_percent(least->waiting_share) +
+      (most->waiting_share - least->waiting_share >= 0.005 ? "-" + format_percent(most->waiting_share) : std::string());
+  f.title = std::to_string(devices.size()) + " GPUs take turns: each waits " + range + " of the " + ctx.step_word() +
+            " while another works";
+  f.suggestion =
+      "One process runs its GPUs one after another (Hugging Face device_map=\"auto\", a pipeline fed one batch at "
+      "a time), so mostly one GPU works at a time. Split each layer across the GPUs instead (tensor parallelism: "
+      "vLLM/SGLang --tensor-parallel-size), feed the pipeline several micro-batches so the GPUs overlap, or fit the "
+      "model on fewer GPUs.";
+  f.numbers = {{"gpus", static_cast<double>(devices.size())}};
+  for (const DeviceRow& d : devices) {
+    f.numbers.emplace_back("gpu" + std::to_string(d.device) + "_busy_share", 1.0 - d.idle_share);
+    f.numbers.emplace_back("gpu" + std::to_string(d.device) + "_waiting_share", d.waiting_share);
+  }
+  f.what_if = {"the GPUs' work overlapped (tensor parallel, or a pipeline kept full): " + ctx.step_word() +
+                   " = time no GPU works + the busiest GPU's busy time " + format_duration_ms(after) +
+                   " (a bound: splitting the work adds communication)",
+               now, after};
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
 void graphs_recorded_whole(Context& ctx) {
   auto found =
       category_share_finding(ctx, Category::kCudaGraph, "graphs_recorded_whole", thresholds::kOpaqueGraphShare, 2.0);
@@ -422,7 +468,7 @@ void host_memcpy_in_step(Context& ctx) {
   double per_step = count / ctx.step_count();
   Finding f;
   f.id = "host_memcpy_in_step";
-  f.share = ctx.analysis.gpu_busy_ms > 0 ? time_ms / ctx.analysis.gpu_busy_ms : 0;
+  f.share = ctx.analysis.gpu_time_ms() > 0 ? time_ms / ctx.analysis.gpu_time_ms() : 0;
   f.step_share = ctx.step_share_of(time_ms / ctx.step_count(), time_ms);
   f.severity = per_step >= thresholds::kHostMemcpyPerStepMedium ? "medium" : "low";
   for (const auto& [name, n] : by_name) f.kernels.push_back(name);
@@ -459,6 +505,7 @@ void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& c
   low_tensor_core_share(ctx);
   gpu_idle(ctx, calls);
   launch_bound(ctx, calls);
+  pipeline_bubble(ctx);
   communication_dominant(ctx);
   host_memcpy_in_step(ctx);
   graphs_recorded_whole(ctx);

@@ -118,17 +118,58 @@ void assign_by_annotation(const Profile& profile, const std::vector<const CpuRan
   }
 }
 
+// The GPU whose kernel sequence the steps are read from. A process driving several GPUs repeats its step on each,
+// their kernels interleaving differently as they overlap: the first GPU the process launches work on (a pipeline's
+// first stage, DataParallel's first replica), among those with at least half the kernels of the busiest.
+std::int32_t lead_device(const Profile& profile, const std::unordered_map<std::int64_t, const CpuRange*>& launch_of) {
+  struct Seen {
+    std::int32_t device = -1;
+    std::int64_t kernels = 0;
+    TimeNs first = INT64_MAX;  // the launch of its first kernel (on the GPU clock: its start without one)
+  };
+  std::vector<Seen> devices;  // a few
+  std::size_t at = 0;
+  for (const auto& a : profile.gpu) {
+    if (a.kind != GpuActivityKind::kKernel) continue;
+    if (at >= devices.size() || devices[at].device != a.device) {
+      at = 0;
+      while (at < devices.size() && devices[at].device != a.device) ++at;
+      if (at == devices.size()) {
+        auto it = launch_of.find(a.correlation);
+        devices.push_back({a.device, 0, it != launch_of.end() ? it->second->start : a.start});
+      }
+    }
+    ++devices[at].kernels;
+  }
+  std::int64_t most = 0;
+  for (const Seen& d : devices) most = std::max(most, d.kernels);
+  std::int32_t lead = -1;
+  TimeNs first = INT64_MAX;
+  for (const Seen& d : devices) {
+    if (2 * d.kernels < most) continue;
+    if (d.first < first || (d.first == first && d.device < lead)) lead = d.device, first = d.first;
+  }
+  return lead;
+}
+
+// Steps from the lead GPU's kernel sequence; the other GPUs' activities, and copies and memsets, go to the step
+// whose launches enclose their launch (their GPU start without one).
 void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
+  std::unordered_map<std::int64_t, const CpuRange*> launch_of;
+  for (const auto& call : profile.cpu) {
+    if (call.kind == CpuRangeKind::kRuntime && call.correlation >= 0) launch_of.emplace(call.correlation, &call);
+  }
   constexpr double kAfterDeviceToHostCopy = 1e15;  // outweighs any idle gap (ns)
   std::vector<std::size_t> kernel_index;           // into profile.gpu
   std::vector<StringId> names;
   std::vector<double> boundary_score;
   TimeNs last_end = 0;
   bool copy_back_since_last_kernel = false;
+  const std::int32_t lead = lead_device(profile, launch_of);
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     const auto& a = profile.gpu[i];
     if (a.kind == GpuActivityKind::kMemcpy && a.memcpy_kind == MemcpyKind::kDtoH) copy_back_since_last_kernel = true;
-    if (a.kind != GpuActivityKind::kKernel) continue;
+    if (a.kind != GpuActivityKind::kKernel || a.device != lead) continue;
     double gap = kernel_index.empty() ? 0.0 : static_cast<double>(std::max<TimeNs>(0, a.start - last_end));
     boundary_score.push_back(gap + (copy_back_since_last_kernel ? kAfterDeviceToHostCopy : 0.0));
     copy_back_since_last_kernel = false;
@@ -139,10 +180,6 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
   PeriodicSteps periodic = find_periodic_steps(names, boundary_score);
   if (periodic.period == 0) return;
 
-  std::unordered_map<std::int64_t, const CpuRange*> launch_of;
-  for (const auto& call : profile.cpu) {
-    if (call.kind == CpuRangeKind::kRuntime && call.correlation >= 0) launch_of.emplace(call.correlation, &call);
-  }
   auto launch_time = [&](std::size_t k) {
     const GpuActivity& a = profile.gpu[kernel_index[k]];
     auto it = launch_of.find(a.correlation);
@@ -167,20 +204,28 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
     out.summary.steps.push_back(step);
     for (std::size_t k = begin; k < end; ++k) out.activity_step[kernel_index[k]] = index;
   }
-  // Copies and memsets between a step's kernels belong to that step.
+  // Copies, memsets and the other GPUs' work launched between a step's kernels belong to that step. On one GPU the
+  // last step ends at its last kernel's launch; on several, the other GPUs' work of the last step is launched after
+  // that: what is launched within one step length of the step's start counts.
+  const auto& steps = out.summary.steps;
+  if (steps.empty()) return;
+  const bool several =
+      std::any_of(profile.gpu.begin(), profile.gpu.end(), [&](const GpuActivity& a) { return a.device != lead; });
+  const TimeNs last_length = steps.size() > 1 ? steps.back().cpu_start - steps[steps.size() - 2].cpu_start
+                                              : steps.back().cpu_end - steps.back().cpu_start;
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     const auto& a = profile.gpu[i];
-    if (a.kind == GpuActivityKind::kKernel || out.activity_step[i] >= 0) continue;
-    const auto& steps = out.summary.steps;
-    for (std::size_t s = 0; s < steps.size(); ++s) {
-      TimeNs next = s + 1 < steps.size() ? steps[s + 1].cpu_start : steps[s].cpu_end;
-      std::int64_t corr_time = a.start;
-      if (auto it = launch_of.find(a.correlation); it != launch_of.end()) corr_time = it->second->start;
-      if (corr_time >= steps[s].cpu_start && corr_time < next) {
-        out.activity_step[i] = static_cast<int>(s);
-        break;
-      }
-    }
+    if ((a.kind == GpuActivityKind::kKernel && a.device == lead) || out.activity_step[i] >= 0) continue;
+    TimeNs when = a.start;
+    if (auto it = launch_of.find(a.correlation); it != launch_of.end()) when = it->second->start;
+    auto next = std::upper_bound(steps.begin(), steps.end(), when,
+                                 [](TimeNs t, const Step& step) { return t < step.cpu_start; });
+    if (next == steps.begin()) continue;
+    const Step& step = *std::prev(next);
+    TimeNs end = next != steps.end() ? next->cpu_start
+                 : several           ? step.cpu_start + std::max(last_length, step.cpu_end - step.cpu_start)
+                                     : step.cpu_end;
+    if (when < end) out.activity_step[i] = static_cast<int>(std::prev(next) - steps.begin());
   }
 }
 

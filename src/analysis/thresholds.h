@@ -18,6 +18,11 @@ inline constexpr double kCudaCoreMatmulHigh = 0.20;
 inline constexpr double kIdleMedium = 0.50;
 inline constexpr double kIdleHigh = 0.80;
 
+// pipeline_bubble: one process's GPUs taking turns; the step would shrink by at
+// least this share were their work overlapped.
+inline constexpr double kBubbleMedium = 0.20;
+inline constexpr double kBubbleHigh = 0.40;
+
 // launch_bound: kernels this short (median) with the GPU idle at least kLaunchBoundIdle of the step.
 inline constexpr double kShortKernelUs = 10.0;
 inline constexpr double kLaunchBoundIdle = 0.30;

@@ -22,14 +22,15 @@ namespace cuprobe {
 
 namespace {
 
-std::vector<Profile> one(Profile p) {
-  std::vector<Profile> v;
-  v.push_back(std::move(p));
-  return v;
+std::vector<Profile> processes(Profile whole, bool split) {
+  if (split) return split_by_process(std::move(whole));
+  std::vector<Profile> one;
+  one.push_back(std::move(whole));
+  return one;
 }
 
 // An SQLite file: a run file or an Nsight Systems export, by its tables.
-std::vector<Profile> load_sqlite(const std::string& path, const std::string& shown_as) {
+std::vector<Profile> load_sqlite(const std::string& path, const std::string& shown_as, bool split) {
   switch (sqlite_file_kind(path)) {
     case SqliteFileKind::kNsysExport:
       return import_nsys_sqlite(path, shown_as);
@@ -40,30 +41,33 @@ std::vector<Profile> load_sqlite(const std::string& path, const std::string& sho
     case SqliteFileKind::kRunFile:
       break;
   }
-  return split_by_process(import_run_file(path, shown_as));  // a multi-process recording holds several ranks
+  return processes(import_run_file(path, shown_as), split);
 }
 
 // A pipe or FIFO can be read only once: its first bytes pick the reader, and an
 // SQLite file (which SQLite must open by name) is copied to a temporary file.
-std::vector<Profile> load_stream(const std::string& path) {
+std::vector<Profile> load_stream(const std::string& path, bool split) {
   std::string head;
   auto source = open_byte_source(path, &head);
-  if (!is_run_file_header(head)) return one(import_kineto_json(*source, path));
+  if (!is_run_file_header(head)) return processes(import_kineto_json(*source, path), split);
   TempDir dir;
   std::string copy = dir.path() + "/copy.sqlite";
   copy_to_file(*source, copy, path);
-  return load_sqlite(copy, path);
+  return load_sqlite(copy, path, split);
 }
 
-std::vector<Profile> load_any(const std::string& path) {
+// A run file or Kineto trace of several processes (a torchrun recording, traces merged into one) holds one rank
+// per process: split_by_process, unless the file is wanted whole. An Nsight Systems export is cut by its own rule
+// (nsys_sqlite/rank_split.h).
+std::vector<Profile> load_any(const std::string& path, bool split) {
   std::error_code ec;
   if (is_nsys_report_name(path) && std::filesystem::is_regular_file(path, ec)) {
     TempDir dir;
     return import_nsys_sqlite(export_nsys_report(path, dir.path()), path);
   }
-  if (!std::filesystem::is_regular_file(path, ec)) return load_stream(path);
-  if (looks_like_run_file(path)) return load_sqlite(path, {});
-  return one(import_kineto_json(path));
+  if (!std::filesystem::is_regular_file(path, ec)) return load_stream(path, split);
+  if (looks_like_run_file(path)) return load_sqlite(path, {}, split);
+  return processes(import_kineto_json(path), split);
 }
 
 const char* no_gpu_activity(const Profile& p) {
@@ -82,19 +86,21 @@ struct Input {
   const TraceDirectory* dir = nullptr;  // the directory it was found in, if any
 };
 
-}  // namespace
-
-std::vector<Profile> load_trace_file(const std::string& path) {
-  std::vector<Profile> profiles = load_any(path);
+std::vector<Profile> load_checked(const std::string& path, bool split) {
+  std::vector<Profile> profiles = load_any(path, split);
   if (profiles.size() == 1 && profiles.front().gpu.empty()) throw InputError(path, no_gpu_activity(profiles.front()));
   return profiles;
 }
 
+}  // namespace
+
+std::vector<Profile> load_trace_file(const std::string& path) { return load_checked(path, true); }
+
 Profile load_profile(const std::string& path) {
-  std::vector<Profile> profiles = load_trace_file(path);
+  std::vector<Profile> profiles = load_checked(path, false);
   if (profiles.size() != 1) {
-    throw InputError(path, "holds " + std::to_string(profiles.size()) +
-                               " ranks (processes and GPUs); it is read with load_trace_file");
+    throw InputError(path, "an Nsight Systems export of " + std::to_string(profiles.size()) +
+                               " ranks (processes and GPUs): give it to 'cuprobe analyze', or export one process");
   }
   return std::move(profiles.front());
 }

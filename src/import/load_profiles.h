@@ -11,12 +11,13 @@
 
 namespace cuprobe {
 
-// Every rank one file holds: one Profile, or one per process of a run file
-// recorded from several (split_by_process), or per process and GPU of an
+// Every rank one file holds: one Profile, or one per process of a run file or
+// Kineto trace of several (split_by_process), or per process and GPU of an
 // Nsight Systems export of several.
 std::vector<Profile> load_trace_file(const std::string& path);
 
-// One file of one rank; an InputError when it holds several (load_trace_file).
+// One file whole (what `export` converts): a Kineto trace or run file of several processes as one Profile; an
+// InputError for an Nsight Systems export of several ranks.
 Profile load_profile(const std::string& path);
 
 // Throws the first file's error (InputError) if any file fails. Ranks come

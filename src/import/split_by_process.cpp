@@ -53,8 +53,10 @@ Profile part_of(const Profile& whole, std::int64_t pid, bool first) {
 
 std::vector<Profile> split_by_process(Profile p) {
   std::set<std::int64_t> pids;
+  std::int32_t last = -1;
   for (const GpuActivity& a : p.gpu) {
-    if (a.pid >= 0) pids.insert(a.pid);
+    if (a.pid >= 0 && a.pid != last) pids.insert(a.pid);
+    last = a.pid;
   }
   if (pids.size() < 2) {
     if (pids.size() == 1 && !p.rank) {

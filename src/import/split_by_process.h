@@ -1,6 +1,9 @@
-// One run file recorded from a distributed job (torchrun, one process per GPU)
-// holds every rank: each process with GPU activity becomes its own Profile,
-// ranked as the process's RANK said, else in pid order.
+// A file recorded from a distributed job holds every rank: a run file from
+// `record` of torchrun, or a Kineto trace of several processes (traces merged
+// into one; Kineto's importer gives each GPU activity its launching process).
+// Each process with GPU activity becomes its own Profile, ranked as the
+// process's RANK said, else in pid order. A process driving several GPUs stays
+// one rank (analysis/device_usage.h gives its per-device figures).
 #pragma once
 
 #include <vector>

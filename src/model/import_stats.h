@@ -44,6 +44,10 @@ enum class StatSeverity : std::uint8_t { kInfo, kDataLoss, kError };
   X(kUnmatchedEnd, "end_without_begin", kDataLoss, "'E' events without an open 'B' on their thread (ignored)")        \
   X(kCorrelationPerProcess, "correlation_ids_per_process", kInfo,                                                     \
     "correlation ids used by several processes (each GPU activity linked within its device's process)")               \
+  X(kGpuProcessUnknown, "gpu_process_unknown", kDataLoss,                                                             \
+    "GPU activities of a file with several processes whose launching process is unknown (in no rank)")                \
+  X(kGpuProcessByOrder, "gpu_process_by_order", kDataLoss,                                                            \
+    "GPUs whose process no launch tells apart (every id shared), paired with processes in order of device and pid")   \
   X(kOpShapeMalformed, "op_shape_malformed", kInfo,                                                                   \
     "operator shape arguments (Input Dims/type/Strides, Concrete Inputs) not understood (that operator's work is "    \
     "not computed)")                                                                                                  \

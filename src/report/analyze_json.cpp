@@ -129,6 +129,19 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   j["gpu_busy_share"] = a.gpu_busy_share;
   j["gpu_activities"] = a.gpu_activities;
   j["steps"] = steps_json(a.steps);
+  json devices = json::array();
+  for (const auto& d : a.devices) {
+    devices.push_back({{"device", d.device},
+                       {"name", d.name},
+                       {"activities", d.activities},
+                       {"busy_ms", d.busy_ms},
+                       {"busy_share", d.busy_share},
+                       {"step_busy_median_ms", d.step_busy_median_ms},
+                       {"idle_share", d.idle_share},
+                       {"waiting_share", d.waiting_share}});
+  }
+  j["devices"] = std::move(devices);  // gpu_busy_ms is the time any of them works
+  j["overlapped_step_ms"] = a.devices.size() > 1 ? json(a.overlapped_step_ms) : json(nullptr);
   json cats = json::array();
   for (const auto& c : a.categories) {
     cats.push_back({{"category", category_name(c.category)},

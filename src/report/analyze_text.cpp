@@ -40,8 +40,26 @@ std::string steps_line(const StepSummary& s) {
   return out;
 }
 
+// A rank on several GPUs (one process driving them): each GPU's own busy and idle time.
+std::string devices_text(const RankAnalysis& a) {
+  if (a.devices.size() < 2) return {};
+  bool per_step = !a.steps.steps.empty();
+  std::string span = per_step ? "step" : "window";
+  TextTable table({"GPU", "name", ">busy", ">of window", per_step ? ">busy/step" : ">busy", ">idle of " + span,
+                   ">waiting for another GPU"});
+  for (const auto& d : a.devices) {
+    table.add_row({std::to_string(d.device), d.name.empty() ? "-" : d.name, format_duration_ms(d.busy_ms),
+                   format_percent(d.busy_share),
+                   per_step ? format_duration_ms(d.step_busy_median_ms) : format_duration_ms(d.busy_ms),
+                   format_percent(d.idle_share), format_percent(d.waiting_share)});
+  }
+  return "  " + std::to_string(a.devices.size()) +
+         " GPUs driven by this rank (GPU busy above: the time any of them works; medians per step):\n" +
+         table.render("    ");
+}
+
 std::string tensor_core_text(const RankAnalysis& a) {
-  bool graphs = a.tensor_core_basis_ms < a.gpu_busy_ms - 1e-9;
+  bool graphs = a.tensor_core_basis_ms < a.gpu_time_ms() - 1e-9;
   if (!graphs) return "tensor cores " + format_percent(a.tensor_core_share) + " of busy";
   if (a.tensor_core_basis_ms <= 0) return "tensor cores unknown (whole CUDA graph launches hide their kernels)";
   return "tensor cores " + format_percent(a.tensor_core_share) + " of busy outside whole CUDA graph launches";
@@ -220,6 +238,7 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
          format_percent(a.gpu_busy_share) + ") | " + std::to_string(a.gpu_activities) + " GPU activities | " +
          tensor_core_text(a) + "\n";
   out += steps_line(a.steps);
+  out += devices_text(a);
   bool per_step = !a.steps.steps.empty();
 
   TextTable cats(per_step ? std::vector<std::string>{"category", ">time", ">share", ">per step", ">calls"}

@@ -55,6 +55,25 @@ TEST(Analyze, GatherThenCastIsTenTimesLessGpuTimePerStep) {
   EXPECT_LT(d.changes[0].delta_ms(), -1.3);
 }
 
+// issue 12 item 6: two processes merged into one Kineto file are two ranks, each with its own GPU's numbers (the
+// union of both GPUs hid that GPU 1 idles three quarters of its steps).
+TEST(Analyze, SeveralProcessesInOneKinetoFileAreAnalyzedAsTheirRanks) {
+  AnalyzeReport report = analyze_files({"format_processes_per_gpu.json"});
+  ASSERT_EQ(report.ranks.size(), 2u);
+  const RankAnalysis& busy = report.ranks[0];
+  const RankAnalysis& idle = report.ranks[1];
+  ASSERT_EQ(busy.steps.steps.size(), 3u);
+  ASSERT_EQ(idle.steps.steps.size(), 3u);
+  EXPECT_NEAR(busy.steps.gpu_median_ms, 0.320, 1e-6);
+  EXPECT_NEAR(idle.steps.gpu_median_ms, 0.080, 1e-6);
+  EXPECT_GT(busy.gpu_busy_share, 0.9);
+  EXPECT_LT(idle.gpu_busy_share, 0.3);
+  EXPECT_EQ(find(busy.findings, "gpu_idle"), nullptr);
+  const Finding* gpu_idle = find(idle.findings, "gpu_idle");
+  ASSERT_NE(gpu_idle, nullptr);
+  EXPECT_EQ(gpu_idle->rank, 1);
+}
+
 TEST(Analyze, TensorParallelRanksShowTheWaitingRank) {
   AnalyzeReport r = analyze_files({"tp2_mlp_decode_rank1.json.gz", "tp2_mlp_decode_rank0.json.gz"});
   ASSERT_EQ(r.ranks.size(), 2u);

@@ -43,6 +43,37 @@ TEST(AnalyzeCli, JsonFollowsTheSchema) {
   EXPECT_TRUE(j["warnings"].is_array());
 }
 
+// issue 12 item 6: a process driving two GPUs lists each GPU, in text and JSON; a file of two processes is two ranks.
+TEST(AnalyzeCli, EachGpuOfARankIsListedAndEachProcessOfAFileIsARank) {
+  auto text = run_cuprobe({"analyze", data_path("format_pipeline_two_gpus.json")});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("2 GPUs driven by this rank (GPU busy above: the time any of them works"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("    0    NVIDIA H100 80GB HBM3  1.03 ms        43%    0.26 ms           57%"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("1. [high] pipeline_bubble: 2 GPUs take turns"), std::string::npos) << text.out;
+  auto r = run_cuprobe({"analyze", "--json", data_path("format_pipeline_two_gpus.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  const auto& devices = j["ranks"][0]["devices"];
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_EQ(devices[1]["device"], 1);
+  EXPECT_EQ(devices[1]["activities"], 52);
+  EXPECT_NEAR(devices[1]["step_busy_median_ms"].get<double>(), 0.280, 1e-9);
+  EXPECT_NEAR(devices[1]["waiting_share"].get<double>(), 0.258 / 0.603, 1e-9);
+  EXPECT_NEAR(j["ranks"][0]["overlapped_step_ms"].get<double>(), 0.345, 1e-9);
+
+  auto two = run_cuprobe({"analyze", "--json", data_path("format_processes_per_gpu.json")});
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  auto k = nlohmann::json::parse(two.out);
+  ASSERT_EQ(k["ranks"].size(), 2u);
+  EXPECT_EQ(k["ranks"][1]["rank"], 1);
+  ASSERT_EQ(k["ranks"][1]["devices"].size(), 1u);
+  EXPECT_EQ(k["ranks"][1]["devices"][0]["device"], 1);
+  EXPECT_TRUE(k["ranks"][1]["overlapped_step_ms"].is_null());
+}
+
 TEST(AnalyzeCli, BadInputIsOneLineAndExitOne) {
   std::string dir = temp_dir();
   std::ofstream(dir + "/notrace.json") << R"J({"hello": "world"})J";

@@ -150,5 +150,52 @@ TEST(LoadProfiles, ADirectoryWithoutTracesIsAnError) {
   EXPECT_NE(r.err.find(dir + "/rank0.json.gz"), std::string::npos) << r.err;
 }
 
+// issue 12 item 6: a Kineto file of several processes (traces merged into one) is one rank per process, as a
+// run file of torchrun is; each rank keeps its own GPU, annotations and launches.
+TEST(LoadProfiles, AKinetoFileOfSeveralProcessesIsOneRankPerProcess) {
+  std::vector<Profile> ps = load_profiles({test::data_path("format_processes_per_gpu.json")});
+  ASSERT_EQ(ps.size(), 2u);
+  const std::int64_t pids[] = {4100, 4200};
+  for (int r = 0; r < 2; ++r) {
+    const Profile& p = ps[static_cast<std::size_t>(r)];
+    EXPECT_EQ(p.rank, r);
+    EXPECT_EQ(p.world_size, 2);
+    EXPECT_EQ(p.file, test::data_path("format_processes_per_gpu.json") + " (pid " + std::to_string(pids[r]) + ")");
+    ASSERT_EQ(p.gpu.size(), 24u);
+    ASSERT_EQ(p.devices.size(), 1u);
+    EXPECT_EQ(p.devices[0].id, r);
+    for (const auto& a : p.gpu) {
+      EXPECT_EQ(a.device, r);
+      // Both processes numbered their launches from 1: each kernel finds its launch in its own rank, once.
+      EXPECT_EQ(std::count_if(p.cpu.begin(), p.cpu.end(),
+                              [&](const CpuRange& c) {
+                                return c.kind == CpuRangeKind::kRuntime && c.correlation == a.correlation;
+                              }),
+                1);
+    }
+    for (const auto& c : p.cpu) EXPECT_EQ(c.pid, pids[r]);
+  }
+  EXPECT_EQ(ps[0].stats.count(ImportStat::kCorrelationPerProcess), 24);  // the file's counts: with the first rank
+  EXPECT_EQ(ps[1].stats.count(ImportStat::kCorrelationPerProcess), 0);
+}
+
+// `export` converts a file whole: its processes stay together.
+TEST(LoadProfiles, OneFileWholeKeepsItsProcessesTogether) {
+  Profile p = load_profile(test::data_path("format_processes_per_gpu.json"));
+  EXPECT_EQ(p.gpu.size(), 48u);
+  EXPECT_EQ(p.devices.size(), 2u);
+  auto r = test::run_cuprobe(
+      {"export", "--chrome", test::data_path("format_processes_per_gpu.json"), "-o", test::temp_dir() + "/t.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(LoadProfiles, AKinetoFileOfOneProcessOnTwoGpusIsOneRank) {
+  std::vector<Profile> ps = load_profiles({test::data_path("format_pipeline_two_gpus.json")});
+  ASSERT_EQ(ps.size(), 1u);
+  EXPECT_FALSE(ps[0].rank);
+  EXPECT_EQ(ps[0].devices.size(), 2u);
+  EXPECT_TRUE(std::all_of(ps[0].gpu.begin(), ps[0].gpu.end(), [](const GpuActivity& a) { return a.pid == 4300; }));
+}
+
 }  // namespace
 }  // namespace cuprobe
