@@ -30,7 +30,7 @@ WorkAttribution attribute_work(const Profile& profile) {
   }
   // The work model runs once per distinct (operator, arguments); its work is split per call.
   std::unordered_map<std::uint64_t, std::int32_t> work_of_signature;  // -1: not a known operator
-  std::unordered_map<const CpuRange*, std::int32_t> call_of_range;    // operator call -> index
+  std::vector<std::int32_t> call_of_range(profile.cpu.size(), -1);    // operator call (by its index) -> index
   std::vector<std::int32_t> call_work;                                // call -> w.ops index
   std::unordered_map<std::int64_t, std::int32_t> call_of_launch;
   auto work_of = [&](const CpuRange& r) {
@@ -53,9 +53,12 @@ WorkAttribution attribute_work(const Profile& profile) {
       if (r->kind != CpuRangeKind::kOperator || r->inputs < 0) continue;
       std::int32_t work = work_of(*r);
       if (work < 0) continue;
-      auto call = call_of_range.try_emplace(r, static_cast<std::int32_t>(call_work.size())).first;
-      if (call->second == static_cast<std::int32_t>(call_work.size())) call_work.push_back(work);
-      call_of_launch.emplace(launch.correlation, call->second);
+      std::int32_t& call = call_of_range[static_cast<std::size_t>(r - profile.cpu.data())];
+      if (call < 0) {
+        call = static_cast<std::int32_t>(call_work.size());
+        call_work.push_back(work);
+      }
+      call_of_launch.emplace(launch.correlation, call);
       return;
     }
   });

@@ -87,6 +87,24 @@ inline std::size_t find_string_special(const char* p, std::size_t n) {
   return n;
 }
 
+// Index of the first '"' or '\\' in [p, p+n), or n.
+inline std::size_t find_quote_or_backslash(const char* p, std::size_t n) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  for (; i + 16 <= n; i += 16) {
+    __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    unsigned mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, backslash))));
+    if (mask) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+#endif
+  for (; i < n; ++i) {
+    if (p[i] == '"' || p[i] == '\\') return i;
+  }
+  return n;
+}
+
 void append_utf8(std::string& out, std::uint32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
@@ -142,19 +160,27 @@ void JsonCursor::fail_at(std::uint64_t at, const std::string& reason) const {
 
 bool JsonCursor::refill(std::size_t& keep_from) {
   if (eof_) return false;
-  std::size_t kept = end_ - keep_from;
-  if (keep_from > 0) {
-    std::memmove(buf_.data(), buf_.data() + keep_from, kept);
-    base_offset_ += keep_from;
-    pos_ -= keep_from;
-    keep_from = 0;
+  std::size_t from = pinned_ ? std::min(keep_from, pin_) : keep_from;
+  std::size_t kept = end_ - from;
+  if (from > 0) {
+    std::memmove(buf_.data(), buf_.data() + from, kept);
+    base_offset_ += from;
+    pos_ -= from;
+    keep_from -= from;
+    pin_ -= pinned_ ? from : 0;
   }
   end_ = kept;
   if (end_ == buf_.size()) {
     if (buf_.size() >= kMaxWindow) fail("a single JSON token is larger than 1 GiB");
     buf_.resize(buf_.size() * 2);
   }
-  std::size_t got = source_.read(buf_.data() + end_, buf_.size() - end_);
+  std::size_t got = 0;
+  try {
+    got = source_.read(buf_.data() + end_, buf_.size() - end_);
+  } catch (...) {
+    source_failed_ = true;
+    throw;
+  }
   if (got == 0) {
     eof_ = true;
     return false;
@@ -334,7 +360,13 @@ std::string_view JsonCursor::number() {
 }
 
 void JsonCursor::skip_string() {
-  // pos_ is just past the opening quote.
+  // pos_ is just past the opening quote. A plain string ends at the first quote (found inline:
+  // for the short strings of a trace a memchr call costs more than the scan).
+  std::size_t i = pos_ + find_quote_or_backslash(buf_.data() + pos_, end_ - pos_);
+  if (i < end_ && buf_[i] == '"') {
+    pos_ = i + 1;
+    return;
+  }
   for (;;) {
     const char* base = buf_.data();
     const void* q = std::memchr(base + pos_, '"', end_ - pos_);
@@ -391,6 +423,25 @@ void JsonCursor::skip_value() {
 
 void JsonCursor::skip_rest_of_object() { skip_to_close(1); }
 
+std::optional<JsonCursor::RawValue> JsonCursor::raw_value(std::size_t context) {
+  peek();
+  pin_ = pos_;
+  pinned_ = true;
+  try {
+    skip_value();
+    ensure_available(context);
+  } catch (const InputError&) {
+    pinned_ = false;
+    if (source_failed_) throw;
+    pos_ = pin_;
+    return std::nullopt;
+  }
+  pinned_ = false;
+  std::size_t size = pos_ - pin_;
+  std::size_t tail = std::min(context, end_ - pos_);
+  return RawValue{std::string_view(buf_.data() + pin_, size + tail), size, base_offset_ + pin_};
+}
+
 void JsonCursor::skip_to_close(int depth) {
   for (;;) {
     std::size_t i = pos_ + find_structural(buf_.data() + pos_, end_ - pos_);
@@ -402,9 +453,15 @@ void JsonCursor::skip_to_close(int depth) {
     }
     pos_ = i + 1;
     switch (buf_[i]) {
-      case '"':
-        skip_string();
+      case '"': {
+        // Most strings skipped are short and plain: found here, without skip_string's call.
+        std::size_t close = pos_ + find_quote_or_backslash(buf_.data() + pos_, end_ - pos_);
+        if (close < end_ && buf_[close] == '"')
+          pos_ = close + 1;
+        else
+          skip_string();
         break;
+      }
       case '{':
       case '[':
         if (++depth > kMaxDepth) fail("JSON nested too deeply");

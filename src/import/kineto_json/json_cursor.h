@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,18 @@ class JsonCursor {
   // well-formed strings only: values nobody reads are not validated further.
   void skip_value();
   void skip_rest_of_object();  // after some keys of an object: up to and including its '}'
+
+  // A value skipped as skip_value skips it, kept as written: `text` is the value followed by
+  // up to `context` bytes of what comes after it (fewer only at the end of the file), so a
+  // second cursor over `text` sees what this one would have. Valid until the next call.
+  struct RawValue {
+    std::string_view text;
+    std::size_t size = 0;      // the value's own bytes, at the front of text
+    std::uint64_t offset = 0;  // of the value's first byte
+  };
+  // nullopt, with nothing consumed, where skip_value would throw on the text (the caller reads
+  // the value itself and meets the error as it would have); a failing source still throws.
+  std::optional<RawValue> raw_value(std::size_t context);
 
   // Reads the next key of an object and the ':' after it; false at '}'.
   // Call with first=true right after '{'.
@@ -70,6 +83,10 @@ class JsonCursor {
   std::size_t end_ = 0;
   std::uint64_t base_offset_ = 0;
   bool eof_ = false;
+  bool source_failed_ = false;
+  // While pinned, refills keep the window from pin_ on (raw_value's start).
+  bool pinned_ = false;
+  std::size_t pin_ = 0;
   std::string scratch_;
   std::string key_scratch_;
 };

@@ -1,5 +1,6 @@
 #include "import/kineto_json/kineto_importer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
@@ -536,11 +537,12 @@ class KinetoImporter {
       }
       if (ev.category == EventCategory::kProfilerRange && read_counter(key, ev)) continue;
       if (is_op_shape_key(key)) {
-        ev.shapes.read(cursor_, key, profile_.stats, ev.name);
+        ev.shapes.take(cursor_, key, profile_.stats, ev.name);
         continue;
       }
       cursor_.skip_value();
     }
+    ev.shapes.finish(shape_cache_, cursor_.file_name(), profile_.stats, ev.name);
   }
 
   // A range-profiler counter (any numeric arg of a cuda_profiler_range event).
@@ -613,7 +615,11 @@ class KinetoImporter {
   // 'B' and 'E' (of every category: an 'E' need not name one) pair per thread into one complete event.
   void pair_duration_event(const RawEvent& ev) {
     std::pair<std::int64_t, std::int64_t> thread{ev.pid, ev.tid};
-    if (ev.phase == 'B') return durations_.begin(thread, ev);
+    if (ev.phase == 'B') {
+      RawEvent b = ev;
+      b.shapes.own();  // kept open past this part's cache (a file read in parts joins the parts' events)
+      return durations_.begin(thread, std::move(b));
+    }
     EndEvent e{ev.ts, ev.offset};
     if (auto b = durations_.end(thread, e)) close_duration(*b, e);
   }
@@ -657,13 +663,24 @@ class KinetoImporter {
 
   // Each distinct set of operator arguments is kept once.
   std::int32_t intern_inputs(const OpShapeReader& in) {
-    auto& bucket = inputs_by_hash_[in.hash()];
+    OpShapeCache::Entry* cached = in.cached();
+    if (cached && cached->interned >= 0) return cached->interned;
+    std::span<const OpArg> args = in.args();
+    auto& bucket = inputs_by_hash_[hash_op_args(args)];
+    std::int32_t index = -1;
     for (std::int32_t i : bucket) {
-      if (in.same_as(profile_.op_inputs[static_cast<std::size_t>(i)])) return i;
+      if (std::ranges::equal(profile_.op_inputs[static_cast<std::size_t>(i)].args, args)) {
+        index = i;
+        break;
+      }
     }
-    bucket.push_back(static_cast<std::int32_t>(profile_.op_inputs.size()));
-    profile_.op_inputs.push_back(in.copy());
-    return bucket.back();
+    if (index < 0) {
+      index = static_cast<std::int32_t>(profile_.op_inputs.size());
+      bucket.push_back(index);
+      profile_.op_inputs.push_back(OpInputs{{args.begin(), args.end()}});
+    }
+    if (cached) cached->interned = index;
+    return index;
   }
 
   void keep_event(const RawEvent& ev) {
@@ -766,6 +783,7 @@ class KinetoImporter {
   };
   std::unordered_map<std::string, NameEntry> raw_names_;
   std::unordered_map<std::size_t, std::vector<std::int32_t>> inputs_by_hash_;
+  OpShapeCache shape_cache_;
 };
 
 }  // namespace

@@ -121,6 +121,40 @@ TEST(JsonCursor, ANumberStraddlingTheWindowComesBackWhole) {
   EXPECT_EQ(c.number(), "223344556677");
 }
 
+TEST(JsonCursor, ARawValueComesBackWholeAcrossRefillsWithWhatFollows) {
+  // A window of 4 bytes: the value is kept whole while it is skipped (the window grows).
+  Fixture f(R"J({"k": [1, "a]\"b", {"x": null}], "next": 2})J", 4, 1);
+  auto& c = f.cursor;
+  c.expect('{');
+  std::string_view key;
+  bool first = true;
+  ASSERT_TRUE(c.next_key(key, first));
+  auto raw = c.raw_value(5);
+  ASSERT_TRUE(raw);
+  EXPECT_EQ(raw->text.substr(0, raw->size), R"J([1, "a]\"b", {"x": null}])J");
+  EXPECT_EQ(raw->text.substr(raw->size), R"J(, "ne)J");
+  EXPECT_EQ(raw->offset, 6u);
+  ASSERT_TRUE(c.next_key(key, first));
+  EXPECT_EQ(key, "next");
+  EXPECT_EQ(c.number(), "2");
+}
+
+TEST(JsonCursor, ARawValueAtTheEndOfTheFileHasAShortTail) {
+  Fixture f("[1] ", 4, 1);
+  auto raw = f.cursor.raw_value(16);
+  ASSERT_TRUE(raw);
+  EXPECT_EQ(raw->text, "[1] ");
+  EXPECT_EQ(raw->size, 3u);
+}
+
+TEST(JsonCursor, ARawValueThatWouldNotSkipLeavesTheCursorWhereItWas) {
+  Fixture f(R"J(  ["open", [1, 2)J", 4, 1);
+  EXPECT_FALSE(f.cursor.raw_value(16));
+  // The value is read again, from its start, and meets the error skip_value meets.
+  EXPECT_EQ(f.cursor.peek(), '[');
+  EXPECT_NE(error_of([&] { f.cursor.skip_value(); }).find("byte 16: unexpected end of file"), std::string::npos);
+}
+
 TEST(JsonCursor, RejectsDeepNesting) {
   std::string deep(100000, '[');
   EXPECT_NE(error_of([&] {
