@@ -1,6 +1,8 @@
 #include "analysis/launch_context.h"
 
 #include <algorithm>
+#include <unordered_map>
+#include <vector>
 
 namespace cuprobe {
 
@@ -19,7 +21,7 @@ bool is_synchronizing_call(std::string_view name) {
 }
 
 void for_each_launch_with_enclosing(
-    const Profile& profile, const std::unordered_set<std::int64_t>& wanted,
+    const Profile& profile, const CorrelationIndex& wanted,
     const std::function<void(const CpuRange& launch, std::span<const CpuRange* const> enclosing)>& fn) {
   if (wanted.empty()) return;
   struct ThreadKey {
@@ -37,7 +39,7 @@ void for_each_launch_with_enclosing(
   std::vector<const CpuRange*> order;
   order.reserve(profile.cpu.size());
   for (const CpuRange& r : profile.cpu) {
-    bool launch = r.kind == CpuRangeKind::kRuntime && r.correlation >= 0 && wanted.count(r.correlation) > 0;
+    bool launch = r.kind == CpuRangeKind::kRuntime && r.correlation >= 0 && wanted.contains(r.correlation);
     if (launch || encloses(r)) order.push_back(&r);
   }
   // By start; at equal starts the enclosing (operators, then the longer) before what they enclose.
@@ -79,15 +81,32 @@ void for_each_launch_with_enclosing(
   }
 }
 
-LaunchContext::LaunchContext(const Profile& profile) : profile_(profile) {
+namespace {
+
+bool is_launch_range(const CpuRange& r) { return r.kind == CpuRangeKind::kRuntime && r.correlation >= 0; }
+
+CorrelationIndex launch_correlations(const Profile& profile) {
+  std::vector<std::int64_t> ids;
   for (const auto& r : profile.cpu) {
-    if (r.kind == CpuRangeKind::kRuntime && r.correlation >= 0) launches_.emplace(r.correlation, &r);
+    if (is_launch_range(r)) ids.push_back(r.correlation);
+  }
+  return CorrelationIndex(std::move(ids));
+}
+
+}  // namespace
+
+LaunchContext::LaunchContext(const Profile& profile)
+    : profile_(profile), correlations_(launch_correlations(profile)), launches_(correlations_.size(), nullptr) {
+  for (const auto& r : profile.cpu) {
+    if (!is_launch_range(r)) continue;
+    const CpuRange*& first = launches_[static_cast<std::size_t>(correlations_.slot(r.correlation))];
+    if (!first) first = &r;
   }
 }
 
 const CpuRange* LaunchContext::launch_of(std::int64_t correlation) const {
-  auto it = launches_.find(correlation);
-  return it == launches_.end() ? nullptr : it->second;
+  std::int32_t slot = correlations_.slot(correlation);
+  return slot < 0 ? nullptr : launches_[static_cast<std::size_t>(slot)];
 }
 
 std::string LaunchContext::operator_path(std::int64_t correlation) const {

@@ -87,6 +87,27 @@ inline std::size_t find_string_special(const char* p, std::size_t n) {
   return n;
 }
 
+// Index of the first byte in [p, p+n) that cannot be part of a number, or n.
+inline std::size_t count_number_chars(const char* p, std::size_t n) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), minus = _mm_set1_epi8('-'),
+                plus = _mm_set1_epi8('+'), dot = _mm_set1_epi8('.'), lower = _mm_set1_epi8(0x20),
+                e = _mm_set1_epi8('e');
+  for (; i + 16 <= n; i += 16) {
+    __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    __m128i d = _mm_sub_epi8(c, zero);
+    __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);  // c - '0' <= 9, unsigned
+    __m128i other = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, minus), _mm_cmpeq_epi8(c, plus)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(c, dot), _mm_cmpeq_epi8(_mm_or_si128(c, lower), e)));
+    unsigned mask = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(digit, other))) & 0xFFFFu;
+    if (mask) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+#endif
+  while (i < n && is_number_char(p[i])) ++i;
+  return i;
+}
+
 // Index of the first '"' or '\\' in [p, p+n), or n.
 inline std::size_t find_quote_or_backslash(const char* p, std::size_t n) {
   std::size_t i = 0;
@@ -215,19 +236,9 @@ char JsonCursor::peek_slow() {
   return pos_ < end_ ? buf_[pos_] : '\0';
 }
 
-void JsonCursor::expect(char c) {
-  char got = peek();
-  if (got != c) {
-    if (got == '\0') fail_eof((std::string("where '") + c + "' was expected").c_str());
-    fail(std::string("invalid JSON: expected '") + c + "', found '" + got + "'");
-  }
-  ++pos_;
-}
-
-bool JsonCursor::consume_if(char c) {
-  if (peek() != c) return false;
-  ++pos_;
-  return true;
+void JsonCursor::fail_expected(char c, char got) const {
+  if (got == '\0') fail_eof((std::string("where '") + c + "' was expected").c_str());
+  fail(std::string("invalid JSON: expected '") + c + "', found '" + got + "'");
 }
 
 std::string_view JsonCursor::string() {
@@ -349,7 +360,7 @@ std::string_view JsonCursor::number() {
   // digits read so far would mean.
   std::size_t start = pos_;
   for (;;) {
-    while (pos_ < end_ && is_number_char(buf_[pos_])) ++pos_;
+    pos_ += count_number_chars(buf_.data() + pos_, end_ - pos_);
     if (pos_ < end_) break;
     std::size_t keep = start;
     bool more = refill(keep);

@@ -29,8 +29,17 @@ class JsonCursor {
     }
     return peek_slow();
   }
-  void expect(char c);        // consumes c or throws
-  bool consume_if(char c);    // consumes c when it is next
+  void expect(char c) {  // consumes c or throws
+    char got = peek();
+    if (got != c) [[unlikely]]
+      fail_expected(c, got);
+    ++pos_;
+  }
+  bool consume_if(char c) {  // consumes c when it is next
+    if (peek() != c) return false;
+    ++pos_;
+    return true;
+  }
   std::string_view string();  // a string value or key, unescaped
   std::string_view number();  // the raw text of a number; one that reaches the end of the file is truncated
   // Skips any value. Containers skipped this way are checked for balance and
@@ -72,6 +81,7 @@ class JsonCursor {
   void skip_whitespace();
   void ensure_available(std::size_t n);  // refills until n bytes are in the window, or the end
   char peek_slow();
+  [[noreturn, gnu::cold]] void fail_expected(char c, char got) const;
   void skip_string();
   void skip_to_close(int depth);
   std::string_view string_slow(std::size_t start);

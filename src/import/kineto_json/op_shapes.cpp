@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "import/kineto_json/timestamp.h"
@@ -110,7 +111,7 @@ std::size_t hash_op_args(std::span<const OpArg> args) {
   return h;
 }
 
-std::size_t OpShapeCache::Hash::operator()(const std::string& text) const {
+std::uint64_t OpShapeCache::hash(const std::string& text) {
   constexpr std::uint64_t kMul = 0x9e3779b97f4a7c15ull;
   std::uint64_t h = text.size() * kMul;
   const char* p = text.data();
@@ -125,17 +126,46 @@ std::size_t OpShapeCache::Hash::operator()(const std::string& text) const {
     std::memcpy(&w, p, n);
     h = (((h << 5) | (h >> 59)) ^ w) * kMul;
   }
-  return static_cast<std::size_t>(h ^ (h >> 32));
+  return h ^ (h >> 32);
+}
+
+OpShapeCache::Slot* OpShapeCache::slot_for(std::uint64_t h, const std::string& text) {
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (s.entry == 0) return &s;
+    if (s.hash != h) continue;
+    auto [begin, size] = spans_[s.entry - 1];
+    if (size == text.size() && std::memcmp(texts_.data() + begin, text.data(), size) == 0) return &s;
+  }
 }
 
 OpShapeCache::Entry* OpShapeCache::find(const std::string& text) {
-  auto it = entries_.find(text);
-  return it == entries_.end() ? nullptr : &it->second;
+  if (slots_.empty()) return nullptr;
+  Slot* s = slot_for(hash(text), text);
+  return s->entry ? &entries_[s->entry - 1] : nullptr;
 }
 
 OpShapeCache::Entry* OpShapeCache::add(const std::string& text, OpInputs inputs) {
   if (entries_.size() >= kMaxCachedSets) return nullptr;
-  return &entries_.emplace(text, Entry{std::move(inputs), -1}).first->second;
+  if (2 * (entries_.size() + 1) > slots_.size()) {
+    std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(std::max<std::size_t>(1024, 2 * slots_.size())));
+    const std::size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.entry == 0) continue;
+      std::size_t i = s.hash & mask;
+      while (slots_[i].entry != 0) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+  std::uint64_t h = hash(text);
+  Slot* s = slot_for(h, text);
+  if (s->entry) return &entries_[s->entry - 1];
+  spans_.emplace_back(texts_.size(), text.size());
+  texts_ += text;
+  entries_.push_back(Entry{std::move(inputs), -1});
+  *s = Slot{h, static_cast<std::uint32_t>(entries_.size())};
+  return &entries_.back();
 }
 
 void OpShapeReader::clear() {

@@ -13,10 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "import/kineto_json/json_cursor.h"
@@ -44,6 +44,9 @@ inline bool is_op_shape_key(std::string_view key) {
 std::size_t hash_op_args(std::span<const OpArg> args);
 
 // The arguments of each distinct shape text (sets read without a malformed value only).
+// Looked up once per operator event, with the JSON streaming through the caches: an
+// open-addressed table of hashes beside one arena of texts, so that a lookup touches
+// two places (a node-based map touched five).
 class OpShapeCache {
  public:
   struct Entry {
@@ -54,10 +57,17 @@ class OpShapeCache {
   Entry* add(const std::string& text, OpInputs inputs);  // nullptr when full
 
  private:
-  struct Hash {  // a word at a time: std::hash's bytewise tail and mixing cost more than the rest of a lookup
-    std::size_t operator()(const std::string& text) const;
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::uint32_t entry = 0;  // index + 1; 0: empty
   };
-  std::unordered_map<std::string, Entry, Hash> entries_;
+  static std::uint64_t hash(const std::string& text);
+  Slot* slot_for(std::uint64_t hash, const std::string& text);  // its entry's, or the empty one it would take
+
+  std::vector<Slot> slots_;                                 // a power of two, at most half full
+  std::string texts_;                                       // every entry's text, one after another
+  std::vector<std::pair<std::size_t, std::size_t>> spans_;  // entry -> its text in texts_
+  std::deque<Entry> entries_;                               // stable addresses
 };
 
 class OpShapeReader {
