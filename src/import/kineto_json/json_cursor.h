@@ -21,7 +21,7 @@ class JsonCursor {
              std::uint64_t start_offset = 0);
 
   // The next significant character without consuming it; '\0' at the end.
-  char peek() {
+  [[gnu::always_inline]] char peek() {
     if (pos_ + 1 < end_) {
       if (static_cast<unsigned char>(buf_[pos_]) > ' ') return buf_[pos_];
       // ": " and ", " are most of the whitespace in a trace: one space, then a token.

@@ -16,6 +16,7 @@
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/memcpy_direction.h"
 #include "import/kineto_json/op_shapes.h"
+#include "import/kineto_json/sort_runs.h"
 #include "import/kineto_json/timestamp.h"
 #include "model/time_range.h"
 
@@ -160,7 +161,7 @@ class KinetoImporter {
     link_ids_per_process(profile_);
     memcpy_kinds_from_launches(profile_);
     if (profiler_ranges_ > 0) add_range_profiler_notice();
-    profile_.sort_by_time();
+    sort_nearly_sorted_by_time(profile_);
     return std::move(profile_);
   }
 
