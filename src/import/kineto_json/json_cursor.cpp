@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -85,6 +87,50 @@ inline std::size_t find_string_special(const char* p, std::size_t n) {
     if (c == '"' || c == '\\' || c < 0x20) return i;
   }
   return n;
+}
+
+// Where the quotes, backslashes, '{' or '[', and '}' or ']' are among 64 bytes (bit i: byte i).
+struct BlockMasks {
+  std::uint64_t quote = 0, backslash = 0, open = 0, close = 0;
+};
+
+inline BlockMasks block_masks(const char* p) {
+  BlockMasks m;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), lower = _mm_set1_epi8(0x20),
+                open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+  auto bits = [](__m128i hits, int k) {
+    return static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(hits))) << (16 * k);
+  };
+  for (int k = 0; k < 4; ++k) {
+    __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    __m128i folded = _mm_or_si128(c, lower);  // '[' -> '{' and ']' -> '}'; nothing else becomes either
+    m.quote |= bits(_mm_cmpeq_epi8(c, quote), k);
+    m.backslash |= bits(_mm_cmpeq_epi8(c, backslash), k);
+    m.open |= bits(_mm_cmpeq_epi8(folded, open), k);
+    m.close |= bits(_mm_cmpeq_epi8(folded, close), k);
+  }
+#else
+  for (int i = 0; i < 64; ++i) {
+    std::uint64_t bit = std::uint64_t{1} << i;
+    if (p[i] == '"') m.quote |= bit;
+    if (p[i] == '\\') m.backslash |= bit;
+    if (p[i] == '{' || p[i] == '[') m.open |= bit;
+    if (p[i] == '}' || p[i] == ']') m.close |= bit;
+  }
+#endif
+  return m;
+}
+
+// Bit i: the parity of bits 0..i (inside a string from its opening quote up to its closing one).
+inline std::uint64_t prefix_xor(std::uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
 }
 
 // Index of the first byte in [p, p+n) that cannot be part of a number, or n.
@@ -454,6 +500,31 @@ std::optional<JsonCursor::RawValue> JsonCursor::raw_value(std::size_t context) {
 }
 
 void JsonCursor::skip_to_close(int depth) {
+  // 64 bytes at a time while the window holds them (most of what a trace skips): brackets
+  // outside strings counted from bit masks, strings found by a prefix XOR of their quotes.
+  // A block with a backslash (an escape, or invalid JSON), or that could nest too deeply, is
+  // left to the loop below, which sees from there on what it would have seen from the start
+  // (the byte before the block is no backslash: every block passed here had none).
+  bool in_string = false;
+  while (end_ - pos_ >= 64) {
+    BlockMasks m = block_masks(buf_.data() + pos_);
+    if (m.backslash) break;
+    std::uint64_t inside = prefix_xor(m.quote) ^ (in_string ? ~std::uint64_t{0} : 0);
+    std::uint64_t open = m.open & ~inside, close = m.close & ~inside;
+    if (depth + std::popcount(open) > kMaxDepth) break;
+    for (std::uint64_t brackets = open | close; brackets; brackets &= brackets - 1) {
+      std::uint64_t bit = brackets & (~brackets + 1);
+      if (open & bit) {
+        ++depth;
+      } else if (--depth == 0) {
+        pos_ += static_cast<std::size_t>(std::countr_zero(bit)) + 1;
+        return;
+      }
+    }
+    in_string = (inside >> 63) != 0;
+    pos_ += 64;
+  }
+  if (in_string) skip_string();
   for (;;) {
     std::size_t i = pos_ + find_structural(buf_.data() + pos_, end_ - pos_);
     if (i == end_) {
