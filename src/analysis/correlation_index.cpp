@@ -22,7 +22,7 @@ CorrelationIndex::CorrelationIndex(std::vector<std::int64_t> ids) {
     std::int32_t count = 0;
     for (std::size_t w = 0; w < bits_.size(); ++w) {
       below_[w] = count;
-      count += std::popcount(bits_[w]);
+      count += ones(bits_[w]);
     }
     return;
   }

@@ -5,7 +5,6 @@
 // a node-based hash set cost more there than the walk itself.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <initializer_list>
 #include <vector>
@@ -28,12 +27,19 @@ class CorrelationIndex {
     std::uint64_t word = bits_[at / 64];
     std::uint64_t bit = std::uint64_t{1} << (at % 64);
     if (!(word & bit)) return -1;
-    return below_[at / 64] + std::popcount(word & (bit - 1));
+    return below_[at / 64] + ones(word & (bit - 1));
   }
   bool contains(std::int64_t id) const { return slot(id) >= 0; }
 
  private:
   std::int32_t sparse_slot(std::int64_t id) const;
+  // std::popcount is a libgcc call without -mpopcnt: the bit count in a few inline operations.
+  static std::int32_t ones(std::uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return static_cast<std::int32_t>((x * 0x0101010101010101ull) >> 56);
+  }
 
   std::size_t size_ = 0;
   std::int64_t low_ = 0;

@@ -511,7 +511,7 @@ void JsonCursor::skip_to_close(int depth) {
     if (m.backslash) break;
     std::uint64_t inside = prefix_xor(m.quote) ^ (in_string ? ~std::uint64_t{0} : 0);
     std::uint64_t open = m.open & ~inside, close = m.close & ~inside;
-    if (depth + std::popcount(open) > kMaxDepth) break;
+    if (open && depth > kMaxDepth - 64) break;  // could pass the limit here (no popcount: a libgcc call)
     for (std::uint64_t brackets = open | close; brackets; brackets &= brackets - 1) {
       std::uint64_t bit = brackets & (~brackets + 1);
       if (open & bit) {
