@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "analysis/interval_union.h"
 #include "analysis/kernel_taxonomy_ops.h"
@@ -13,12 +12,13 @@
 namespace cuprobe {
 
 void apply_launch_op_fallback(const Profile& profile, std::vector<KernelClass>& classes) {
-  std::unordered_set<std::int64_t> wanted;
+  std::vector<std::int64_t> unknown;
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     if (classes[i].decided_by == CategorySource::kUnknown && profile.gpu[i].correlation >= 0) {
-      wanted.insert(profile.gpu[i].correlation);
+      unknown.push_back(profile.gpu[i].correlation);
     }
   }
+  const CorrelationIndex wanted(std::move(unknown));
   std::unordered_map<std::int64_t, OperatorClass> by_correlation;
   std::unordered_map<StringId, std::optional<OperatorClass>> cache;
   auto classify = [&](const CpuRange& r) -> const std::optional<OperatorClass>& {

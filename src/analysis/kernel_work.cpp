@@ -24,15 +24,16 @@ WorkAttribution attribute_work(const Profile& profile) {
   }
   if (!w.shapes) return w;
 
-  std::unordered_set<std::int64_t> wanted;
+  std::vector<std::int64_t> kernels;
   for (const auto& a : profile.gpu) {
-    if (a.kind == GpuActivityKind::kKernel && a.correlation >= 0) wanted.insert(a.correlation);
+    if (a.kind == GpuActivityKind::kKernel && a.correlation >= 0) kernels.push_back(a.correlation);
   }
+  const CorrelationIndex wanted(std::move(kernels));
   // The work model runs once per distinct (operator, arguments); its work is split per call.
   std::unordered_map<std::uint64_t, std::int32_t> work_of_signature;  // -1: not a known operator
-  std::unordered_map<const CpuRange*, std::int32_t> call_of_range;    // operator call -> index
+  std::vector<std::int32_t> call_of_range(profile.cpu.size(), -1);    // operator call (by its index) -> index
   std::vector<std::int32_t> call_work;                                // call -> w.ops index
-  std::unordered_map<std::int64_t, std::int32_t> call_of_launch;
+  std::vector<std::int32_t> call_of_launch(wanted.size(), -1);        // by the launch's slot in wanted
   auto work_of = [&](const CpuRange& r) {
     std::uint64_t signature = (static_cast<std::uint64_t>(r.name) << 32) | static_cast<std::uint32_t>(r.inputs);
     auto it = work_of_signature.find(signature);
@@ -53,9 +54,13 @@ WorkAttribution attribute_work(const Profile& profile) {
       if (r->kind != CpuRangeKind::kOperator || r->inputs < 0) continue;
       std::int32_t work = work_of(*r);
       if (work < 0) continue;
-      auto call = call_of_range.try_emplace(r, static_cast<std::int32_t>(call_work.size())).first;
-      if (call->second == static_cast<std::int32_t>(call_work.size())) call_work.push_back(work);
-      call_of_launch.emplace(launch.correlation, call->second);
+      std::int32_t& call = call_of_range[static_cast<std::size_t>(r - profile.cpu.data())];
+      if (call < 0) {
+        call = static_cast<std::int32_t>(call_work.size());
+        call_work.push_back(work);
+      }
+      std::int32_t& of_launch = call_of_launch[static_cast<std::size_t>(wanted.slot(launch.correlation))];
+      if (of_launch < 0) of_launch = call;
       return;
     }
   });
@@ -66,11 +71,12 @@ WorkAttribution attribute_work(const Profile& profile) {
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     const auto& a = profile.gpu[i];
     if (a.kind != GpuActivityKind::kKernel) continue;
-    auto it = call_of_launch.find(a.correlation);
-    if (it == call_of_launch.end()) continue;
-    call_at[i] = it->second;
-    call_time[static_cast<std::size_t>(it->second)] += a.duration();
-    call_kernels[static_cast<std::size_t>(it->second)] += 1;
+    std::int32_t slot = wanted.slot(a.correlation);
+    std::int32_t call = slot < 0 ? -1 : call_of_launch[static_cast<std::size_t>(slot)];
+    if (call < 0) continue;
+    call_at[i] = call;
+    call_time[static_cast<std::size_t>(call)] += a.duration();
+    call_kernels[static_cast<std::size_t>(call)] += 1;
   }
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     if (call_at[i] < 0) continue;

@@ -1,6 +1,8 @@
 #include "analysis/launch_context.h"
 
 #include <algorithm>
+#include <unordered_map>
+#include <vector>
 
 namespace cuprobe {
 
@@ -19,7 +21,7 @@ bool is_synchronizing_call(std::string_view name) {
 }
 
 void for_each_launch_with_enclosing(
-    const Profile& profile, const std::unordered_set<std::int64_t>& wanted,
+    const Profile& profile, const CorrelationIndex& wanted,
     const std::function<void(const CpuRange& launch, std::span<const CpuRange* const> enclosing)>& fn) {
   if (wanted.empty()) return;
   struct ThreadKey {
@@ -35,36 +37,76 @@ void for_each_launch_with_enclosing(
     return r.kind == CpuRangeKind::kOperator || r.kind == CpuRangeKind::kAnnotation;
   };
   std::vector<const CpuRange*> order;
+  order.reserve(profile.cpu.size());
   for (const CpuRange& r : profile.cpu) {
-    bool launch = r.kind == CpuRangeKind::kRuntime && r.correlation >= 0 && wanted.count(r.correlation) > 0;
+    bool launch = r.kind == CpuRangeKind::kRuntime && r.correlation >= 0 && wanted.contains(r.correlation);
     if (launch || encloses(r)) order.push_back(&r);
   }
   // By start; at equal starts the enclosing (operators, then the longer) before what they enclose.
-  std::stable_sort(order.begin(), order.end(), [&](const CpuRange* a, const CpuRange* b) {
+  auto before = [&](const CpuRange* a, const CpuRange* b) {
     if (a->start != b->start) return a->start < b->start;
     if (encloses(*a) != encloses(*b)) return encloses(*a);
     return a->end > b->end;
-  });
+  };
+  auto by_start = [](const CpuRange* a, const CpuRange* b) { return a->start < b->start; };
+  if (std::is_sorted(order.begin(), order.end(), by_start)) {
+    // Importers sort profile.cpu by start: only the runs of equal starts are left to order (stably).
+    for (auto run = order.begin(); run != order.end();) {
+      auto run_end = std::find_if(run + 1, order.end(), [&](const CpuRange* r) { return r->start != (*run)->start; });
+      if (run_end - run > 16) {
+        std::stable_sort(run, run_end, before);
+      } else {
+        for (auto i = run + 1; i < run_end; ++i) {
+          for (auto j = i; j != run && before(*j, *(j - 1)); --j) std::iter_swap(j, j - 1);
+        }
+      }
+      run = run_end;
+    }
+  } else {
+    std::stable_sort(order.begin(), order.end(), before);
+  }
   std::unordered_map<ThreadKey, std::vector<const CpuRange*>, Hash> open;  // per thread, outermost first
+  ThreadKey thread{};
+  std::vector<const CpuRange*>* stack = nullptr;  // thread's; consecutive ranges are mostly on one thread
   for (const CpuRange* r : order) {
-    auto& stack = open[ThreadKey{r->pid, r->tid}];
-    while (!stack.empty() && stack.back()->end < r->end) stack.pop_back();
+    if (!stack || thread != ThreadKey{r->pid, r->tid}) {
+      thread = ThreadKey{r->pid, r->tid};
+      stack = &open[thread];
+    }
+    while (!stack->empty() && stack->back()->end < r->end) stack->pop_back();
     if (encloses(*r))
-      stack.push_back(r);
+      stack->push_back(r);
     else
-      fn(*r, stack);
+      fn(*r, *stack);
   }
 }
 
-LaunchContext::LaunchContext(const Profile& profile) : profile_(profile) {
+namespace {
+
+bool is_launch_range(const CpuRange& r) { return r.kind == CpuRangeKind::kRuntime && r.correlation >= 0; }
+
+CorrelationIndex launch_correlations(const Profile& profile) {
+  std::vector<std::int64_t> ids;
   for (const auto& r : profile.cpu) {
-    if (r.kind == CpuRangeKind::kRuntime && r.correlation >= 0) launches_.emplace(r.correlation, &r);
+    if (is_launch_range(r)) ids.push_back(r.correlation);
+  }
+  return CorrelationIndex(std::move(ids));
+}
+
+}  // namespace
+
+LaunchContext::LaunchContext(const Profile& profile)
+    : profile_(profile), correlations_(launch_correlations(profile)), launches_(correlations_.size(), nullptr) {
+  for (const auto& r : profile.cpu) {
+    if (!is_launch_range(r)) continue;
+    const CpuRange*& first = launches_[static_cast<std::size_t>(correlations_.slot(r.correlation))];
+    if (!first) first = &r;
   }
 }
 
 const CpuRange* LaunchContext::launch_of(std::int64_t correlation) const {
-  auto it = launches_.find(correlation);
-  return it == launches_.end() ? nullptr : it->second;
+  std::int32_t slot = correlations_.slot(correlation);
+  return slot < 0 ? nullptr : launches_[static_cast<std::size_t>(slot)];
 }
 
 std::string LaunchContext::operator_path(std::int64_t correlation) const {

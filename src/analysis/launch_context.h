@@ -6,9 +6,9 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
+#include "analysis/correlation_index.h"
 #include "model/profile.h"
 
 namespace cuprobe {
@@ -26,7 +26,7 @@ bool is_synchronizing_call(std::string_view name);
 // Calls `fn` for every runtime call whose correlation is in `wanted`, with the operators and
 // annotations on its thread that contain it, outermost first. One pass over profile.cpu.
 void for_each_launch_with_enclosing(
-    const Profile& profile, const std::unordered_set<std::int64_t>& wanted,
+    const Profile& profile, const CorrelationIndex& wanted,
     const std::function<void(const CpuRange& launch, std::span<const CpuRange* const> enclosing)>& fn);
 
 class LaunchContext {
@@ -39,7 +39,8 @@ class LaunchContext {
 
  private:
   const Profile& profile_;
-  std::unordered_map<std::int64_t, const CpuRange*> launches_;
+  CorrelationIndex correlations_;
+  std::vector<const CpuRange*> launches_;  // by slot in correlations_: the first call with that id
 };
 
 }  // namespace cuprobe

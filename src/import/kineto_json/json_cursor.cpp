@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -87,6 +89,89 @@ inline std::size_t find_string_special(const char* p, std::size_t n) {
   return n;
 }
 
+// Where the quotes, backslashes, '{' or '[', and '}' or ']' are among 64 bytes (bit i: byte i).
+struct BlockMasks {
+  std::uint64_t quote = 0, backslash = 0, open = 0, close = 0;
+};
+
+inline BlockMasks block_masks(const char* p) {
+  BlockMasks m;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), lower = _mm_set1_epi8(0x20),
+                open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+  auto bits = [](__m128i hits, int k) {
+    return static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(hits))) << (16 * k);
+  };
+  for (int k = 0; k < 4; ++k) {
+    __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    __m128i folded = _mm_or_si128(c, lower);  // '[' -> '{' and ']' -> '}'; nothing else becomes either
+    m.quote |= bits(_mm_cmpeq_epi8(c, quote), k);
+    m.backslash |= bits(_mm_cmpeq_epi8(c, backslash), k);
+    m.open |= bits(_mm_cmpeq_epi8(folded, open), k);
+    m.close |= bits(_mm_cmpeq_epi8(folded, close), k);
+  }
+#else
+  for (int i = 0; i < 64; ++i) {
+    std::uint64_t bit = std::uint64_t{1} << i;
+    if (p[i] == '"') m.quote |= bit;
+    if (p[i] == '\\') m.backslash |= bit;
+    if (p[i] == '{' || p[i] == '[') m.open |= bit;
+    if (p[i] == '}' || p[i] == ']') m.close |= bit;
+  }
+#endif
+  return m;
+}
+
+// Bit i: the parity of bits 0..i (inside a string from its opening quote up to its closing one).
+inline std::uint64_t prefix_xor(std::uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+// Index of the first byte in [p, p+n) that cannot be part of a number, or n.
+inline std::size_t count_number_chars(const char* p, std::size_t n) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), minus = _mm_set1_epi8('-'),
+                plus = _mm_set1_epi8('+'), dot = _mm_set1_epi8('.'), lower = _mm_set1_epi8(0x20),
+                e = _mm_set1_epi8('e');
+  for (; i + 16 <= n; i += 16) {
+    __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    __m128i d = _mm_sub_epi8(c, zero);
+    __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);  // c - '0' <= 9, unsigned
+    __m128i other = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, minus), _mm_cmpeq_epi8(c, plus)),
+                                 _mm_or_si128(_mm_cmpeq_epi8(c, dot), _mm_cmpeq_epi8(_mm_or_si128(c, lower), e)));
+    unsigned mask = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(digit, other))) & 0xFFFFu;
+    if (mask) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+#endif
+  while (i < n && is_number_char(p[i])) ++i;
+  return i;
+}
+
+// Index of the first '"' or '\\' in [p, p+n), or n.
+inline std::size_t find_quote_or_backslash(const char* p, std::size_t n) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  for (; i + 16 <= n; i += 16) {
+    __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    unsigned mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(c, quote), _mm_cmpeq_epi8(c, backslash))));
+    if (mask) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+#endif
+  for (; i < n; ++i) {
+    if (p[i] == '"' || p[i] == '\\') return i;
+  }
+  return n;
+}
+
 void append_utf8(std::string& out, std::uint32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
@@ -142,19 +227,27 @@ void JsonCursor::fail_at(std::uint64_t at, const std::string& reason) const {
 
 bool JsonCursor::refill(std::size_t& keep_from) {
   if (eof_) return false;
-  std::size_t kept = end_ - keep_from;
-  if (keep_from > 0) {
-    std::memmove(buf_.data(), buf_.data() + keep_from, kept);
-    base_offset_ += keep_from;
-    pos_ -= keep_from;
-    keep_from = 0;
+  std::size_t from = pinned_ ? std::min(keep_from, pin_) : keep_from;
+  std::size_t kept = end_ - from;
+  if (from > 0) {
+    std::memmove(buf_.data(), buf_.data() + from, kept);
+    base_offset_ += from;
+    pos_ -= from;
+    keep_from -= from;
+    pin_ -= pinned_ ? from : 0;
   }
   end_ = kept;
   if (end_ == buf_.size()) {
     if (buf_.size() >= kMaxWindow) fail("a single JSON token is larger than 1 GiB");
     buf_.resize(buf_.size() * 2);
   }
-  std::size_t got = source_.read(buf_.data() + end_, buf_.size() - end_);
+  std::size_t got = 0;
+  try {
+    got = source_.read(buf_.data() + end_, buf_.size() - end_);
+  } catch (...) {
+    source_failed_ = true;
+    throw;
+  }
   if (got == 0) {
     eof_ = true;
     return false;
@@ -189,19 +282,9 @@ char JsonCursor::peek_slow() {
   return pos_ < end_ ? buf_[pos_] : '\0';
 }
 
-void JsonCursor::expect(char c) {
-  char got = peek();
-  if (got != c) {
-    if (got == '\0') fail_eof((std::string("where '") + c + "' was expected").c_str());
-    fail(std::string("invalid JSON: expected '") + c + "', found '" + got + "'");
-  }
-  ++pos_;
-}
-
-bool JsonCursor::consume_if(char c) {
-  if (peek() != c) return false;
-  ++pos_;
-  return true;
+void JsonCursor::fail_expected(char c, char got) const {
+  if (got == '\0') fail_eof((std::string("where '") + c + "' was expected").c_str());
+  fail(std::string("invalid JSON: expected '") + c + "', found '" + got + "'");
 }
 
 std::string_view JsonCursor::string() {
@@ -323,7 +406,7 @@ std::string_view JsonCursor::number() {
   // digits read so far would mean.
   std::size_t start = pos_;
   for (;;) {
-    while (pos_ < end_ && is_number_char(buf_[pos_])) ++pos_;
+    pos_ += count_number_chars(buf_.data() + pos_, end_ - pos_);
     if (pos_ < end_) break;
     std::size_t keep = start;
     bool more = refill(keep);
@@ -334,7 +417,13 @@ std::string_view JsonCursor::number() {
 }
 
 void JsonCursor::skip_string() {
-  // pos_ is just past the opening quote.
+  // pos_ is just past the opening quote. A plain string ends at the first quote (found inline:
+  // for the short strings of a trace a memchr call costs more than the scan).
+  std::size_t i = pos_ + find_quote_or_backslash(buf_.data() + pos_, end_ - pos_);
+  if (i < end_ && buf_[i] == '"') {
+    pos_ = i + 1;
+    return;
+  }
   for (;;) {
     const char* base = buf_.data();
     const void* q = std::memchr(base + pos_, '"', end_ - pos_);
@@ -391,7 +480,51 @@ void JsonCursor::skip_value() {
 
 void JsonCursor::skip_rest_of_object() { skip_to_close(1); }
 
+std::optional<JsonCursor::RawValue> JsonCursor::raw_value(std::size_t context) {
+  peek();
+  pin_ = pos_;
+  pinned_ = true;
+  try {
+    skip_value();
+    ensure_available(context);
+  } catch (const InputError&) {
+    pinned_ = false;
+    if (source_failed_) throw;
+    pos_ = pin_;
+    return std::nullopt;
+  }
+  pinned_ = false;
+  std::size_t size = pos_ - pin_;
+  std::size_t tail = std::min(context, end_ - pos_);
+  return RawValue{std::string_view(buf_.data() + pin_, size + tail), size, base_offset_ + pin_};
+}
+
 void JsonCursor::skip_to_close(int depth) {
+  // 64 bytes at a time while the window holds them (most of what a trace skips): brackets
+  // outside strings counted from bit masks, strings found by a prefix XOR of their quotes.
+  // A block with a backslash (an escape, or invalid JSON), or that could nest too deeply, is
+  // left to the loop below, which sees from there on what it would have seen from the start
+  // (the byte before the block is no backslash: every block passed here had none).
+  bool in_string = false;
+  while (end_ - pos_ >= 64) {
+    BlockMasks m = block_masks(buf_.data() + pos_);
+    if (m.backslash) break;
+    std::uint64_t inside = prefix_xor(m.quote) ^ (in_string ? ~std::uint64_t{0} : 0);
+    std::uint64_t open = m.open & ~inside, close = m.close & ~inside;
+    if (open && depth > kMaxDepth - 64) break;  // could pass the limit here (no popcount: a libgcc call)
+    for (std::uint64_t brackets = open | close; brackets; brackets &= brackets - 1) {
+      std::uint64_t bit = brackets & (~brackets + 1);
+      if (open & bit) {
+        ++depth;
+      } else if (--depth == 0) {
+        pos_ += static_cast<std::size_t>(std::countr_zero(bit)) + 1;
+        return;
+      }
+    }
+    in_string = (inside >> 63) != 0;
+    pos_ += 64;
+  }
+  if (in_string) skip_string();
   for (;;) {
     std::size_t i = pos_ + find_structural(buf_.data() + pos_, end_ - pos_);
     if (i == end_) {
@@ -402,9 +535,15 @@ void JsonCursor::skip_to_close(int depth) {
     }
     pos_ = i + 1;
     switch (buf_[i]) {
-      case '"':
-        skip_string();
+      case '"': {
+        // Most strings skipped are short and plain: found here, without skip_string's call.
+        std::size_t close = pos_ + find_quote_or_backslash(buf_.data() + pos_, end_ - pos_);
+        if (close < end_ && buf_[close] == '"')
+          pos_ = close + 1;
+        else
+          skip_string();
         break;
+      }
       case '{':
       case '[':
         if (++depth > kMaxDepth) fail("JSON nested too deeply");

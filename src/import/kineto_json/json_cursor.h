@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,7 +21,7 @@ class JsonCursor {
              std::uint64_t start_offset = 0);
 
   // The next significant character without consuming it; '\0' at the end.
-  char peek() {
+  [[gnu::always_inline]] char peek() {
     if (pos_ + 1 < end_) {
       if (static_cast<unsigned char>(buf_[pos_]) > ' ') return buf_[pos_];
       // ": " and ", " are most of the whitespace in a trace: one space, then a token.
@@ -28,14 +29,35 @@ class JsonCursor {
     }
     return peek_slow();
   }
-  void expect(char c);        // consumes c or throws
-  bool consume_if(char c);    // consumes c when it is next
+  void expect(char c) {  // consumes c or throws
+    char got = peek();
+    if (got != c) [[unlikely]]
+      fail_expected(c, got);
+    ++pos_;
+  }
+  bool consume_if(char c) {  // consumes c when it is next
+    if (peek() != c) return false;
+    ++pos_;
+    return true;
+  }
   std::string_view string();  // a string value or key, unescaped
   std::string_view number();  // the raw text of a number; one that reaches the end of the file is truncated
   // Skips any value. Containers skipped this way are checked for balance and
   // well-formed strings only: values nobody reads are not validated further.
   void skip_value();
   void skip_rest_of_object();  // after some keys of an object: up to and including its '}'
+
+  // A value skipped as skip_value skips it, kept as written: `text` is the value followed by
+  // up to `context` bytes of what comes after it (fewer only at the end of the file), so a
+  // second cursor over `text` sees what this one would have. Valid until the next call.
+  struct RawValue {
+    std::string_view text;
+    std::size_t size = 0;      // the value's own bytes, at the front of text
+    std::uint64_t offset = 0;  // of the value's first byte
+  };
+  // nullopt, with nothing consumed, where skip_value would throw on the text (the caller reads
+  // the value itself and meets the error as it would have); a failing source still throws.
+  std::optional<RawValue> raw_value(std::size_t context);
 
   // Reads the next key of an object and the ':' after it; false at '}'.
   // Call with first=true right after '{'.
@@ -59,6 +81,7 @@ class JsonCursor {
   void skip_whitespace();
   void ensure_available(std::size_t n);  // refills until n bytes are in the window, or the end
   char peek_slow();
+  [[noreturn, gnu::cold]] void fail_expected(char c, char got) const;
   void skip_string();
   void skip_to_close(int depth);
   std::string_view string_slow(std::size_t start);
@@ -70,6 +93,10 @@ class JsonCursor {
   std::size_t end_ = 0;
   std::uint64_t base_offset_ = 0;
   bool eof_ = false;
+  bool source_failed_ = false;
+  // While pinned, refills keep the window from pin_ on (raw_value's start).
+  bool pinned_ = false;
+  std::size_t pin_ = 0;
   std::string scratch_;
   std::string key_scratch_;
 };

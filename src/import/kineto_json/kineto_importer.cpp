@@ -1,9 +1,11 @@
 #include "import/kineto_json/kineto_importer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <new>
 #include <thread>
 #include <unordered_map>
 
@@ -15,6 +17,7 @@
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/memcpy_direction.h"
 #include "import/kineto_json/op_shapes.h"
+#include "import/kineto_json/sort_runs.h"
 #include "import/kineto_json/timestamp.h"
 #include "model/time_range.h"
 
@@ -119,15 +122,29 @@ class KinetoImporter {
   // Parses the events after `boundary` on another thread while this one parses
   // from the start; adopted only if this thread reaches exactly that boundary
   // between two elements of traceEvents.
-  void speculate_from(const std::string& path, std::uint64_t boundary) {
+  // Growing the event vectors copied each event about twice and faulted its pages in twice
+  // (a tenth of the import of a big trace): room for the events `bytes` of JSON may hold.
+  // Room never used is address space, not memory; an underestimate just grows as before.
+  void reserve_for(std::uint64_t bytes) {
+    // At most one CPU range per 256 bytes and one GPU activity per 1 KiB (Kineto: ~900 and ~4000).
+    constexpr std::uint64_t kMaxReserved = std::uint64_t{1} << 22;
+    try {
+      profile_.cpu.reserve(static_cast<std::size_t>(std::min(bytes / 256, kMaxReserved)));
+      profile_.gpu.reserve(static_cast<std::size_t>(std::min(bytes / 1024, kMaxReserved)));
+    } catch (const std::bad_alloc&) {  // only room: parse without it
+    }
+  }
+
+  void speculate_from(const std::string& path, std::uint64_t boundary, std::uint64_t size) {
     speculation_ = std::make_unique<Speculation>();
     speculation_->start = boundary;
     Speculation* spec = speculation_.get();
     std::string name = profile_.file;
-    spec->thread = std::thread([spec, path, name] {
+    spec->thread = std::thread([spec, path, name, size] {
       try {
         auto source = open_plain_file_from(path, spec->start);
         KinetoImporter half(*source, name, spec->start);
+        half.reserve_for(size - spec->start);
         spec->end = half.read_elements_to_array_end();
         spec->profile = std::move(half.profile_);
         spec->durations = std::move(half.durations_);
@@ -159,7 +176,7 @@ class KinetoImporter {
     link_ids_per_process(profile_);
     memcpy_kinds_from_launches(profile_);
     if (profiler_ranges_ > 0) add_range_profiler_notice();
-    profile_.sort_by_time();
+    sort_nearly_sorted_by_time(profile_);
     return std::move(profile_);
   }
 
@@ -389,6 +406,8 @@ class KinetoImporter {
   }
 
   void merge(Profile half, Durations later_durations, std::int64_t later_ranges) {
+    profile_.gpu.reserve(profile_.gpu.size() + half.gpu.size());
+    profile_.cpu.reserve(profile_.cpu.size() + half.cpu.size());
     std::vector<StringId> remap(half.strings.size());
     for (StringId id = 0; id < half.strings.size(); ++id) remap[id] = profile_.strings.intern(half.strings.view(id));
     for (auto& a : half.gpu) {
@@ -536,11 +555,12 @@ class KinetoImporter {
       }
       if (ev.category == EventCategory::kProfilerRange && read_counter(key, ev)) continue;
       if (is_op_shape_key(key)) {
-        ev.shapes.read(cursor_, key, profile_.stats, ev.name);
+        ev.shapes.take(cursor_, key, profile_.stats, ev.name);
         continue;
       }
       cursor_.skip_value();
     }
+    ev.shapes.finish(shape_cache_, cursor_.file_name(), profile_.stats, ev.name);
   }
 
   // A range-profiler counter (any numeric arg of a cuda_profiler_range event).
@@ -613,7 +633,11 @@ class KinetoImporter {
   // 'B' and 'E' (of every category: an 'E' need not name one) pair per thread into one complete event.
   void pair_duration_event(const RawEvent& ev) {
     std::pair<std::int64_t, std::int64_t> thread{ev.pid, ev.tid};
-    if (ev.phase == 'B') return durations_.begin(thread, ev);
+    if (ev.phase == 'B') {
+      RawEvent b = ev;
+      b.shapes.own();  // kept open past this part's cache (a file read in parts joins the parts' events)
+      return durations_.begin(thread, std::move(b));
+    }
     EndEvent e{ev.ts, ev.offset};
     if (auto b = durations_.end(thread, e)) close_duration(*b, e);
   }
@@ -657,13 +681,24 @@ class KinetoImporter {
 
   // Each distinct set of operator arguments is kept once.
   std::int32_t intern_inputs(const OpShapeReader& in) {
-    auto& bucket = inputs_by_hash_[in.hash()];
+    OpShapeCache::Entry* cached = in.cached();
+    if (cached && cached->interned >= 0) return cached->interned;
+    std::span<const OpArg> args = in.args();
+    auto& bucket = inputs_by_hash_[hash_op_args(args)];
+    std::int32_t index = -1;
     for (std::int32_t i : bucket) {
-      if (in.same_as(profile_.op_inputs[static_cast<std::size_t>(i)])) return i;
+      if (std::ranges::equal(profile_.op_inputs[static_cast<std::size_t>(i)].args, args)) {
+        index = i;
+        break;
+      }
     }
-    bucket.push_back(static_cast<std::int32_t>(profile_.op_inputs.size()));
-    profile_.op_inputs.push_back(in.copy());
-    return bucket.back();
+    if (index < 0) {
+      index = static_cast<std::int32_t>(profile_.op_inputs.size());
+      bucket.push_back(index);
+      profile_.op_inputs.push_back(OpInputs{{args.begin(), args.end()}});
+    }
+    if (cached) cached->interned = index;
+    return index;
   }
 
   void keep_event(const RawEvent& ev) {
@@ -766,6 +801,7 @@ class KinetoImporter {
   };
   std::unordered_map<std::string, NameEntry> raw_names_;
   std::unordered_map<std::size_t, std::vector<std::int32_t>> inputs_by_hash_;
+  OpShapeCache shape_cache_;
 };
 
 }  // namespace
@@ -781,7 +817,10 @@ Profile import_kineto_json(const std::string& path, std::uint64_t split_above) {
   std::uint64_t size = std::filesystem::file_size(path, ec);
   if (!ec && size > split_above && std::string_view(source->encoding()) == "plain" &&
       std::thread::hardware_concurrency() > 1) {
-    if (auto boundary = find_element_boundary(path, size / 2)) importer.speculate_from(path, *boundary);
+    if (auto boundary = find_element_boundary(path, size / 2)) {
+      importer.reserve_for(*boundary);
+      importer.speculate_from(path, *boundary, size);
+    }
   }
   return importer.run();
 }

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <random>
 
 #include "common/error.h"
 
@@ -119,6 +121,91 @@ TEST(JsonCursor, ANumberStraddlingTheWindowComesBackWhole) {
   EXPECT_EQ(c.number(), "1");
   ASSERT_TRUE(c.next_element(first));
   EXPECT_EQ(c.number(), "223344556677");
+}
+
+TEST(JsonCursor, ARawValueComesBackWholeAcrossRefillsWithWhatFollows) {
+  // A window of 4 bytes: the value is kept whole while it is skipped (the window grows).
+  Fixture f(R"J({"k": [1, "a]\"b", {"x": null}], "next": 2})J", 4, 1);
+  auto& c = f.cursor;
+  c.expect('{');
+  std::string_view key;
+  bool first = true;
+  ASSERT_TRUE(c.next_key(key, first));
+  auto raw = c.raw_value(5);
+  ASSERT_TRUE(raw);
+  EXPECT_EQ(raw->text.substr(0, raw->size), R"J([1, "a]\"b", {"x": null}])J");
+  EXPECT_EQ(raw->text.substr(raw->size), R"J(, "ne)J");
+  EXPECT_EQ(raw->offset, 6u);
+  ASSERT_TRUE(c.next_key(key, first));
+  EXPECT_EQ(key, "next");
+  EXPECT_EQ(c.number(), "2");
+}
+
+TEST(JsonCursor, ARawValueAtTheEndOfTheFileHasAShortTail) {
+  Fixture f("[1] ", 4, 1);
+  auto raw = f.cursor.raw_value(16);
+  ASSERT_TRUE(raw);
+  EXPECT_EQ(raw->text, "[1] ");
+  EXPECT_EQ(raw->size, 3u);
+}
+
+TEST(JsonCursor, ARawValueThatWouldNotSkipLeavesTheCursorWhereItWas) {
+  Fixture f(R"J(  ["open", [1, 2)J", 4, 1);
+  EXPECT_FALSE(f.cursor.raw_value(16));
+  // The value is read again, from its start, and meets the error skip_value meets.
+  EXPECT_EQ(f.cursor.peek(), '[');
+  EXPECT_NE(error_of([&] { f.cursor.skip_value(); }).find("byte 16: unexpected end of file"), std::string::npos);
+}
+
+// A random value of nested arrays and objects whose strings hold brackets, quotes and
+// backslashes, some long enough to cross 64-byte blocks; `cut` of them cut short.
+std::string random_value(std::mt19937& rng, int depth) {
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const char* pieces[] = {"[", "]", "{", "}", "\\\"", "\\\\", "x", " ", ":", ","};
+  switch (depth > 6 ? pick(3) : pick(6)) {
+    case 0:
+      return std::to_string(pick(100000));
+    case 1:
+      return pick(2) ? "true" : "null";
+    case 2: {
+      std::string text = "\"";
+      for (int n = pick(3) ? pick(8) : pick(120); n > 0; --n) text += pieces[pick(10)];
+      return text + "\"";
+    }
+    case 3:
+    case 4: {
+      std::string text = "[";
+      for (int n = pick(5); n > 0; --n) text += random_value(rng, depth + 1) + (n > 1 ? ", " : "");
+      return text + "]";
+    }
+    default: {
+      std::string text = "{";
+      for (int n = pick(5); n > 0; --n) text += "\"k]\": " + random_value(rng, depth + 1) + (n > 1 ? ", " : "");
+      return text + "}";
+    }
+  }
+}
+
+TEST(JsonCursor, SkippingInBlocksSeesWhatSkippingByteByByteSees) {
+  // A big window skips 64 bytes at a time; a window of 8 never can: both must end (or fail) alike.
+  std::mt19937 rng(7);
+  auto skip = [](const std::string& text, std::size_t window, std::size_t max_read) {
+    return error_of([&] {
+      Fixture f(text, window, max_read);
+      f.cursor.skip_value();
+      throw InputError("t.json", static_cast<long long>(f.cursor.offset()), "ended");
+    });
+  };
+  int compared = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string text = "[" + random_value(rng, 0) + "] ";
+    if (i % 3 == 0) text = text.substr(0, rng() % text.size());             // cut short
+    if (i % 7 == 0) text += std::string(600, '[') + std::string(600, ']');  // too deep
+    if (i % 11 == 0) std::replace(text.begin(), text.end(), ']', '}');      // mismatched
+    ASSERT_EQ(skip(text, 1 << 16, 1 << 16), skip(text, 8, 3)) << text;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 3000);
 }
 
 TEST(JsonCursor, RejectsDeepNesting) {

@@ -2,6 +2,7 @@
 // tolerant of shapes the reader does not understand.
 #include <gtest/gtest.h>
 
+#include "common/error.h"
 #include "import/kineto_json/kineto_importer.h"
 
 namespace cuprobe {
@@ -65,6 +66,87 @@ TEST(OpShapes, OperatorsWithoutShapesAndOtherEventsCarryNone) {
   EXPECT_EQ(p.cpu[0].inputs, -1);
   EXPECT_EQ(p.cpu[1].inputs, -1);
   EXPECT_TRUE(p.op_inputs.empty());
+}
+
+std::string op_events(int n, const std::string& args) {
+  std::string events;
+  for (int i = 0; i < n; ++i) {
+    events += std::string(i ? ", " : "") + R"J({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1,
+        "ts": )J" +
+              std::to_string(10 * i + 1) + R"J(, "dur": 2, "args": )J" + args + "}";
+  }
+  return R"J({"traceEvents": [)J" + events + "]}";
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    import_text(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// Repeated argument text is parsed once (op_shapes.h): what it gives must not depend on that.
+TEST(OpShapes, RepeatedArgumentsShareOneSet) {
+  Profile p = import_text(op_events(3, R"J({"Input Dims": [[4, 8], []], "Input type": ["float", "Scalar"]})J"));
+  ASSERT_EQ(p.cpu.size(), 3u);
+  ASSERT_EQ(p.op_inputs.size(), 1u);
+  for (const auto& r : p.cpu) EXPECT_EQ(r.inputs, 0);
+  EXPECT_EQ(p.op_inputs[0].args[0].dims, (std::vector<std::int64_t>{4, 8}));
+  EXPECT_EQ(p.op_inputs[0].args[1].type, "Scalar");
+}
+
+TEST(OpShapes, RepeatedMalformedArgumentsAreCountedEachTime) {
+  Profile p = import_text(op_events(3, R"J({"Input Dims": [[4, "x"]], "Input type": ["float"]})J"));
+  EXPECT_EQ(p.stats.count(ImportStat::kOpShapeMalformed), 3);
+  EXPECT_EQ(p.stats.get(ImportStat::kOpShapeMalformed).example, "aten::mm (args.Input Dims)");
+  ASSERT_EQ(p.op_inputs.size(), 1u);
+  EXPECT_EQ(p.op_inputs[0].args[0].type, "float");
+}
+
+TEST(OpShapes, ArgumentsInTwoArgsObjectsOfOneEventAddUp) {
+  Profile p = import_text(op_events(2, R"J({"Input Dims": [[2], [3]]}, "args": {"Input type": ["float"]})J"));
+  ASSERT_EQ(p.op_inputs.size(), 1u);
+  const auto& args = p.op_inputs[0].args;
+  ASSERT_EQ(args.size(), 2u);
+  EXPECT_EQ(args[0].dims, (std::vector<std::int64_t>{2}));
+  EXPECT_EQ(args[0].type, "float");
+  EXPECT_EQ(args[1].dims, (std::vector<std::int64_t>{3}));
+}
+
+TEST(OpShapes, BeginEndOperatorsKeepTheirArguments) {
+  const std::string args = R"J({"Input Dims": [[16]]})J";
+  Profile p = import_text(R"J({"traceEvents": [
+      {"ph": "B", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 1, "args": )J" +
+                          args + R"J(},
+      {"ph": "B", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 2, "args": )J" +
+                          args + R"J(},
+      {"ph": "E", "pid": 1, "tid": 1, "ts": 3}, {"ph": "E", "pid": 1, "tid": 1, "ts": 4}]})J");
+  ASSERT_EQ(p.cpu.size(), 2u);
+  ASSERT_EQ(p.op_inputs.size(), 1u);
+  EXPECT_EQ(p.cpu[0].inputs, 0);
+  EXPECT_EQ(p.cpu[1].inputs, 0);
+  EXPECT_EQ(p.op_inputs[0].args[0].dims, (std::vector<std::int64_t>{16}));
+}
+
+TEST(OpShapes, BadJsonInArgumentsFailsWhereItIs) {
+  // A literal cut short just before the array ends: what follows the value decides the message.
+  std::string text = op_event(R"J({"Input Dims": [tr]})J");
+  EXPECT_EQ(error_of(text), "t.json: byte " + std::to_string(text.find("tr]")) + ": invalid JSON: bad literal");
+  text = op_event(R"J({"Input Dims": [[1, 2} ]})J");
+  EXPECT_EQ(error_of(text),
+            "t.json: byte " + std::to_string(text.find("} ]")) + ": invalid JSON: expected ',', found '}'");
+}
+
+TEST(OpShapes, ADeeplyNestedArgumentIsCountedNotRejected) {
+  // Too deep to skip whole, not too deep for the reader (which skips an element from its own depth).
+  std::string deep = std::string(512, '[') + std::string(512, ']');
+  Profile p = import_text(op_events(2, R"J({"Input type": ["float"], "Input Dims": [[)J" + deep + "]]}"));
+  ASSERT_EQ(p.cpu.size(), 2u);
+  EXPECT_EQ(p.stats.count(ImportStat::kOpShapeMalformed), 2);
+  ASSERT_EQ(p.op_inputs.size(), 1u);
+  EXPECT_EQ(p.op_inputs[0].args[0].type, "float");
 }
 
 }  // namespace
