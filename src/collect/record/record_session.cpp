@@ -145,6 +145,12 @@ void Session::setup_socket() {
   }
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kBuiltWithAddressSanitizer = true;
+#else
+constexpr bool kBuiltWithAddressSanitizer = false;
+#endif
+
 void Session::setup_environment() {
   std::string lib = o_.inject_library.empty() ? default_inject_library() : o_.inject_library;
   std::error_code ec;
@@ -177,7 +183,13 @@ void Session::setup_environment() {
   child_env_[wire::kKeepCuptiEnv] = o_.keep_cupti ? "1" : "0";
   // Preloaded as well, so that a profiler started inside the command (torch.profiler)
   // asks cuprobe for CUPTI: its cuptiSubscribe is the library's (src/inject/).
-  if (!is_elf_program(lib)) {
+  if (kBuiltWithAddressSanitizer) {
+    // The library of a sanitizer build needs ASan's runtime loaded first: preloaded into
+    // a program without it, it would stop that program.
+    writer_->add_notice(realtime_ns(), -1, "cuprobe",
+                        "built with AddressSanitizer: the injection library is not preloaded (a profiler started "
+                        "inside the command is not handed CUPTI)");
+  } else if (!is_elf_program(lib)) {
     const char* preload = std::getenv("LD_PRELOAD");
     child_env_["LD_PRELOAD"] = preload && *preload ? lib + ":" + preload : lib;
   }
