@@ -6,24 +6,11 @@
 
 #include "common/error.h"
 #include "import/kineto_json/compress_for_test.h"
+#include "import/kineto_json/kineto_text.h"
 #include "support/run_cuprobe.h"
 
 namespace cuprobe {
 namespace {
-
-Profile import_text(const std::string& text, std::size_t max_read = SIZE_MAX) {
-  auto source = memory_byte_source(text, max_read);
-  return import_kineto_json(*source, "t.json");
-}
-
-std::string import_error(const std::string& text) {
-  try {
-    import_text(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 const char* kKernel =
     R"J({"ph": "X", "cat": "kernel", "name": "nvjet_sm90_tst_64x8", "pid": 0, "tid": 7, "ts": 10.5, "dur": 2.25,
@@ -31,7 +18,8 @@ const char* kKernel =
                  "registers per thread": 168, "shared memory": 164308}})J";
 
 TEST(KinetoImporter, ReadsKernelsAndAppliesTheBaseTimeGivenAfterTheEvents) {
-  Profile p = import_text(std::string(R"J({"traceEvents": [)J") + kKernel + R"J(], "baseTimeNanoseconds": 1000000})J");
+  Profile p = test::import_kineto_text(std::string(R"J({"traceEvents": [)J") + kKernel +
+                                       R"J(], "baseTimeNanoseconds": 1000000})J");
   ASSERT_EQ(p.gpu.size(), 1u);
   const auto& k = p.gpu[0];
   EXPECT_EQ(p.name_of(k.name), "nvjet_sm90_tst_64x8");
@@ -46,7 +34,7 @@ TEST(KinetoImporter, ReadsKernelsAndAppliesTheBaseTimeGivenAfterTheEvents) {
 }
 
 TEST(KinetoImporter, KeysInAnyOrderAndAbsoluteIntegerTimestamps) {
-  Profile p = import_text(R"J({"traceEvents": [
+  Profile p = test::import_kineto_text(R"J({"traceEvents": [
     {"args": {"correlation": 7}, "dur": 3, "ts": 1700000000000000, "name": "k", "cat": "kernel", "ph": "X"},
     {"ts": 1699999999999990, "correlation": 1, "ph": "X", "dur": 5, "cat": "cuda_runtime", "name": "cudaLaunchKernel",
      "args": {"correlation": 7}, "pid": 1, "tid": 1}]})J");
@@ -58,7 +46,7 @@ TEST(KinetoImporter, KeysInAnyOrderAndAbsoluteIntegerTimestamps) {
 }
 
 TEST(KinetoImporter, ReadsTheBareArrayFormAndOldCategoryNames) {
-  Profile p = import_text(R"J([{"ph": "X", "cat": "Kernel", "name": "k", "ts": 1, "dur": 1},
+  Profile p = test::import_kineto_text(R"J([{"ph": "X", "cat": "Kernel", "name": "k", "ts": 1, "dur": 1},
                               {"ph": "X", "cat": "Memcpy", "name": "Memcpy DtoH (Device -> Pinned)", "ts": 3, "dur": 1,
                                "args": {"bytes": 4096}}])J");
   ASSERT_EQ(p.gpu.size(), 2u);
@@ -68,7 +56,7 @@ TEST(KinetoImporter, ReadsTheBareArrayFormAndOldCategoryNames) {
 }
 
 TEST(KinetoImporter, ReadsRankDevicesAndIgnoresUnusedEvents) {
-  Profile p = import_text(R"J({"distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 4},
+  Profile p = test::import_kineto_text(R"J({"distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 4},
     "deviceProperties": [{"id": 0, "name": "NVIDIA H200", "numSms": 132, "computeMajor": 9, "totalGlobalMem": 150109880320}],
     "traceEvents": [{"ph": "X", "cat": "python_function", "name": "x", "ts": 1, "dur": 1, "args": {"deep": [[[{}]]]}},
                     {"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "t"}},
@@ -83,12 +71,12 @@ TEST(KinetoImporter, ReadsRankDevicesAndIgnoresUnusedEvents) {
 }
 
 TEST(KinetoImporter, OddEventsAreCountedNotFatal) {
-  Profile p = import_text(R"J({"traceEvents": [
+  Profile p = test::import_kineto_text(R"J({"traceEvents": [
     {"ph": "X", "cat": "kernel", "name": "neg", "ts": 5, "dur": -1},
     {"ph": "X", "cat": "kernel", "name": "zero", "ts": 5, "dur": 0},
     {"ph": "X", "cat": "kernel", "name": "bad )J"
-                          "\xff"
-                          R"J( byte", "ts": 6, "dur": 1},
+                                       "\xff"
+                                       R"J( byte", "ts": 6, "dur": 1},
     {"ph": "i", "cat": "kernel", "name": "instant", "ts": 6}]})J");
   ASSERT_EQ(p.gpu.size(), 2u);
   EXPECT_EQ(p.name_of(p.gpu[1].name), "bad \xEF\xBF\xBD byte");
@@ -105,7 +93,7 @@ TEST(KinetoImporter, OddEventsAreCountedNotFatal) {
 
 // issue 12 item 1: tolerant about fields, with strict accounting.
 TEST(KinetoImporter, NumbersWrittenAsStringsAreRead) {
-  Profile p = import_text(R"J({"traceEvents": [
+  Profile p = test::import_kineto_text(R"J({"traceEvents": [
     {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "ts": "10", "dur": 2,
      "args": {"bytes": "256", "stream": "7", "device": 0, "correlation": 3}}]})J");
   ASSERT_EQ(p.gpu.size(), 1u);
@@ -117,7 +105,7 @@ TEST(KinetoImporter, NumbersWrittenAsStringsAreRead) {
 }
 
 TEST(KinetoImporter, MistypedOptionalFieldsAreIgnoredAndCounted) {
-  Profile p = import_text(R"J({"traceEvents": [
+  Profile p = test::import_kineto_text(R"J({"traceEvents": [
     {"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused", "ts": 1, "dur": 2, "args": {"grid": "grid(100,)"}},
     {"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2,
      "args": {"grid": [1, "x", 1], "block": {"x": 1}, "stream": null, "correlation": 1.5}}]})J");
@@ -129,7 +117,7 @@ TEST(KinetoImporter, MistypedOptionalFieldsAreIgnoredAndCounted) {
 }
 
 TEST(KinetoImporter, EventsWithoutWhatCuprobeNeedsAreSkippedAndCounted) {
-  Profile p = import_text(R"J({"traceEvents": [
+  Profile p = test::import_kineto_text(R"J({"traceEvents": [
     {"ph": "X", "cat": "kernel", "name": "no_ts", "dur": 1},
     {"ph": "X", "cat": "kernel", "name": "bad_ts", "ts": "soon", "dur": 1},
     {"ph": "X", "cat": "kernel", "name": "huge_ts", "ts": 1e999, "dur": 1},
@@ -141,7 +129,7 @@ TEST(KinetoImporter, EventsWithoutWhatCuprobeNeedsAreSkippedAndCounted) {
 }
 
 TEST(KinetoImporter, TimesThatWouldOverflowAreDroppedAndCounted) {
-  Profile p = import_text(R"J({"traceEvents": [
+  Profile p = test::import_kineto_text(R"J({"traceEvents": [
     {"ph": "X", "cat": "kernel", "name": "huge", "ts": 9000000000000000, "dur": 9000000000000000},
     {"ph": "X", "cat": "kernel", "name": "far", "ts": 4700000000000000, "dur": 1},
     {"ph": "X", "cat": "kernel", "name": "ok", "ts": 10, "dur": 1}]})J");
@@ -151,7 +139,7 @@ TEST(KinetoImporter, TimesThatWouldOverflowAreDroppedAndCounted) {
 }
 
 TEST(KinetoImporter, ABaseTimeThatWouldOverflowDropsTheEventsItMoves) {
-  Profile p = import_text(R"J({"baseTimeNanoseconds": 4611686018427387000, "traceEvents": [
+  Profile p = test::import_kineto_text(R"J({"baseTimeNanoseconds": 4611686018427387000, "traceEvents": [
     {"ph": "X", "cat": "kernel", "name": "late", "ts": 1000, "dur": 1},
     {"ph": "X", "cat": "kernel", "name": "early", "ts": -1000, "dur": 1}]})J");
   ASSERT_EQ(p.gpu.size(), 1u);
@@ -160,7 +148,8 @@ TEST(KinetoImporter, ABaseTimeThatWouldOverflowDropsTheEventsItMoves) {
 }
 
 TEST(KinetoImporter, ARankBeyondIntIsCountedNotWrapped) {
-  Profile p = import_text(R"J({"distributedInfo": {"rank": 99999999999999, "world_size": -2}, "traceEvents": []})J");
+  Profile p = test::import_kineto_text(
+      R"J({"distributedInfo": {"rank": 99999999999999, "world_size": -2}, "traceEvents": []})J");
   EXPECT_FALSE(p.rank);
   EXPECT_FALSE(p.world_size);
   EXPECT_EQ(p.stats.count(ImportStat::kValueOutOfRange), 2);
@@ -168,23 +157,25 @@ TEST(KinetoImporter, ARankBeyondIntIsCountedNotWrapped) {
 }
 
 TEST(KinetoImporter, ErrorMessagesEscapeRawBytesAndStayOnOneLine) {
-  EXPECT_EQ(import_error("{\"traceEvents\": [{}\x01]}"), "t.json: byte 19: invalid JSON: expected ',', found '\\x01'");
-  EXPECT_EQ(import_error("{\"traceEvents\": [{}\xff]}"),
+  EXPECT_EQ(test::kineto_import_error("{\"traceEvents\": [{}\x01]}"),
+            "t.json: byte 19: invalid JSON: expected ',', found '\\x01'");
+  EXPECT_EQ(test::kineto_import_error("{\"traceEvents\": [{}\xff]}"),
             "t.json: byte 19: invalid JSON: expected ',', found '\xEF\xBF\xBD'");
 }
 
 TEST(KinetoImporter, BadInputIsOneLineWithFileAndOffset) {
-  EXPECT_EQ(import_error(""), "t.json: byte 0: empty file: not a trace");
-  EXPECT_EQ(import_error(R"J({"schemaVersion": 1})J"),
+  EXPECT_EQ(test::kineto_import_error(""), "t.json: byte 0: empty file: not a trace");
+  EXPECT_EQ(test::kineto_import_error(R"J({"schemaVersion": 1})J"),
             "t.json: byte 0: not a Kineto/Chrome trace: no \"traceEvents\" array");
-  EXPECT_EQ(import_error(R"J({"traceEvents": {}})J"), "t.json: byte 16: \"traceEvents\" must be an array");
-  EXPECT_EQ(import_error(R"J({"traceEvents": [1]})J"), "t.json: byte 17: trace event is not an object");
-  EXPECT_NE(import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel")J").find("truncated"), std::string::npos);
-  EXPECT_NE(import_error(R"J({"traceEvents": []} trailing)J").find("after the end"), std::string::npos);
-  EXPECT_NE(import_error("\x89PNG\r\n").find("not a JSON trace"), std::string::npos);
-  EXPECT_NE(
-      import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1.5x, "dur": 1}]})J").find("expected ','"),
-      std::string::npos);
+  EXPECT_EQ(test::kineto_import_error(R"J({"traceEvents": {}})J"), "t.json: byte 16: \"traceEvents\" must be an array");
+  EXPECT_EQ(test::kineto_import_error(R"J({"traceEvents": [1]})J"), "t.json: byte 17: trace event is not an object");
+  EXPECT_NE(test::kineto_import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel")J").find("truncated"),
+            std::string::npos);
+  EXPECT_NE(test::kineto_import_error(R"J({"traceEvents": []} trailing)J").find("after the end"), std::string::npos);
+  EXPECT_NE(test::kineto_import_error("\x89PNG\r\n").find("not a JSON trace"), std::string::npos);
+  EXPECT_NE(test::kineto_import_error(R"J({"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1.5x, "dur": 1}]})J")
+                .find("expected ','"),
+            std::string::npos);
 }
 
 using test::gzip;

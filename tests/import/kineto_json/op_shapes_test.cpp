@@ -4,14 +4,10 @@
 
 #include "common/error.h"
 #include "import/kineto_json/kineto_importer.h"
+#include "import/kineto_json/kineto_text.h"
 
 namespace cuprobe {
 namespace {
-
-Profile import_text(const std::string& text) {
-  auto source = memory_byte_source(text, SIZE_MAX);
-  return import_kineto_json(*source, "t.json");
-}
 
 std::string op_event(const std::string& args) {
   return R"J({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1,
@@ -20,7 +16,7 @@ std::string op_event(const std::string& args) {
 }
 
 TEST(OpShapes, DimsTypesStridesAndConcreteInputsOfEachArgument) {
-  Profile p = import_text(op_event(
+  Profile p = test::import_kineto_text(op_event(
       R"J({"External id": 5, "Input Dims": [[384, 1536], [1536, 512], []], "Input type": ["c10::BFloat16",
           "c10::BFloat16", "Scalar"], "Input Strides": [[1536, 1], [1, 1536], []], "Concrete Inputs": ["", "", "1"]})J"));
   ASSERT_EQ(p.cpu.size(), 1u);
@@ -36,7 +32,7 @@ TEST(OpShapes, DimsTypesStridesAndConcreteInputsOfEachArgument) {
 }
 
 TEST(OpShapes, ATensorListKeepsEachTensorsSizes) {
-  Profile p = import_text(
+  Profile p = test::import_kineto_text(
       op_event(R"J({"Input Dims": [[496000, 576], [[4096], []]], "Input type": ["c10::BFloat16", "TensorList"]})J"));
   const OpInputs& in = p.op_inputs.at(0);
   ASSERT_EQ(in.args.size(), 2u);
@@ -46,7 +42,7 @@ TEST(OpShapes, ATensorListKeepsEachTensorsSizes) {
 }
 
 TEST(OpShapes, AMalformedShapeIsCountedAndTheEventKept) {
-  Profile p = import_text(op_event(R"J({"Input Dims": "oops", "Input type": [1, "float"],
+  Profile p = test::import_kineto_text(op_event(R"J({"Input Dims": "oops", "Input type": [1, "float"],
       "Concrete Inputs": [["x"]], "Input Strides": [[1, "a"], [true]]})J"));
   ASSERT_EQ(p.cpu.size(), 1u);
   EXPECT_EQ(p.stats.count(ImportStat::kOpShapeMalformed), 4);
@@ -58,7 +54,7 @@ TEST(OpShapes, AMalformedShapeIsCountedAndTheEventKept) {
 }
 
 TEST(OpShapes, OperatorsWithoutShapesAndOtherEventsCarryNone) {
-  Profile p = import_text(R"J({"traceEvents": [
+  Profile p = test::import_kineto_text(R"J({"traceEvents": [
       {"ph": "X", "cat": "cpu_op", "name": "aten::view", "pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": {}},
       {"ph": "X", "cat": "user_annotation", "name": "step", "pid": 1, "tid": 1, "ts": 1, "dur": 2,
        "args": {"Input Dims": [[1]]}}]})J");
@@ -78,18 +74,10 @@ std::string op_events(int n, const std::string& args) {
   return R"J({"traceEvents": [)J" + events + "]}";
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    import_text(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 // Repeated argument text is parsed once (op_shapes.h): what it gives must not depend on that.
 TEST(OpShapes, RepeatedArgumentsShareOneSet) {
-  Profile p = import_text(op_events(3, R"J({"Input Dims": [[4, 8], []], "Input type": ["float", "Scalar"]})J"));
+  Profile p =
+      test::import_kineto_text(op_events(3, R"J({"Input Dims": [[4, 8], []], "Input type": ["float", "Scalar"]})J"));
   ASSERT_EQ(p.cpu.size(), 3u);
   ASSERT_EQ(p.op_inputs.size(), 1u);
   for (const auto& r : p.cpu) EXPECT_EQ(r.inputs, 0);
@@ -98,7 +86,7 @@ TEST(OpShapes, RepeatedArgumentsShareOneSet) {
 }
 
 TEST(OpShapes, RepeatedMalformedArgumentsAreCountedEachTime) {
-  Profile p = import_text(op_events(3, R"J({"Input Dims": [[4, "x"]], "Input type": ["float"]})J"));
+  Profile p = test::import_kineto_text(op_events(3, R"J({"Input Dims": [[4, "x"]], "Input type": ["float"]})J"));
   EXPECT_EQ(p.stats.count(ImportStat::kOpShapeMalformed), 3);
   EXPECT_EQ(p.stats.get(ImportStat::kOpShapeMalformed).example, "aten::mm (args.Input Dims)");
   ASSERT_EQ(p.op_inputs.size(), 1u);
@@ -106,7 +94,8 @@ TEST(OpShapes, RepeatedMalformedArgumentsAreCountedEachTime) {
 }
 
 TEST(OpShapes, ArgumentsInTwoArgsObjectsOfOneEventAddUp) {
-  Profile p = import_text(op_events(2, R"J({"Input Dims": [[2], [3]]}, "args": {"Input type": ["float"]})J"));
+  Profile p =
+      test::import_kineto_text(op_events(2, R"J({"Input Dims": [[2], [3]]}, "args": {"Input type": ["float"]})J"));
   ASSERT_EQ(p.op_inputs.size(), 1u);
   const auto& args = p.op_inputs[0].args;
   ASSERT_EQ(args.size(), 2u);
@@ -117,11 +106,11 @@ TEST(OpShapes, ArgumentsInTwoArgsObjectsOfOneEventAddUp) {
 
 TEST(OpShapes, BeginEndOperatorsKeepTheirArguments) {
   const std::string args = R"J({"Input Dims": [[16]]})J";
-  Profile p = import_text(R"J({"traceEvents": [
+  Profile p = test::import_kineto_text(R"J({"traceEvents": [
       {"ph": "B", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 1, "args": )J" +
-                          args + R"J(},
+                                       args + R"J(},
       {"ph": "B", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 2, "args": )J" +
-                          args + R"J(},
+                                       args + R"J(},
       {"ph": "E", "pid": 1, "tid": 1, "ts": 3}, {"ph": "E", "pid": 1, "tid": 1, "ts": 4}]})J");
   ASSERT_EQ(p.cpu.size(), 2u);
   ASSERT_EQ(p.op_inputs.size(), 1u);
@@ -133,16 +122,17 @@ TEST(OpShapes, BeginEndOperatorsKeepTheirArguments) {
 TEST(OpShapes, BadJsonInArgumentsFailsWhereItIs) {
   // A literal cut short just before the array ends: what follows the value decides the message.
   std::string text = op_event(R"J({"Input Dims": [tr]})J");
-  EXPECT_EQ(error_of(text), "t.json: byte " + std::to_string(text.find("tr]")) + ": invalid JSON: bad literal");
+  EXPECT_EQ(test::kineto_import_error(text),
+            "t.json: byte " + std::to_string(text.find("tr]")) + ": invalid JSON: bad literal");
   text = op_event(R"J({"Input Dims": [[1, 2} ]})J");
-  EXPECT_EQ(error_of(text),
+  EXPECT_EQ(test::kineto_import_error(text),
             "t.json: byte " + std::to_string(text.find("} ]")) + ": invalid JSON: expected ',', found '}'");
 }
 
 TEST(OpShapes, ADeeplyNestedArgumentIsCountedNotRejected) {
   // Too deep to skip whole, not too deep for the reader (which skips an element from its own depth).
   std::string deep = std::string(512, '[') + std::string(512, ']');
-  Profile p = import_text(op_events(2, R"J({"Input type": ["float"], "Input Dims": [[)J" + deep + "]]}"));
+  Profile p = test::import_kineto_text(op_events(2, R"J({"Input type": ["float"], "Input Dims": [[)J" + deep + "]]}"));
   ASSERT_EQ(p.cpu.size(), 2u);
   EXPECT_EQ(p.stats.count(ImportStat::kOpShapeMalformed), 2);
   ASSERT_EQ(p.op_inputs.size(), 1u);
