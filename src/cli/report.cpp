@@ -104,7 +104,10 @@ int run_report(int argc, char** argv) {
   if (!samples.empty()) in.samples = samples_view(samples, read_text(samples));
 
   std::string page = render_report_html(report_data(in), title);
-  AtomicFile file(output);
+  std::vector<std::string> read = in.baseline ? in.baseline->a_files : std::vector<std::string>{};
+  read.insert(read.end(), {bench, requests, samples});
+  read.insert(read.end(), files.begin(), files.end());  // an output over any file read is refused
+  AtomicFile file(output, read);
   file.stream() << page;
   file.commit();
   std::fprintf(stderr, "cuprobe report: wrote %s (%.2f MB)\n", output.c_str(), static_cast<double>(page.size()) / 1e6);
