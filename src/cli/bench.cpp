@@ -487,7 +487,8 @@ int run_bench(int argc, char** argv) {
       plan_workload(workload_flags, opt.requests > 0 ? opt.requests + opt.warmup_requests : 0, output_len, seed);
   std::unique_ptr<PromptSource> prompts;
   if (!workload_plan) {
-    prompts = dataset.empty() ? synthetic_prompts(input_len, output_len, seed) : dataset_prompts(dataset, output_len);
+    prompts = dataset.empty() ? synthetic_prompts(input_len, output_len, seed)
+                              : dataset_prompts(dataset, output_len, workload_flags.dataset_max_bytes);
   }
   std::optional<ProfileSettings> profile;
   if (!profile_kind.empty()) {
