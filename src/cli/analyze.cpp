@@ -17,15 +17,13 @@
 namespace cuprobe {
 namespace {
 
-void write_csv_tables(const AnalyzeReport& report, const std::string& dir) {
+void write_csv_tables(const AnalyzeReport& report, const std::string& dir, const std::vector<std::string>& inputs) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("--csv: cannot create directory " + dir + ": " + ec.message());
-  for (const auto& [name, text] : analyze_csv(report)) {
-    AtomicFile file((std::filesystem::path(dir) / name).string());
-    file.stream() << text;
-    file.commit();
-  }
+  std::vector<std::pair<std::string, std::string>> files;
+  for (auto& [name, text] : analyze_csv(report)) files.emplace_back((std::filesystem::path(dir) / name).string(), text);
+  write_files_atomically(files, inputs);  // the four replaced together, or none
   std::fprintf(stderr, "cuprobe analyze: wrote categories.csv, kernels.csv, steps.csv, findings.csv in %s\n",
                dir.c_str());
 }
@@ -66,7 +64,7 @@ int run_analyze(int argc, char** argv) {
       }
     }
   }
-  if (!csv_dir.empty()) write_csv_tables(report, csv_dir);
+  if (!csv_dir.empty()) write_csv_tables(report, csv_dir, profile_files(profiles));
   std::string out = as_json
                         ? analyze_json(report, as_json ? SIZE_MAX : top).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
                         : analyze_text(report, top);

@@ -218,6 +218,7 @@ int run_exit_code(const BenchReport& report, const HttpUrl& server, const std::s
 struct BenchOutputs {
   bool json = false, csv = false;
   std::string save_requests, save_result, result_format;
+  std::vector<std::string> inputs;  // the files read (datasets, tokenizer): never written over
 };
 
 // stdout (text, --json or --csv), --save-requests and --save-result, for one run or a sweep.
@@ -249,7 +250,7 @@ void write_bench_outputs(const std::vector<BenchReport>& reports, const BenchOut
         lines += j.dump() + "\n";
       }
     }
-    write_file_atomically(o.save_requests, lines);
+    write_file_atomically(o.save_requests, lines, o.inputs);
   }
   if (!o.save_result.empty()) {
     std::string text;
@@ -265,7 +266,7 @@ void write_bench_outputs(const std::vector<BenchReport>& reports, const BenchOut
       if (!text.empty() && text.back() != '\n') text += '\n';
       for (const BenchReport& r : reports) text += bench_result_sglang(r).dump() + "\n";
     }
-    write_file_atomically(o.save_result, text);
+    write_file_atomically(o.save_result, text, o.inputs);
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
@@ -480,11 +481,14 @@ int run_bench(int argc, char** argv) {
   if (!workload_flags.dataset_name.empty() && !dataset.empty()) {
     throw Error("--dataset is --dataset-name jsonl --dataset-path FILE; give one of them", kExitUsage);
   }
+  const std::vector<std::string> inputs = {dataset, workload_flags.dataset_path, workload_flags.tokenizer};
+  for (const auto& out : {save_requests, save_result}) refuse_output_over_inputs(out, inputs);  // before any load
   std::optional<WorkloadPlan> workload_plan =
       plan_workload(workload_flags, opt.requests > 0 ? opt.requests + opt.warmup_requests : 0, output_len, seed);
   std::unique_ptr<PromptSource> prompts;
   if (!workload_plan) {
-    prompts = dataset.empty() ? synthetic_prompts(input_len, output_len, seed) : dataset_prompts(dataset, output_len);
+    prompts = dataset.empty() ? synthetic_prompts(input_len, output_len, seed)
+                              : dataset_prompts(dataset, output_len, workload_flags.dataset_max_bytes);
   }
   std::optional<ProfileSettings> profile;
   if (!profile_kind.empty()) {
@@ -701,7 +705,7 @@ int run_bench(int argc, char** argv) {
   }
 
   if (reports.empty()) return kExitFailed;  // interrupted before the first run started
-  write_bench_outputs(reports, BenchOutputs{json, csv, save_requests, save_result, result_format});
+  write_bench_outputs(reports, BenchOutputs{json, csv, save_requests, save_result, result_format, inputs});
   return exit_code;
 }
 

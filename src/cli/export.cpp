@@ -36,7 +36,7 @@ int run_export(int argc, char** argv) {
     std::cout.flush();
     if (!std::cout) throw Error("writing to stdout failed");
   } else {
-    AtomicFile file(output);
+    AtomicFile file(output, {input});
     write_chrome_trace(profile, file.stream());
     file.commit();
   }

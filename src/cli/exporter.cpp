@@ -74,8 +74,8 @@ int run_exporter(int argc, char** argv) {
   StopFlag stop;
   signal(SIGPIPE, SIG_IGN);
   collector.start();
-  std::fprintf(stderr, "cuprobe exporter: serving http://%s:%u/metrics (NVML: %s; counters from %s)\n",
-               parse_listen_address(listen_text).host.c_str(), server.port(),
+  std::fprintf(stderr, "cuprobe exporter: serving http://%s/metrics (NVML: %s; counters from %s)\n",
+               ListenAddress{parse_listen_address(listen_text).host, server.port()}.text().c_str(),
                nvml.ok() ? "ok" : ("unavailable, " + nvml.error()).c_str(), source.text.c_str());
   server.serve(
       [&](const HttpRequest& req) -> HttpResponse {

@@ -13,6 +13,7 @@
 #include "collect/counters/metric_presets.h"
 #include "collect/record/inject_library.h"
 #include "collect/record/record_session.h"
+#include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/units.h"
 #include "model/kinds.h"
@@ -112,6 +113,7 @@ int run_record_verb(int argc, char** argv) {
     }
   }
   if (o.output.empty()) o.output = default_output();
+  refuse_output_over_inputs(o.output, {o.inject_library});  // --force never replaces what it reads
   if (!delay.empty()) o.delay = parse_duration(delay);
   if (!duration.empty()) {
     o.duration = parse_duration(duration);

@@ -29,34 +29,6 @@
 namespace cuprobe {
 namespace {
 
-bool is_trace_name(const std::string& name) {
-  for (const char* ext : {".json", ".json.gz", ".json.xz", ".cuprobe"}) {
-    if (name.ends_with(ext)) return true;
-  }
-  return false;
-}
-
-// A directory stands for the traces and run files in it, by name.
-std::vector<std::string> expand_inputs(const std::vector<std::string>& args) {
-  std::vector<std::string> files;
-  for (const auto& arg : args) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(arg, ec)) {
-      files.push_back(arg);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (const auto& entry : std::filesystem::directory_iterator(arg, ec)) {
-      if (entry.is_regular_file() && is_trace_name(entry.path().filename().string())) found.push_back(entry.path());
-    }
-    if (ec) throw InputError(arg, "cannot list the directory: " + ec.message());
-    if (found.empty()) throw InputError(arg, "no trace (.json, .json.gz, .json.xz) or run file (.cuprobe) in it");
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
-  }
-  return files;
-}
-
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
@@ -96,8 +68,8 @@ int run_report(int argc, char** argv) {
   app.add_option("--title", title, "the page's title");
   if (auto rc = parse_args(app, argc, argv)) return *rc;
 
-  std::vector<std::string> files = expand_inputs(inputs);
-  std::vector<Profile> profiles = load_profiles(files);
+  std::vector<Profile> profiles = load_profiles(inputs);
+  std::vector<std::string> files = profile_files(profiles);
   AnalyzeReport report = analyze_profiles(profiles, options);
 
   ReportInputs in;
@@ -113,8 +85,8 @@ int run_report(int argc, char** argv) {
     if (comma > start) baseline.push_back(baseline_arg.substr(start, comma - start));
   }
   if (!baseline.empty()) {
-    std::vector<std::string> base_files = expand_inputs(baseline);
-    std::vector<Profile> base_profiles = load_profiles(base_files);
+    std::vector<Profile> base_profiles = load_profiles(baseline);
+    std::vector<std::string> base_files = profile_files(base_profiles);
     AnalyzeReport base = analyze_profiles(base_profiles, options);
     ReportBaseline b{diff_reports(base, report), base_files, files, ""};
     if (base_profiles.size() != profiles.size()) {
@@ -132,7 +104,10 @@ int run_report(int argc, char** argv) {
   if (!samples.empty()) in.samples = samples_view(samples, read_text(samples));
 
   std::string page = render_report_html(report_data(in), title);
-  AtomicFile file(output);
+  std::vector<std::string> read = in.baseline ? in.baseline->a_files : std::vector<std::string>{};
+  read.insert(read.end(), {bench, requests, samples});
+  read.insert(read.end(), files.begin(), files.end());  // an output over any file read is refused
+  AtomicFile file(output, read);
   file.stream() << page;
   file.commit();
   std::fprintf(stderr, "cuprobe report: wrote %s (%.2f MB)\n", output.c_str(), static_cast<double>(page.size()) / 1e6);

@@ -38,7 +38,7 @@
 namespace cuprobe {
 namespace {
 
-// Writes to a file through FILE.partial, renamed on close (AtomicFile); or to stdout.
+// Writes to a file through a temporary file renamed on close (AtomicFile); or to stdout.
 class Output {
  public:
   explicit Output(const std::string& path) {
@@ -57,14 +57,13 @@ class Output {
     return !failed_;
   }
   bool failed() const { return failed_; }
-  // Renames the temporary file into place; a failed output stays as FILE.partial.
+  // Renames the temporary file into place; a failed output leaves the file as it was.
   void close() {
     if (!file_) {
       flush();
       return;
     }
-    if (failed_) throw Error("writing " + file_->temp_path() + " failed");
-    file_->commit();
+    file_->commit();  // a failed write: its errno, and nothing left behind
   }
 
  private:
@@ -162,7 +161,7 @@ int run_sample(int argc, char** argv) {
   app.add_option("--chip", chip, "chip for --list-metrics (GH100, GB100, GB202, ...); default: GPU 0's");
   add_counter_source_option(app, source_text);
   app.add_option("--format", format_text, "line format: csv or jsonl")->capture_default_str();
-  app.add_option("-o,--output", output_path, "write lines to FILE (written as FILE.partial, renamed at the end)");
+  app.add_option("-o,--output", output_path, "write lines to FILE (written to a temporary file, renamed at the end)");
   app.add_option("--summary-json", summary_json, "also write the end summary as JSON to FILE");
   app.add_flag("--live", live, "redraw a compact per-GPU view when stdout is a terminal (lines go to -o only)");
   app.add_flag("-q,--quiet", quiet, "no summary table on stderr");

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/units.h"
 #include "load/bpe_tokenizer.h"
 #include "load/token_counter.h"
 
@@ -12,6 +13,9 @@ void add_workload_flags(CLI::App& app, WorkloadFlags& f) {
   app.add_option("--dataset-name", f.dataset_name,
                  "workload: random, sharegpt, shared-prefix or jsonl (vLLM/SGLang --dataset-name)");
   app.add_option("--dataset-path", f.dataset_path, "sharegpt: the ShareGPT JSON file; jsonl: the JSONL file");
+  app.add_option_function<std::string>(
+      "--dataset-max-size", [&f](const std::string& size) { f.dataset_max_bytes = parse_size(size); },
+      "the largest dataset file read (default 1GiB): a larger file ends with an error naming it");
   app.add_option("--num-prompts", f.num_prompts,
                  "requests the workload holds (cycled when the run sends more; default: -n plus warm-up, or 1000)");
   app.add_option("--random-input-len", f.random.input_len, "random: prompt tokens")->capture_default_str();
@@ -77,8 +81,8 @@ std::optional<WorkloadPlan> plan_workload(const WorkloadFlags& flags, std::uint6
     if (flags.token_count != "auto") throw Error("--tokenizer and --token-count exclude each other", kExitUsage);
     plan.tokenizer = BpeTokenCounter::load(flags.tokenizer);
   }
-  if (name == "sharegpt") plan.sharegpt = read_sharegpt(flags.dataset_path);
-  if (name == "jsonl") plan.jsonl = read_jsonl_prompts(flags.dataset_path, default_output_len);
+  if (name == "sharegpt") plan.sharegpt = read_sharegpt(flags.dataset_path, flags.dataset_max_bytes);
+  if (name == "jsonl") plan.jsonl = read_jsonl_prompts(flags.dataset_path, default_output_len, flags.dataset_max_bytes);
   return plan;
 }
 
@@ -96,7 +100,7 @@ std::vector<Conversation> jsonl_conversations(const std::vector<Prompt>& prompts
     if (c.turns.size() <= 1) {  // the whole chat as one request
       Prompt whole = p;
       whole.text = messages_text(p.messages);
-      c.turns = {whole};
+      c = Conversation{{whole}};
     }
     out.push_back(std::move(c));
   }

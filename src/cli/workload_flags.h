@@ -25,6 +25,7 @@ namespace cuprobe {
 
 struct WorkloadFlags {
   std::string dataset_name, dataset_path, token_count = "auto", tokenizer;
+  std::uint64_t dataset_max_bytes = kDefaultDatasetMaxBytes;  // --dataset-max-size (--dataset too)
   RandomSpec random;
   SharedPrefixSpec gsp;
   std::uint64_t num_prompts = 0;

@@ -82,6 +82,10 @@ bool parse_request(std::string_view head, HttpRequest& req) {
 
 }  // namespace
 
+std::string ListenAddress::text() const {
+  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
 ListenAddress parse_listen_address(std::string_view text) {
   ListenAddress a;
   std::size_t colon = text.rfind(':');
@@ -106,7 +110,7 @@ HttpServer::HttpServer(const ListenAddress& address) {
   hints.ai_flags = AI_PASSIVE;
   addrinfo* res = nullptr;
   std::string port = std::to_string(address.port);
-  std::string where = address.host + ":" + port;
+  std::string where = address.text();
   if (int r = getaddrinfo(address.host.c_str(), port.c_str(), &hints, &res); r != 0) {
     throw Error("cannot listen on " + where + ": " + gai_strerror(r));
   }

@@ -25,6 +25,7 @@ struct HttpResponse {
 struct ListenAddress {
   std::string host;  // "127.0.0.1", "0.0.0.0", "::", a name
   std::uint16_t port = 0;
+  std::string text() const;  // "127.0.0.1:9400", "[::1]:9400" (IPv6 in brackets)
 };
 
 // "ADDR:PORT", "[IPv6]:PORT" or ":PORT" (all interfaces); throws exit 2 otherwise.

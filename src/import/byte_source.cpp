@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #include "common/error.h"
@@ -59,25 +58,15 @@ class FileReader {
   std::uint64_t offset_ = 0;
 };
 
-class PlainSource final : public ByteSource {
+// A file's bytes as stored.
+class FileSource final : public ByteSource {
  public:
-  PlainSource(std::unique_ptr<FileReader> file, std::vector<char> head)
-      : file_(std::move(file)), head_(std::move(head)) {}
-  std::size_t read(char* dst, std::size_t n) override {
-    if (head_pos_ < head_.size()) {
-      std::size_t k = std::min(n, head_.size() - head_pos_);
-      std::memcpy(dst, head_.data() + head_pos_, k);
-      head_pos_ += k;
-      return k;
-    }
-    return file_->read(dst, n);
-  }
+  explicit FileSource(std::unique_ptr<FileReader> file) : file_(std::move(file)) {}
+  std::size_t read(char* dst, std::size_t n) override { return file_->read(dst, n); }
   const char* encoding() const override { return "plain"; }
 
  private:
   std::unique_ptr<FileReader> file_;
-  std::vector<char> head_;
-  std::size_t head_pos_ = 0;
 };
 
 // Shared input buffering for the two decompressors: the compressed bytes
@@ -220,17 +209,70 @@ class MemorySource final : public ByteSource {
   std::size_t pos_ = 0;
 };
 
+class PrefixedSource final : public ByteSource {
+ public:
+  PrefixedSource(std::string head, std::unique_ptr<ByteSource> rest) : head_(std::move(head)), rest_(std::move(rest)) {}
+  std::size_t read(char* dst, std::size_t n) override {
+    if (pos_ < head_.size()) {
+      std::size_t k = std::min(n, head_.size() - pos_);
+      std::memcpy(dst, head_.data() + pos_, k);
+      pos_ += k;
+      return k;
+    }
+    return rest_->read(dst, n);
+  }
+  const char* encoding() const override { return rest_->encoding(); }
+
+ private:
+  std::string head_;
+  std::unique_ptr<ByteSource> rest_;
+  std::size_t pos_ = 0;
+};
+
 }  // namespace
 
+std::unique_ptr<ByteSource> prepend_bytes(std::string head, std::unique_ptr<ByteSource> rest) {
+  return std::make_unique<PrefixedSource>(std::move(head), std::move(rest));
+}
+
+std::string read_up_to(ByteSource& source, std::size_t n) {
+  std::string out;
+  char buffer[1 << 16];
+  while (out.size() < n) {
+    std::size_t k = source.read(buffer, std::min(sizeof buffer, n - out.size()));
+    if (k == 0) break;
+    out.append(buffer, k);
+  }
+  return out;
+}
+
 std::unique_ptr<ByteSource> open_plain_file_from(const std::string& path, std::uint64_t offset) {
-  return std::make_unique<PlainSource>(std::make_unique<FileReader>(path, offset), std::vector<char>{});
+  return std::make_unique<FileSource>(std::make_unique<FileReader>(path, offset));
 }
 
 void copy_to_file(ByteSource& source, const std::string& path, const std::string& shown_as) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) throw InputError(shown_as, "cannot copy it to " + path + ": " + std::strerror(errno));
   std::vector<char> buf(1 << 20);
-  while (std::size_t n = source.read(buf.data(), buf.size())) out.write(buf.data(), static_cast<std::streamsize>(n));
-  if (!out.flush()) throw InputError(shown_as, "cannot copy it to " + path + " (disk full?)");
+  std::uint64_t copied = 0;
+  try {
+    while (std::size_t n = source.read(buf.data(), buf.size())) {
+      for (std::size_t done = 0; done < n;) {
+        ssize_t k = ::write(fd, buf.data() + done, n - done);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) {
+          throw InputError(shown_as, "cannot copy it to " + path + " after " + std::to_string(copied + done) +
+                                         " bytes: " + std::strerror(errno) + " (set TMPDIR to a roomier directory)");
+        }
+        done += static_cast<std::size_t>(k);
+      }
+      copied += n;
+    }
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
 }
 
 std::unique_ptr<ByteSource> memory_byte_source(std::string data, std::size_t max_read) {
@@ -259,7 +301,7 @@ std::unique_ptr<ByteSource> open_byte_source(const std::string& path, std::strin
   if (starts_with({0x1f, 0x8b})) return std::make_unique<GzipSource>(std::move(file), std::move(head));
   if (starts_with({0xfd, '7', 'z', 'X', 'Z', 0x00}))
     return std::make_unique<XzSource>(std::move(file), std::move(head));
-  return std::make_unique<PlainSource>(std::move(file), std::move(head));
+  return prepend_bytes(std::string(head.begin(), head.end()), std::make_unique<FileSource>(std::move(file)));
 }
 
 }  // namespace cuprobe

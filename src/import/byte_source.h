@@ -26,6 +26,11 @@ std::unique_ptr<ByteSource> open_byte_source(const std::string& path, std::strin
 std::unique_ptr<ByteSource> open_plain_file_from(const std::string& path, std::uint64_t offset);
 // Writes everything the source has left to a new file at `path`; InputErrors name `shown_as`.
 void copy_to_file(ByteSource& source, const std::string& path, const std::string& shown_as);
+// `head` (bytes already read from `rest`) followed by what `rest` has left: a
+// stream sniffed by its first bytes is read whole.
+std::unique_ptr<ByteSource> prepend_bytes(std::string head, std::unique_ptr<ByteSource> rest);
+// Reads up to n bytes (fewer only at the end of the data).
+std::string read_up_to(ByteSource& source, std::size_t n);
 // Bytes held in memory (plain text), handed out at most max_read at a time.
 std::unique_ptr<ByteSource> memory_byte_source(std::string data, std::size_t max_read = SIZE_MAX);
 

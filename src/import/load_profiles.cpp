@@ -14,9 +14,9 @@
 #include "import/rank_from_name.h"
 #include "import/run_file/run_file_importer.h"
 #include "import/split_by_process.h"
-#include "import/sqlite_file_kind.h"
 #include "import/temp_dir.h"
 #include "import/trace_directory.h"
+#include "import/trace_format.h"
 
 namespace cuprobe {
 
@@ -29,27 +29,32 @@ std::vector<Profile> processes(Profile whole, bool split) {
   return one;
 }
 
-// An SQLite file: a run file or an Nsight Systems export, by its tables.
+// An SQLite file, by its tables: a run file or an Nsight Systems export.
 std::vector<Profile> load_sqlite(const std::string& path, const std::string& shown_as, bool split) {
-  switch (sqlite_file_kind(path)) {
-    case SqliteFileKind::kNsysExport:
+  const std::string& name = shown_as.empty() ? path : shown_as;
+  TraceSniff sniff = sniff_sqlite(path);
+  switch (sniff.format) {
+    case TraceFormat::kNsysExport:
       return import_nsys_sqlite(path, shown_as);
-    case SqliteFileKind::kOther:
-      throw InputError(shown_as.empty() ? path : shown_as,
+    case TraceFormat::kRunFile:
+      return processes(import_run_file(path, shown_as), split);
+    case TraceFormat::kDamagedSqlite:
+      throw InputError(name, "a damaged SQLite file (" + sniff.detail +
+                                 "): neither a run file nor an export can be read from it; copy it again whole");
+    default:
+      throw InputError(name,
                        "an SQLite database, but neither a cuprobe run file (no 'metadata' table) nor an Nsight "
                        "Systems export (no 'StringIds' table)");
-    case SqliteFileKind::kRunFile:
-      break;
   }
-  return processes(import_run_file(path, shown_as), split);
 }
 
-// A pipe or FIFO can be read only once: its first bytes pick the reader, and an
-// SQLite file (which SQLite must open by name) is copied to a temporary file.
+// Bytes read once (a pipe, a FIFO, a compressed file): the first ones pick the reader, and SQLite bytes (which
+// SQLite must open by name) are copied, decompressed, to a private file.
 std::vector<Profile> load_stream(const std::string& path, bool split) {
-  std::string head;
-  auto source = open_byte_source(path, &head);
-  if (!is_run_file_header(head)) return processes(import_kineto_json(*source, path), split);
+  auto raw = open_byte_source(path);
+  std::string head = read_up_to(*raw, 16);
+  auto source = prepend_bytes(head, std::move(raw));
+  if (sniff_head(head) != TraceFormat::kSqliteStream) return processes(import_kineto_json(*source, path), split);
   TempDir dir;
   std::string copy = dir.path() + "/copy.sqlite";
   copy_to_file(*source, copy, path);
@@ -61,13 +66,23 @@ std::vector<Profile> load_stream(const std::string& path, bool split) {
 // (nsys_sqlite/rank_split.h).
 std::vector<Profile> load_any(const std::string& path, bool split) {
   std::error_code ec;
-  if (is_nsys_report_name(path) && std::filesystem::is_regular_file(path, ec)) {
-    TempDir dir;
-    return import_nsys_sqlite(export_nsys_report(path, dir.path()), path);
-  }
   if (!std::filesystem::is_regular_file(path, ec)) return load_stream(path, split);
-  if (looks_like_run_file(path)) return load_sqlite(path, {}, split);
-  return processes(import_kineto_json(path), split);
+  TraceSniff sniff = sniff_trace_format(path, 16);  // JSON or SQLite: the Kineto reader finds "traceEvents" itself
+  switch (sniff.format) {
+    case TraceFormat::kNsysReport: {
+      TempDir dir;
+      return import_nsys_sqlite(export_nsys_report(path, dir.path()), path);
+    }
+    case TraceFormat::kRunFile:
+    case TraceFormat::kNsysExport:
+    case TraceFormat::kDamagedSqlite:
+    case TraceFormat::kOtherSqlite:
+      return load_sqlite(path, {}, split);
+    case TraceFormat::kSqliteStream:
+      return load_stream(path, split);
+    default:  // JSON, or bytes the Kineto reader says what is wrong with
+      return processes(import_kineto_json(path), split);
+  }
 }
 
 const char* no_gpu_activity(const Profile& p) {
@@ -178,6 +193,14 @@ std::vector<Profile> load_profiles(const std::vector<std::string>& paths) {
   std::stable_sort(profiles.begin(), profiles.end(),
                    [](const Profile& a, const Profile& b) { return a.rank.value_or(0) < b.rank.value_or(0); });
   return profiles;
+}
+
+std::vector<std::string> profile_files(const std::vector<Profile>& profiles) {
+  std::vector<std::string> files;
+  for (const Profile& p : profiles) {
+    if (std::find(files.begin(), files.end(), p.file) == files.end()) files.push_back(p.file);
+  }
+  return files;
 }
 
 }  // namespace cuprobe

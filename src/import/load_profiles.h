@@ -27,4 +27,7 @@ Profile load_profile(const std::string& path);
 // any trace file is an InputError.
 std::vector<Profile> load_profiles(const std::vector<std::string>& paths);
 
+// The files the profiles came from, each once, in the profiles' order.
+std::vector<std::string> profile_files(const std::vector<Profile>& profiles);
+
 }  // namespace cuprobe

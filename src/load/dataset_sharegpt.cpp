@@ -1,12 +1,11 @@
 #include "load/dataset_sharegpt.h"
 
 #include <algorithm>
-#include <fstream>
 #include <numeric>
 #include <random>
-#include <sstream>
 
 #include "common/error.h"
+#include "load/dataset_file.h"
 
 namespace cuprobe {
 namespace {
@@ -23,13 +22,14 @@ std::string role_of(const std::string& from) {
   return "";
 }
 
-// The entry's messages from its first human turn on; null when it has no human turn with a reply.
-nlohmann::json chat_of(const nlohmann::json& entry) {
+// The entry's messages from its first human turn on (its strings moved out of it); null when it has no human turn
+// with a reply.
+nlohmann::json chat_of(nlohmann::json& entry) {
   if (!entry.is_object()) return nullptr;
   auto it = entry.find("conversations");
   if (it == entry.end() || !it->is_array()) return nullptr;
   nlohmann::json messages = nlohmann::json::array();
-  for (const auto& turn : *it) {
+  for (auto& turn : *it) {
     if (!turn.is_object()) return nullptr;
     auto from = turn.find("from");
     auto value = turn.find("value");
@@ -37,7 +37,7 @@ nlohmann::json chat_of(const nlohmann::json& entry) {
     std::string role = role_of(from->get<std::string>());
     if (role.empty()) return nullptr;
     if (messages.empty() && role == "assistant") continue;  // a reply before any question
-    messages.push_back({{"role", role}, {"content", value->get<std::string>()}});
+    messages.push_back({{"role", role}, {"content", std::move(value->get_ref<std::string&>())}});
   }
   // Usable when the first user message has its reply.
   for (std::size_t i = 0; i < messages.size(); ++i) {
@@ -61,31 +61,21 @@ std::vector<std::string> replies(const nlohmann::json& messages) {
 
 }  // namespace
 
-ShareGptFile read_sharegpt(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the dataset");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(buffer.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string why = e.what();
-    if (auto colon = why.rfind(": "); colon != std::string::npos) why = why.substr(colon + 2);
-    throw InputError(path, static_cast<long long>(e.byte > 0 ? e.byte - 1 : 0), "not JSON: " + why);
-  }
+ShareGptFile read_sharegpt(const std::string& path, std::uint64_t max_bytes) {
+  nlohmann::json doc = DatasetFile(path, max_bytes).parse_json();
   if (!doc.is_array()) {
     throw InputError(path, 0, "a ShareGPT file is a JSON array of {\"conversations\": [...]} entries");
   }
   ShareGptFile file;
   file.path = path;
   file.entries = doc.size();
-  for (const auto& entry : doc) {
+  for (auto& entry : doc) {
     nlohmann::json chat = chat_of(entry);
+    entry = nullptr;  // what was not moved into the chat goes now
     if (chat.is_null()) {
       ++file.unusable;
     } else {
-      file.chats.push_back(std::move(chat));
+      file.chats.push_back(std::make_shared<const nlohmann::json>(std::move(chat)));
     }
   }
   if (file.chats.empty()) {
@@ -104,13 +94,12 @@ ShareGptSelection select_sharegpt(const ShareGptFile& file, const ShareGptSpec& 
   ShareGptSelection sel;
   for (std::size_t i : order) {
     if (sel.conversations.size() >= spec.count) break;
-    const nlohmann::json& chat = file.chats[i];
     ++sel.checked;
-    std::vector<std::string> answers = replies(chat);
-    Conversation c = split_turns(chat, 0);
-    if (!spec.multi_turn) c.turns.resize(1);
+    std::vector<std::string> answers = replies(*file.chats[i]);
+    Conversation c = split_turns(file.chats[i], 0);
+    if (!spec.multi_turn) c.keep(1);
     // The first turn alone is the prompt (history before it is only a system message).
-    std::int64_t prompt_len = counter.count(c.turns[0].text);
+    std::int64_t prompt_len = counter.count(c.turn(0).text);
     std::int64_t output_len = fixed ? spec.fixed_output_len : counter.count(answers[0]);
     if (prompt_len < kMinLen || (!fixed && output_len < kMinLen)) {
       ++sel.too_short;
@@ -126,7 +115,7 @@ ShareGptSelection select_sharegpt(const ShareGptFile& file, const ShareGptSpec& 
       c.turns[t].max_tokens = fixed ? spec.fixed_output_len : std::max<std::int64_t>(1, counter.count(answers[t]));
     }
     // A last question without a reply has no output length to take: it is left out.
-    if (!fixed && c.turns.size() > 1 && answers[c.turns.size() - 1].empty()) c.turns.pop_back();
+    if (!fixed && c.turns.size() > 1 && answers[c.turns.size() - 1].empty()) c.keep(c.turns.size() - 1);
     sel.conversations.push_back(std::move(c));
   }
   return sel;

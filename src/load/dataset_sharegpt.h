@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "load/dataset_file.h"
 #include "load/token_counter.h"
 #include "load/workload.h"
 
@@ -18,14 +20,17 @@ namespace cuprobe {
 
 struct ShareGptFile {
   std::string path;
-  std::vector<nlohmann::json> chats;  // OpenAI messages (role user/assistant/system), each with a user turn and a reply
-  std::uint64_t entries = 0;          // entries in the file
-  std::uint64_t unusable = 0;         // entries without a human turn and its reply, or with mistyped fields
+  // OpenAI messages (role user/assistant/system), each with a user turn and a reply; shared with the turns cut
+  // from them (load/workload.h)
+  std::vector<std::shared_ptr<const nlohmann::json>> chats;
+  std::uint64_t entries = 0;   // entries in the file
+  std::uint64_t unusable = 0;  // entries without a human turn and its reply, or with mistyped fields
 };
 
 // Throws InputError ("FILE: byte N: reason") when the file is not JSON or not
-// an array; entries with mistyped fields are counted, not fatal.
-ShareGptFile read_sharegpt(const std::string& path);
+// an array, or over max_bytes (load/dataset_file.h); entries with mistyped
+// fields are counted, not fatal. Memory is linear in the file.
+ShareGptFile read_sharegpt(const std::string& path, std::uint64_t max_bytes = kDefaultDatasetMaxBytes);
 
 struct ShareGptSpec {
   std::uint64_t count = 1000;

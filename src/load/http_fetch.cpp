@@ -23,11 +23,13 @@
 namespace cuprobe {
 namespace {
 
-constexpr std::size_t kMaxBody = 1 << 20;
+constexpr std::size_t kMaxBody = kMaxFetchBody;
 
 struct BodyCollector final : HttpBodySink {
   std::string body;
+  std::uint64_t bytes = 0;  // all of it, kept or not
   void on_body(std::string_view data) override {
+    bytes += data.size();
     if (body.size() < kMaxBody) body.append(data.substr(0, kMaxBody - body.size()));
   }
 };
@@ -132,6 +134,7 @@ HttpFetchResult fetch_once(const HttpUrl& server, const HttpClientConfig& client
   result.responded = true;
   result.status = parser.status();
   result.body = std::move(body.body);
+  result.body_bytes = body.bytes;
   result.location = parser.location();
   return result;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 #include "load/http_client_config.h"
@@ -14,15 +15,17 @@ namespace cuprobe {
 struct HttpFetchResult {
   bool responded = false;  // a complete HTTP response arrived
   int status = 0;
-  std::string body;      // capped at 1 MiB
-  std::string error;     // reason key when !responded: "connect_refused", "timeout", "malformed_http", ...
-  std::string detail;    // one line for people
-  std::string location;  // the Location header of the (last) response
-  int redirects = 0;     // redirects followed
-  std::string url;       // where the answer came from, when a redirect was followed
+  std::string body;              // capped at kMaxFetchBody
+  std::uint64_t body_bytes = 0;  // the whole body's size: more than body.size() when it was cut
+  std::string error;             // reason key when !responded: "connect_refused", "timeout", "malformed_http", ...
+  std::string detail;            // one line for people
+  std::string location;          // the Location header of the (last) response
+  int redirects = 0;             // redirects followed
+  std::string url;               // where the answer came from, when a redirect was followed
 };
 
 constexpr int kMaxRedirects = 5;
+constexpr std::size_t kMaxFetchBody = 1 << 20;
 
 // Sends client.extra_headers with the request. Follows redirects (301, 302,
 // 303, 307, 308 with a Location; at most kMaxRedirects): 307/308 repeat the

@@ -1,8 +1,7 @@
 #include "load/prompt_source.h"
 
-#include <fstream>
-
 #include "common/error.h"
+#include "load/dataset_file.h"
 #include "load/dataset_text.h"
 
 namespace cuprobe {
@@ -52,22 +51,26 @@ std::unique_ptr<PromptSource> synthetic_prompts(std::int64_t input_len, std::int
   return std::make_unique<SyntheticPrompts>(input_len, output_len, seed);
 }
 
-std::unique_ptr<PromptSource> dataset_prompts(const std::string& path, std::int64_t default_output_len) {
-  return std::make_unique<DatasetPrompts>(path, read_jsonl_prompts(path, default_output_len));
+std::unique_ptr<PromptSource> dataset_prompts(const std::string& path, std::int64_t default_output_len,
+                                              std::uint64_t max_bytes) {
+  return std::make_unique<DatasetPrompts>(path, read_jsonl_prompts(path, default_output_len, max_bytes));
 }
 
-std::vector<Prompt> read_jsonl_prompts(const std::string& path, std::int64_t default_output_len) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "cannot open the dataset");
+std::vector<Prompt> read_jsonl_prompts(const std::string& path, std::int64_t default_output_len,
+                                       std::uint64_t max_bytes) {
+  DatasetFile in(path, max_bytes);
   std::vector<Prompt> prompts;
   std::string line;
+  std::uint64_t line_start = 0;
   long long line_no = 0;
-  auto bad = [&](const std::string& why) { return Error(path + ": line " + std::to_string(line_no) + ": " + why); };
-  while (std::getline(in, line)) {
+  auto bad = [&](const std::string& why) {
+    return InputError(path, static_cast<long long>(line_start), "line " + std::to_string(line_no) + ": " + why);
+  };
+  while (in.next_line(line, line_start)) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) throw bad("not a JSON object");
+    nlohmann::json doc = in.parse_line(line, line_start, line_no);
+    if (!doc.is_object()) throw bad("not a JSON object (each line holds one {\"prompt\": ...} or {\"messages\": ...})");
     Prompt p;
     p.max_tokens = default_output_len;
     if (auto it = doc.find("prompt"); it != doc.end()) {

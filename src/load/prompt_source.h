@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "load/dataset_file.h"
+
 namespace cuprobe {
 
 struct Prompt {
@@ -29,9 +31,12 @@ class PromptSource {
 std::unique_ptr<PromptSource> synthetic_prompts(std::int64_t input_len, std::int64_t output_len, std::uint64_t seed);
 
 // JSONL: {"prompt": "..."} or {"messages": [...]}, optional "max_tokens" / "output_len".
-// Lines without one use default_output_len. Throws InputError (FILE: line N: reason).
-std::unique_ptr<PromptSource> dataset_prompts(const std::string& path, std::int64_t default_output_len);
+// Lines without one use default_output_len. Throws InputError (FILE: byte B: line N: reason),
+// also over max_bytes (load/dataset_file.h).
+std::unique_ptr<PromptSource> dataset_prompts(const std::string& path, std::int64_t default_output_len,
+                                              std::uint64_t max_bytes = kDefaultDatasetMaxBytes);
 // The same file's prompts, in file order.
-std::vector<Prompt> read_jsonl_prompts(const std::string& path, std::int64_t default_output_len);
+std::vector<Prompt> read_jsonl_prompts(const std::string& path, std::int64_t default_output_len,
+                                       std::uint64_t max_bytes = kDefaultDatasetMaxBytes);
 
 }  // namespace cuprobe

@@ -49,6 +49,11 @@ std::int64_t ServerTokenCounter::count(const std::string& text) {
   if (r.status < 200 || r.status >= 300) {
     throw Error("tokenize: " + where + " answered HTTP " + std::to_string(r.status) + ": " + r.body.substr(0, 200));
   }
+  if (r.body_bytes > r.body.size()) {
+    throw Error("tokenize: " + where + " answered " + std::to_string(r.body_bytes) + " bytes, more than the " +
+                std::to_string(r.body.size()) +
+                " read (the token ids of a long prompt): count with --tokenizer tokenizer.json or --token-count words");
+  }
   nlohmann::json doc = nlohmann::json::parse(r.body, nullptr, false);
   if (doc.is_object()) {
     if (auto it = doc.find("count"); it != doc.end() && it->is_number_integer() && it->get<std::int64_t>() >= 0) {

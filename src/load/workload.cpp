@@ -14,20 +14,37 @@ std::string messages_text(const nlohmann::json& messages) {
   return text;
 }
 
-Conversation split_turns(const nlohmann::json& messages, std::int64_t max_tokens) {
+Conversation split_turns(std::shared_ptr<const nlohmann::json> messages, std::int64_t max_tokens) {
   Conversation c;
-  nlohmann::json history = nlohmann::json::array();
-  for (const auto& m : messages) {
-    history.push_back(m);
+  for (std::size_t i = 0; i < messages->size(); ++i) {
+    const nlohmann::json& m = (*messages)[i];
     if (m.is_object() && m.value("role", std::string()) == "user") {
       Prompt p;
-      p.messages = history;
-      p.text = messages_text(history);
       p.max_tokens = max_tokens;
       c.turns.push_back(std::move(p));
+      c.ends.push_back(i + 1);
     }
   }
+  c.chat = std::move(messages);
   return c;
+}
+
+Conversation split_turns(const nlohmann::json& messages, std::int64_t max_tokens) {
+  return split_turns(std::make_shared<const nlohmann::json>(messages), max_tokens);
+}
+
+Prompt Conversation::turn(std::size_t k) const {
+  Prompt p = turns.at(k);
+  if (!chat) return p;
+  p.messages = nlohmann::json::array();
+  for (std::size_t i = 0; i < ends.at(k); ++i) p.messages.push_back((*chat)[i]);
+  p.text = messages_text(p.messages);
+  return p;
+}
+
+void Conversation::keep(std::size_t n) {
+  if (turns.size() > n) turns.resize(n);
+  if (ends.size() > n) ends.resize(n);
 }
 
 Workload::Workload(std::vector<Conversation> conversations, std::string description)
@@ -61,7 +78,7 @@ Prompt Workload::next(std::uint64_t index) {
   }
   sent_[index] = id;
   const Session& s = sessions_[id];
-  return conversations_[s.conversation].turns[s.turn];
+  return conversations_[s.conversation].turn(s.turn);
 }
 
 void Workload::ended(std::uint64_t index) {

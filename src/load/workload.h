@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_map>
@@ -18,8 +19,17 @@
 
 namespace cuprobe {
 
+// One or more turns. Turns cut from a chat share it: each turn's history is
+// built when the turn is sent (turn()), so a conversation of n turns holds its
+// messages once, not n times.
 struct Conversation {
-  std::vector<Prompt> turns;
+  std::vector<Prompt> turns;  // with `chat`: each turn's lengths only (its messages and text come from turn())
+  std::shared_ptr<const nlohmann::json> chat;  // the messages the turns are cut from, or null
+  std::vector<std::size_t> ends;               // with `chat`: turn k is chat[0, ends[k])
+  // Turn k as sent: with `chat`, its messages and text built now.
+  Prompt turn(std::size_t k) const;
+  // Keeps the first n turns.
+  void keep(std::size_t n);
 };
 
 // Splits a chat at each user message: turn k carries every message up to and
@@ -27,6 +37,7 @@ struct Conversation {
 // dataset's, so the requests are the same every run). Non-chat endpoints get
 // the same history as text, the messages' contents joined by blank lines.
 // Each turn's max_tokens is `max_tokens`.
+Conversation split_turns(std::shared_ptr<const nlohmann::json> messages, std::int64_t max_tokens);
 Conversation split_turns(const nlohmann::json& messages, std::int64_t max_tokens);
 
 // The messages' contents joined by blank lines (the prompt for /v1/completions and /generate).

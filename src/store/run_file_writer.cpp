@@ -1,8 +1,13 @@
 #include "store/run_file_writer.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <filesystem>
 #include <system_error>
 
+#include "common/errno_text.h"
 #include "common/error.h"
 #include "store/run_file_schema.h"
 
@@ -18,12 +23,23 @@ SqliteStatement& bind_activity(SqliteStatement& s, const RunActivityRow& r) {
 
 RunFileWriter::RunFileWriter(const std::string& path, bool overwrite, std::chrono::milliseconds commit_interval)
     : path_(path), commit_interval_(commit_interval) {
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec)) {
-    if (!overwrite) throw Error(path + ": already exists (use --force to replace it)");
-    std::filesystem::remove(path, ec);
-    if (ec) throw Error(path + ": cannot replace: " + ec.message());
+  // The file is made here, new (never through a link planted at its name), and SQLite then opens it.
+  if (overwrite && ::unlink(path.c_str()) != 0 && errno != ENOENT) {
+    throw Error(path + ": cannot replace: " + errno_text(errno));
   }
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0 && errno == EEXIST) throw Error(path + ": already exists (use --force to replace it)");
+  if (fd < 0) {
+    int err = errno;
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    std::error_code ec;
+    if (err == ENOENT && !dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+      throw Error(path + ": cannot create: directory " + dir + " does not exist");
+    }
+    throw Error(path + ": cannot create: " + errno_text(err));
+  }
+  ::close(fd);
+  std::error_code ec;
   std::filesystem::remove(path + "-journal", ec);
   db_ = std::make_unique<SqliteDb>(path, SqliteDb::Mode::kCreate);
   // A crash of this process (not of the OS) cannot corrupt the file with the

@@ -229,7 +229,7 @@ TEST(BenchWorkload, BadFilesAndFlags) {
   std::string jsonl = write_temp_file("bad.jsonl", "{\"prompt\": \"a\"}\n[1]\n");
   r = run_cuprobe({"bench", s.url(), "--dataset-name", "jsonl", "--dataset-path", jsonl, "-q"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("bad.jsonl: line 2: not a JSON object"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bad.jsonl: byte 16: line 2: not a JSON object"), std::string::npos) << r.err;
   for (std::vector<std::string> args :
        std::vector<std::vector<std::string>>{{"--dataset-name", "alpaca"},
                                              {"--dataset-name", "sharegpt"},

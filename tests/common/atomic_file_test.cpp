@@ -1,6 +1,12 @@
+// Writers (issue 23 item 2): a new temporary file under a random name, never a
+// planted link or file; synced and renamed; nothing left behind on failure;
+// an output that is an input refused; several files replaced together.
 #include "common/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -8,6 +14,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "support/error_text.h"
 
 namespace cuprobe {
 namespace {
@@ -21,43 +28,138 @@ std::string read_all(const fs::path& p) {
   return s.str();
 }
 
+std::vector<std::string> names_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 class AtomicFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("cuprobe_atomic_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
   fs::path dir_;
 };
 
-TEST_F(AtomicFileTest, WritesThroughPartialAndReplaces) {
+TEST_F(AtomicFileTest, ReplacesTheTargetAndLeavesNothingElse) {
   fs::path p = dir_ / "out.json";
   write_file_atomically(p.string(), "old");
   write_file_atomically(p.string(), std::string("new\0text", 8));
   EXPECT_EQ(read_all(p), std::string("new\0text", 8));
-  EXPECT_FALSE(fs::exists(dir_ / "out.json.partial"));
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"out.json"});
 }
 
-TEST_F(AtomicFileTest, UncommittedWriteLeavesPartialAndTheOldFile) {
+TEST_F(AtomicFileTest, UncommittedWriteLeavesTheOldFileAndNoTemporary) {
   fs::path p = dir_ / "out.txt";
   write_file_atomically(p.string(), "complete");
   {
     AtomicFile f(p.string());
     f.stream() << "half";
+    EXPECT_EQ(names_in(dir_).size(), 2u);  // the temporary file, beside the target
   }
   EXPECT_EQ(read_all(p), "complete");
-  EXPECT_EQ(read_all(dir_ / "out.txt.partial"), "half");
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"out.txt"});
 }
 
-TEST_F(AtomicFileTest, UnwritablePathIsOneClearError) {
-  std::string p = (dir_ / "no_such_dir" / "x").string();
-  try {
-    write_file_atomically(p, "x");
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot write " + p + ".partial"), std::string::npos) << e.what();
+// The old fixed name OUT.partial, planted as a link to a victim: neither followed nor renamed into place.
+TEST_F(AtomicFileTest, APlantedSymlinkOrHardLinkIsNeverFollowed) {
+  fs::path victim = dir_ / "victim";
+  std::ofstream(victim) << "precious";
+  fs::create_symlink(victim, dir_ / "out.html.partial");
+  fs::create_hard_link(victim, dir_ / "out.csv.partial");
+  write_file_atomically((dir_ / "out.html").string(), "page");
+  write_file_atomically((dir_ / "out.csv").string(), "rows");
+  EXPECT_EQ(read_all(victim), "precious");
+  EXPECT_FALSE(fs::is_symlink(dir_ / "out.html"));
+  EXPECT_EQ(read_all(dir_ / "out.html"), "page");
+  EXPECT_EQ(read_all(dir_ / "out.csv"), "rows");
+  EXPECT_EQ(fs::hard_link_count(victim), 2u);  // the planted link, not the output
+}
+
+// A target that is itself a link is replaced (the link), never written through.
+TEST_F(AtomicFileTest, ATargetThatIsALinkIsReplacedNotWrittenThrough) {
+  fs::path victim = dir_ / "victim";
+  std::ofstream(victim) << "precious";
+  fs::create_symlink(victim, dir_ / "out.json");
+  write_file_atomically((dir_ / "out.json").string(), "new");
+  EXPECT_EQ(read_all(victim), "precious");
+  EXPECT_FALSE(fs::is_symlink(dir_ / "out.json"));
+}
+
+TEST_F(AtomicFileTest, AnOutputThatIsAnInputIsRefused) {
+  fs::path input = dir_ / "run.cuprobe";
+  std::ofstream(input) << "data";
+  fs::create_symlink(input, dir_ / "link");
+  fs::create_hard_link(input, dir_ / "hard");
+  for (const fs::path& out : {input, dir_ / "link", dir_ / "hard", dir_ / "." / "run.cuprobe"}) {
+    std::string e = test::error_text([&] { write_file_atomically(out.string(), "x", {"other", input.string()}); });
+    EXPECT_NE(e.find(out.string() + ": this output is the input " + input.string()), std::string::npos) << e;
+    try {
+      AtomicFile f(out.string(), {input.string()});
+    } catch (const Error& err) {
+      EXPECT_EQ(err.exit_code(), kExitUsage);
+    }
   }
+  EXPECT_EQ(read_all(input), "data");
+  write_file_atomically((dir_ / "fresh").string(), "x", {input.string(), (dir_ / "missing").string()});
+}
+
+TEST_F(AtomicFileTest, AnUnwritableDirectoryIsOneLineNamingTheTargetAndTheErrno) {
+  std::string p = (dir_ / "no_such_dir" / "x").string();
+  EXPECT_EQ(test::error_text([&] { write_file_atomically(p, "x"); }),
+            "cannot write " + p + ": No such file or directory (ENOENT)");
+}
+
+// A full disk, injected: the file-size limit makes write(2) fail with EFBIG at 4 KiB.
+TEST_F(AtomicFileTest, AFailedWriteNamesTheErrnoAndLeavesTheTargetAsItWas) {
+  fs::path p = dir_ / "big.json";
+  write_file_atomically(p.string(), "old");
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  pid_t child = ::fork();
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit{4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    std::string message = test::error_text([&] { write_file_atomically(p.string(), std::string(1 << 20, 'x')); });
+    message += "|" + test::error_text([&] {
+                 write_files_atomically(
+                     {{(dir_ / "a.csv").string(), "small"}, {(dir_ / "b.csv").string(), std::string(8192, 'y')}});
+               });
+    (void)!::write(pipe_fds[1], message.data(), message.size());
+    ::_exit(0);
+  }
+  ::close(pipe_fds[1]);
+  std::string message;
+  char buf[512];
+  for (ssize_t n; (n = ::read(pipe_fds[0], buf, sizeof buf)) > 0;) message.append(buf, static_cast<std::size_t>(n));
+  ::close(pipe_fds[0]);
+  ::waitpid(child, nullptr, 0);
+  EXPECT_EQ(message, "cannot write " + p.string() + ": File too large (EFBIG)|cannot write " +
+                         (dir_ / "b.csv").string() + ": File too large (EFBIG)");
+  EXPECT_EQ(read_all(p), "old");
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"big.json"});  // neither a.csv nor any temporary
+}
+
+// Several files replaced together: a rename failing after others succeeded puts them back.
+TEST_F(AtomicFileTest, SeveralFilesAreReplacedAllOrNone) {
+  std::string a = (dir_ / "a.csv").string(), b = (dir_ / "b.csv").string(), c = (dir_ / "c.csv").string();
+  write_file_atomically(a, "old a");
+  fs::create_directory(c);  // the third rename fails (a directory is there)
+  std::string e = test::error_text([&] { write_files_atomically({{a, "new a"}, {b, "new b"}, {c, "new c"}}); });
+  EXPECT_EQ(e.rfind("cannot replace " + c + ": Is a directory (EISDIR)", 0), 0u) << e;
+  EXPECT_EQ(read_all(a), "old a");
+  EXPECT_FALSE(fs::exists(b));
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"a.csv", "c.csv"}));
+  fs::remove(c);
+  write_files_atomically({{a, "new a"}, {b, "new b"}, {c, "new c"}});
+  EXPECT_EQ(read_all(a) + read_all(b) + read_all(c), "new anew bnew c");
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"a.csv", "b.csv", "c.csv"}));
 }
 
 }  // namespace

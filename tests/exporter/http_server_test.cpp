@@ -15,6 +15,8 @@ TEST(HttpServer, ListenAddresses) {
   EXPECT_EQ(parse_listen_address("127.0.0.1:9401").host, "127.0.0.1");
   EXPECT_EQ(parse_listen_address("127.0.0.1:9401").port, 9401);
   EXPECT_EQ(parse_listen_address("[::1]:80").host, "::1");
+  EXPECT_EQ(parse_listen_address("[::1]:80").text(), "[::1]:80");  // messages print IPv6 in brackets
+  EXPECT_EQ(parse_listen_address("127.0.0.1:9401").text(), "127.0.0.1:9401");
   EXPECT_EQ(parse_listen_address(":9401").host, "0.0.0.0");
   for (const char* bad : {"9401", "host:", "host:99999", "host:12x"}) {
     try {

@@ -44,7 +44,7 @@ TEST(DatasetShareGpt, VllmFilterRules) {
   EXPECT_EQ(sel.too_short, 2u);
   EXPECT_EQ(sel.too_long, 2u);
   for (const auto& c : sel.conversations) {
-    const Prompt& p = c.turns.at(0);
+    Prompt p = c.turn(0);
     EXPECT_EQ(p.max_tokens, p.expected_prompt_tokens == 10 ? 20 : 1048);
     EXPECT_EQ(p.messages.size(), 1u);
   }
@@ -74,16 +74,16 @@ TEST(DatasetShareGpt, SeededChoiceAndMultiTurn) {
   auto a = select_sharegpt(file, spec, counter);
   auto b = select_sharegpt(file, spec, counter);
   ASSERT_EQ(a.conversations.size(), 5u);
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(a.conversations[i].turns[0].text, b.conversations[i].turns[0].text);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(a.conversations[i].turn(0).text, b.conversations[i].turn(0).text);
   spec.seed = 4;
-  EXPECT_NE(select_sharegpt(file, spec, counter).conversations[0].turns[0].text, a.conversations[0].turns[0].text);
+  EXPECT_NE(select_sharegpt(file, spec, counter).conversations[0].turn(0).text, a.conversations[0].turn(0).text);
   EXPECT_EQ(a.conversations[0].turns.size(), 1u);
   spec.multi_turn = true;
   auto m = select_sharegpt(file, spec, counter);
   ASSERT_EQ(m.conversations[0].turns.size(), 2u) << "the last question has no reply to size it";
   EXPECT_EQ(m.conversations[0].turns[0].max_tokens, 8);
   EXPECT_EQ(m.conversations[0].turns[1].max_tokens, 9);
-  EXPECT_EQ(m.conversations[0].turns[1].messages.size(), 3u);
+  EXPECT_EQ(m.conversations[0].turn(1).messages.size(), 3u);
   spec.fixed_output_len = 4;
   EXPECT_EQ(select_sharegpt(file, spec, counter).conversations[0].turns.size(), 3u);
 }
@@ -94,7 +94,7 @@ TEST(DatasetShareGpt, BadFilesSayWhereAndWhy) {
     FAIL();
   } catch (const Error& e) {
     std::string what = e.what();
-    EXPECT_NE(what.find("bad.json: byte 20: not JSON"), std::string::npos) << what;
+    EXPECT_NE(what.find("bad.json: byte 20: not valid JSON"), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos);
   }
   EXPECT_THROW(read_sharegpt(test::write_temp_file("obj.json", "{\"conversations\": []}")), Error);

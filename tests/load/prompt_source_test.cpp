@@ -46,7 +46,8 @@ TEST(PromptSource, DatasetErrorsNameTheLine) {
   struct Case {
     const char* text;
     const char* needle;
-  } cases[] = {{"{\"prompt\": \"a\"}\n{broken\n", "line 2: not a JSON object"},
+  } cases[] = {{"{\"prompt\": \"a\"}\n{broken\n", "byte 17: line 2: not valid JSON: invalid literal"},
+               {"[1]\n", "byte 0: line 1: not a JSON object"},
                {"{\"x\": 1}\n", "line 1: needs \"prompt\" or \"messages\""},
                {"{\"prompt\": 5}\n", "must be a non-empty string"},
                {"{\"prompt\": \"a\", \"max_tokens\": -1}\n", "positive integer"},

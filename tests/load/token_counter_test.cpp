@@ -96,5 +96,26 @@ TEST(TokenCounter, V1TokenizeAndCountOrTokens) {
   EXPECT_EQ(body["add_special_tokens"], false);
 }
 
+// A /tokenize answer over the 1 MiB read (the ids of a long prompt) is called that, not "without count".
+TEST(TokenCounter, AnAnswerOverTheReadLimitIsNamedAsSuch) {
+  std::string ids;
+  for (int i = 0; i < 300000; ++i) ids += (i ? "," : "") + std::to_string(100000 + i);
+  std::string body = "{\"tokens\": [" + ids + "], \"count\": 300000}";
+  test::ScriptedServer s([&](const test::ScriptedRequest&) { return test::http_response(200, body); });
+  ServerTokenCounter counter(parse_http_url(s.url()), {}, "m");
+  try {
+    counter.count("long prompt");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("/tokenize answered " + std::to_string(body.size()) + " bytes, more than the 1048576 read"),
+              std::string::npos)
+        << what.substr(0, 300);
+    EXPECT_NE(what.find("--tokenizer tokenizer.json or --token-count words"), std::string::npos);
+    EXPECT_EQ(what.find("without"), std::string::npos);
+    EXPECT_LT(what.size(), 400u);
+  }
+}
+
 }  // namespace
 }  // namespace cuprobe

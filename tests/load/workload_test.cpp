@@ -16,11 +16,12 @@ nlohmann::json chat(std::initializer_list<std::pair<const char*, const char*>> t
 TEST(Workload, SplitTurnsCarriesTheHistory) {
   Conversation c = split_turns(chat({{"system", "S"}, {"user", "q1"}, {"assistant", "a1"}, {"user", "q2"}}), 7);
   ASSERT_EQ(c.turns.size(), 2u);
-  EXPECT_EQ(c.turns[0].messages.size(), 2u);
-  EXPECT_EQ(c.turns[1].messages.size(), 4u);
-  EXPECT_EQ(c.turns[1].messages[2]["content"], "a1");
-  EXPECT_EQ(c.turns[1].text, "S\n\nq1\n\na1\n\nq2");
-  EXPECT_EQ(c.turns[1].max_tokens, 7);
+  EXPECT_EQ(c.turn(0).messages.size(), 2u);
+  EXPECT_EQ(c.turn(1).messages.size(), 4u);
+  EXPECT_EQ(c.turn(1).messages[2]["content"], "a1");
+  EXPECT_EQ(c.turn(1).text, "S\n\nq1\n\na1\n\nq2");
+  EXPECT_EQ(c.turn(1).max_tokens, 7);
+  EXPECT_TRUE(c.turns[1].messages.is_null()) << "the history is built when the turn is sent, not stored";
 }
 
 Prompt text_prompt(const std::string& text) {

@@ -10,6 +10,7 @@
 #include "import/nsys_sqlite/export_gpus.h"
 #include "import/nsys_sqlite/global_id.h"
 #include "import/nsys_sqlite/rank_split.h"
+#include "import/sqlite_input.h"
 #include "import/sqlite_row.h"
 #include "store/sqlite_db.h"
 
@@ -279,7 +280,8 @@ std::vector<Profile> import_nsys_sqlite(const std::string& path, const std::stri
   p.file = name;
   p.source = "nsys";
   try {
-    SqliteDb db(path, SqliteDb::Mode::kReadOnly);
+    SqliteInput input(path, name);
+    SqliteDb& db = input.db();
     ExportReader reader(db, p, name);
     reader.read();
     ExportGpus gpus(db, p, name);

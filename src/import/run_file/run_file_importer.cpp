@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/utf8.h"
 #include "import/byte_source.h"
+#include "import/sqlite_input.h"
 #include "import/sqlite_row.h"
 #include "import/temp_dir.h"
 #include "model/time_range.h"
@@ -263,23 +264,6 @@ void check_tables(SqliteDb& db, const std::string& path) {
   }
 }
 
-// A recorder killed mid-commit leaves a hot journal. Rolling it back needs a
-// writable connection, which a reading verb must not open on the user's file:
-// the file and its journal are copied, and the copy is rolled back and read.
-class RolledBackCopy {
- public:
-  explicit RolledBackCopy(const std::string& path) : copy_(dir_.path() + "/run.cuprobe") {
-    std::filesystem::copy_file(path, copy_);
-    std::filesystem::copy_file(path + "-journal", copy_ + "-journal");
-    SqliteDb(copy_, SqliteDb::Mode::kReadWrite).exec("SELECT count(*) FROM sqlite_master");  // rolls back
-  }
-  const std::string& path() const { return copy_; }
-
- private:
-  TempDir dir_;
-  std::string copy_;
-};
-
 }  // namespace
 
 bool is_run_file_header(std::string_view head) {
@@ -310,19 +294,13 @@ Profile import_run_file(const std::string& path, const std::string& shown_as) {
   p.file = name;
   p.source = "cuprobe-run";
   try {
-    std::optional<RolledBackCopy> copy;
-    if (std::filesystem::exists(path + "-journal", ec)) {
-      copy.emplace(path);
-      p.stats.add(ImportStat::kJournalBeside, name + "-journal");
-    }
-    const std::string& opened = copy ? copy->path() : path;
-    SqliteDb db(opened, SqliteDb::Mode::kReadOnly);
-    check_tables(db, name);
-    read_all(db, p);
+    // A recorder killed mid-commit leaves a hot -journal; another writer may leave a -wal.
+    SqliteInput input(path, name);
+    if (input.companion() == "-journal") p.stats.add(ImportStat::kJournalBeside, name + "-journal");
+    check_tables(input.db(), name);
+    read_all(input.db(), p);
   } catch (const InputError&) {
     throw;
-  } catch (const std::filesystem::filesystem_error& e) {
-    throw InputError(name, std::string("cannot copy the run file to roll back its -journal: ") + e.code().message());
   } catch (const Error& e) {
     std::string reason = e.what();
     for (const std::string& prefix : {path + ": ", name + ": "}) {

@@ -9,33 +9,14 @@
 
 #include "common/error.h"
 #include "import/run_file/run_file_importer.h"
-#include "store/run_file_schema.h"
-#include "store/run_file_writer.h"
-#include "store/sqlite_db.h"
 #include "support/run_cuprobe.h"
+#include "support/run_file_fixture.h"
 
 namespace cuprobe {
 namespace {
 
 // Two kernels, then `sql` run on the file to spoil it.
-std::string run_file(const std::string& sql) {
-  std::string path = test::temp_dir() + "/r.cuprobe";
-  {
-    RunFileWriter w(path, false);
-    for (int i = 0; i < 2; ++i) {
-      RunKernelRow k;
-      k.pid = 10;
-      k.device = 0;
-      k.start_ns = 1000 + i * 1000;
-      k.end_ns = 1500 + i * 1000;
-      k.name_id = w.name_id(i == 0 ? "gemm" : "softmax");
-      w.add_kernel(k);
-    }
-    w.finish(kRunStatusComplete);
-  }
-  if (!sql.empty()) SqliteDb(path, SqliteDb::Mode::kReadWrite).exec(sql);
-  return path;
-}
+std::string run_file(const std::string& sql) { return test::small_run_file(test::temp_dir() + "/r.cuprobe", sql); }
 
 std::string import_error(const std::string& path) {
   try {

@@ -1,0 +1,50 @@
+// A dataset file (ShareGPT JSON, JSONL prompts) read as a bounded stream: its
+// bytes are never all held at once, a file over the size limit ends with one
+// line naming it and the flag that raises the limit, devices (/dev/zero) are
+// refused, a pipe or FIFO is read as it comes (one nobody writes to reads as
+// empty), and a JSON error names the byte and the fix, never echoing the
+// offending text (a number of a million digits, a line of a megabyte).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+namespace cuprobe {
+
+constexpr std::uint64_t kDefaultDatasetMaxBytes = std::uint64_t{1} << 30;  // --dataset-max-size
+
+class DatasetFile final : public std::streambuf {
+ public:
+  // Throws InputError: cannot open, a directory or a device.
+  DatasetFile(std::string path, std::uint64_t max_bytes = kDefaultDatasetMaxBytes);
+  ~DatasetFile() override;
+  DatasetFile(const DatasetFile&) = delete;
+  DatasetFile& operator=(const DatasetFile&) = delete;
+
+  // The whole file as one JSON document; InputError "FILE: byte N: reason".
+  nlohmann::json parse_json();
+  // The next line without its '\n'; false at the end. `line_start`: its byte offset.
+  bool next_line(std::string& line, std::uint64_t& line_start);
+  // One line parsed; InputError "FILE: byte N: line L: reason".
+  nlohmann::json parse_line(const std::string& line, std::uint64_t line_start, long long line_no) const;
+
+  const std::string& path() const { return path_; }
+
+ protected:
+  int_type underflow() override;
+
+ private:
+  std::string path_;
+  std::uint64_t max_bytes_;
+  int fd_ = -1;
+  std::uint64_t consumed_ = 0;  // bytes handed out before the buffer
+  std::vector<char> buffer_;
+};
+
+// A JSON library error as a short reason with what to do, never the offending text.
+std::string json_error_reason(const nlohmann::json::exception& e);
+
+}  // namespace cuprobe
