@@ -70,9 +70,9 @@ std::string diff_text(const DiffReport& d, const std::string& a_label, const std
   out += "\nwhat moved (" + std::string(d.basis == "step" ? "GPU time per step, median" : "GPU time") +
          ", largest change first):\n";
   TextTable table({"", "name", ">A", ">B", ">change", ">B against A"});
-  // Kernels are matched by full name; the rows show names unique among the rows shown.
+  // Kernels are matched by full name; rows show names unique among all the diff's rows.
   std::vector<std::string> full;
-  for (std::size_t i = 0; i < d.changes.size() && i < top; ++i) full.push_back(d.changes[i].name);
+  for (const auto& c : d.changes) full.push_back(c.name);  // all rows: names do not depend on --top
   std::vector<std::string> shown_names = unique_kernel_display_names(full);
   std::size_t shown = 0;
   for (const auto& c : d.changes) {
@@ -114,7 +114,7 @@ nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::str
   j["pairing"] = {{"how", d.pairing}, {"note", d.pairing_note}};
   json changes = json::array();
   std::vector<std::string> full;
-  for (std::size_t i = 0; i < d.changes.size() && i < top; ++i) full.push_back(d.changes[i].name);
+  for (const auto& c : d.changes) full.push_back(c.name);  // all rows: names do not depend on --top
   std::vector<std::string> names = unique_kernel_display_names(full);
   std::size_t shown = 0;
   for (const auto& c : d.changes) {

@@ -46,55 +46,57 @@ BenchReport closed_loop_report(const LoadResult& load) {
   return r;
 }
 
+// "mean_ttft_ms", "median_ttft_ms", ... for each statistic given.
+std::set<std::string> stats(const std::string& metric, const std::vector<std::string>& which) {
+  std::set<std::string> keys;
+  for (const auto& w : which) keys.insert(w + "_" + metric + "_ms");
+  return keys;
+}
+
+std::set<std::string> joined(std::initializer_list<std::set<std::string>> sets) {
+  std::set<std::string> all;
+  for (const auto& s : sets) all.insert(s.begin(), s.end());
+  return all;
+}
+
 // What `vllm bench serve --save-result --max-concurrency 8` writes without
 // --save-detailed, --goodput, --metadata, ramp-up, probes or spec decoding, with
 // the default --percentile-metrics ttft,tpot,itl and --metric-percentiles 99.
-const std::set<std::string> kVllmKeys = {
-    "date",
-    "endpoint_type",
-    "backend",
-    "label",
-    "model_id",
-    "tokenizer_id",
-    "num_prompts",
-    "request_rate",
-    "burstiness",
-    "max_concurrency",
-    "duration",
-    "completed",
-    "failed",
-    "total_input_tokens",
-    "total_output_tokens",
-    "request_throughput",
-    "request_goodput",
-    "output_throughput",
-    "total_token_throughput",
-    "latencies",
-    "queue_times",
-    "max_output_tokens_per_s",
-    "max_concurrent_requests",
-    "rtfx",
-    "mean_ttft_ms",
-    "median_ttft_ms",
-    "std_ttft_ms",
-    "p99_ttft_ms",
-    "mean_tpot_ms",
-    "median_tpot_ms",
-    "std_tpot_ms",
-    "p99_tpot_ms",
-    "mean_itl_ms",
-    "median_itl_ms",
-    "std_itl_ms",
-    "p99_itl_ms",
-    // With --max-concurrency: the client-side queue (semaphore wait) — only when
-    // "client_queue_time" is among --percentile-metrics, so not by default.
-};
+// (With --max-concurrency vLLM also measures the client-side queue, written only
+// when "client_queue_time" is among --percentile-metrics, so not by default.)
+const std::vector<std::string> kVllmStats = {"mean", "median", "std", "p99"};
+const std::set<std::string> kVllmKeys = joined({{"date",
+                                                 "endpoint_type",
+                                                 "backend",
+                                                 "label",
+                                                 "model_id",
+                                                 "tokenizer_id",
+                                                 "num_prompts",
+                                                 "request_rate",
+                                                 "burstiness",
+                                                 "max_concurrency",
+                                                 "duration",
+                                                 "completed",
+                                                 "failed",
+                                                 "total_input_tokens",
+                                                 "total_output_tokens",
+                                                 "request_throughput",
+                                                 "request_goodput",
+                                                 "output_throughput",
+                                                 "total_token_throughput",
+                                                 "latencies",
+                                                 "queue_times",
+                                                 "max_output_tokens_per_s",
+                                                 "max_concurrent_requests",
+                                                 "rtfx"},
+                                                stats("ttft", kVllmStats),
+                                                stats("tpot", kVllmStats),
+                                                stats("itl", kVllmStats)});
 // vLLM writes these per-request lists even without --save-detailed; cuprobe keeps
 // per-request data in --save-requests instead.
 const std::set<std::string> kVllmOnly = {"latencies", "queue_times"};
 // cuprobe writes E2E latency as if --percentile-metrics named e2el, and its identity.
-const std::set<std::string> kCuprobeOnlyVllm = {"mean_e2el_ms", "median_e2el_ms", "std_e2el_ms", "p99_e2el_ms",
-                                                "cuprobe"};
+const std::set<std::string> kCuprobeOnlyVllm = joined({stats("e2el", kVllmStats), {"cuprobe"}});
 
 TEST(BenchResultPeerKeys, VllmKeysAreVllmsKeys) {
   LoadResult load;
@@ -110,48 +112,36 @@ TEST(BenchResultPeerKeys, VllmKeysAreVllmsKeys) {
 }
 
 // SGLang's bench_serving result line (its `result` dict, without --output-details).
-const std::set<std::string> kSglangKeys = {"tag",
-                                           "backend",
-                                           "dataset_name",
-                                           "request_rate",
-                                           "max_concurrency",
-                                           "sharegpt_output_len",
-                                           "random_input_len",
-                                           "random_output_len",
-                                           "random_range_ratio",
-                                           "server_info",
-                                           "duration",
-                                           "completed",
-                                           "total_input_tokens",
-                                           "total_input_text_tokens",
-                                           "total_input_vision_tokens",
-                                           "total_output_tokens",
-                                           "total_output_tokens_retokenized",
-                                           "request_throughput",
-                                           "input_throughput",
-                                           "output_throughput",
-                                           "total_throughput",
-                                           "mean_e2e_latency_ms",
-                                           "median_e2e_latency_ms",
-                                           "std_e2e_latency_ms",
-                                           "p99_e2e_latency_ms",
-                                           "mean_ttft_ms",
-                                           "median_ttft_ms",
-                                           "std_ttft_ms",
-                                           "p99_ttft_ms",
-                                           "mean_tpot_ms",
-                                           "median_tpot_ms",
-                                           "std_tpot_ms",
-                                           "p99_tpot_ms",
-                                           "mean_itl_ms",
-                                           "median_itl_ms",
-                                           "std_itl_ms",
-                                           "p95_itl_ms",
-                                           "p99_itl_ms",
-                                           "concurrency",
-                                           "accept_length",
-                                           "max_output_tokens_per_s",
-                                           "max_concurrent_requests"};
+const std::set<std::string> kSglangKeys =
+    joined({{"tag",
+             "backend",
+             "dataset_name",
+             "request_rate",
+             "max_concurrency",
+             "sharegpt_output_len",
+             "random_input_len",
+             "random_output_len",
+             "random_range_ratio",
+             "server_info",
+             "duration",
+             "completed",
+             "total_input_tokens",
+             "total_input_text_tokens",
+             "total_input_vision_tokens",
+             "total_output_tokens",
+             "total_output_tokens_retokenized",
+             "request_throughput",
+             "input_throughput",
+             "output_throughput",
+             "total_throughput",
+             "concurrency",
+             "accept_length",
+             "max_output_tokens_per_s",
+             "max_concurrent_requests"},
+            {"mean_e2e_latency_ms", "median_e2e_latency_ms", "std_e2e_latency_ms", "p99_e2e_latency_ms"},
+            stats("ttft", {"mean", "median", "std", "p99"}),
+            stats("tpot", {"mean", "median", "std", "p99"}),
+            stats("itl", {"mean", "median", "std", "p95", "p99"})});
 
 TEST(BenchResultPeerKeys, SglangKeysAreSglangsKeys) {
   LoadResult load;
