@@ -31,6 +31,22 @@ struct Step {
   std::int64_t activities = 0;
   std::string kind;                                  // "decode", "prefill", or "step"
   std::array<TimeNs, kCategoryCount> category_ns{};  // summed activity time by Category (may exceed gpu_busy)
+  // Overlap of categories inside the step (analysis/category_overlap.h): the union of its communication
+  // kernels and the part of it that ran while a compute kernel ran on the same GPU; the same for copies.
+  TimeNs comm_ns = 0, comm_overlapped_ns = 0;
+  TimeNs copy_ns = 0, copy_overlapped_ns = 0;
+  // Far slower than the steps of its kind: time above max(median + 5 MAD, 1.25 median) of those steps.
+  bool outlier = false;
+};
+
+// The steps of one kind ("decode", "prefill", "step") with GPU work: their median step time and the
+// limit above which one is an outlier.
+struct StepKindSummary {
+  std::string kind;
+  std::int64_t steps = 0;
+  double median_ms = 0;
+  double outlier_limit_ms = 0;
+  std::int64_t outliers = 0;
 };
 
 struct StepSummary {
@@ -49,15 +65,36 @@ struct StepSummary {
   double gpu_median_ms = 0, gpu_p90_ms = 0;  // GPU busy time per step
   std::int64_t assigned_activities = 0;      // GPU activities placed in a step
   std::int64_t before_first_step = 0;        // GPU activities before the first step (warm-up), in none
+  // The step whose step time is closest to median_ms (the first of equals) and the one with the longest step
+  // time, among steps with GPU work; none without such steps. What every view draws as "typical" and "slowest".
+  std::optional<std::size_t> typical_step, slowest_step;
+  std::vector<StepKindSummary> kinds;  // in order of first appearance
 };
 
 struct CategoryRow {
   Category category = Category::kOther;
   double time_ms = 0;
-  double share = 0;  // of GPU busy time
+  double share = 0;  // of GPU busy time (over 100% in all where streams overlap)
   std::int64_t calls = 0;
   double per_step_ms = 0;         // mean time per step (0 without steps)
   double per_step_median_ms = 0;  // median over steps (0 without steps)
+  double summed_share = 0;        // of summed activity time (RankAnalysis::summed_ms): the rows add up to 100%
+};
+
+// How categories overlap in time (analysis/category_overlap.h): communication and copies (memcpy) against
+// compute (every kernel that is not communication, memcpy or memset, whole graph launches included), as
+// unions of intervals per GPU. Shares are of the communication (copy) time; 0 where there is none.
+struct CategoryOverlap {
+  double comm_ms = 0;             // union of communication kernels
+  double comm_overlapped_ms = 0;  // of which a compute kernel ran on the same GPU
+  double comm_overlapped_share = 0;
+  double copy_ms = 0;  // union of memcpy activities
+  double copy_overlapped_ms = 0;
+  double copy_overlapped_share = 0;
+  // Median over the steps that have communication (copies) of the same share per step; 0 without such steps.
+  double comm_overlapped_share_step_median = 0;
+  double copy_overlapped_share_step_median = 0;
+  std::int64_t steps_with_comm = 0, steps_with_copy = 0;
 };
 
 // The work of a kernel's calls whose launching operator's shapes (or memcpy
@@ -84,10 +121,11 @@ struct KernelRow {
   std::optional<Precision> precision;
   std::int64_t calls = 0;
   double time_ms = 0;
-  double share = 0;
+  double share = 0;  // of GPU busy time, as CategoryRow::share
   double mean_us = 0;
   double per_step_ms = 0;
   double per_step_median_ms = 0;
+  double summed_share = 0;                               // of summed activity time, as CategoryRow::summed_share
   CategorySource decided_by = CategorySource::kUnknown;  // of the name's first activity
   std::string rule;  // the taxonomy row or operator pattern that decided ("" for none)
   std::optional<KernelWork> work;
@@ -155,6 +193,8 @@ struct RankAnalysis {
   // GPU's busy time, median over steps (pipeline_bubble's what-if). 0 for one GPU.
   double overlapped_step_ms = 0;
   std::vector<CategoryRow> categories;       // by time, largest first
+  double summed_ms = 0;                      // the categories' times added up: >= GPU busy where work overlaps
+  CategoryOverlap overlap;                   // communication and copies against compute
   double tensor_core_share = 0;              // of tensor_core_basis_ms
   double tensor_core_basis_ms = 0;           // GPU busy time outside whole graph launches (whose kernels are unseen)
   std::vector<KernelRow> kernels;            // by time, largest first

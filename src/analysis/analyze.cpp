@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "analysis/breakdown.h"
+#include "analysis/category_overlap.h"
 #include "analysis/collective_wait.h"
 #include "analysis/device_usage.h"
 #include "analysis/findings.h"
@@ -62,6 +63,7 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     fill_device_usage(p, steps, a);
     classes[i] = classify_activities(p);
     compute_breakdown(p, classes[i], steps, a);
+    fill_category_overlap(p, classes[i], steps, a);
     std::string first_device = p.devices.empty() ? std::string() : p.devices.front().name;
     auto table = first_device.empty() ? std::nullopt : peaks_for_device(first_device);
     if (table || !options.peak_overrides.empty()) a.peaks = apply_peak_overrides(table, options.peak_overrides);

@@ -159,6 +159,11 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
   }
   std::sort(out.categories.begin(), out.categories.end(),
             [](const CategoryRow& a, const CategoryRow& b) { return a.time_ms > b.time_ms; });
+  TimeNs summed = 0;
+  for (const auto& t : by_category) summed = saturating_add(summed, t.time);
+  out.summed_ms = static_cast<double>(summed) / 1e6;
+  auto summed_share = [&](TimeNs t) { return summed > 0 ? static_cast<double>(t) / static_cast<double>(summed) : 0.0; };
+  for (auto& c : out.categories) c.summed_share = summed_share(by_category[static_cast<std::size_t>(c.category)].time);
   for (int s = 0; s < kCategorySourceCount; ++s) {
     const auto& t = by_source[static_cast<std::size_t>(s)];
     if (t.calls > 0) {
@@ -179,6 +184,7 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     row.calls = t.calls;
     row.time_ms = static_cast<double>(t.time) / 1e6;
     row.share = share(t.time);
+    row.summed_share = summed_share(t.time);
     row.mean_us = static_cast<double>(t.time) / 1e3 / static_cast<double>(t.calls);
     row.per_step_ms = per_step_ms(t.in_steps);
     if (auto it = name_steps.find(name); it != name_steps.end()) row.per_step_median_ms = median_ms(it->second);

@@ -39,7 +39,48 @@ Side summarize(const AnalyzeReport& r, bool per_step) {
   return s;
 }
 
-std::string finding_key(const Finding& f) { return f.id + "#" + (f.rank ? std::to_string(*f.rank) : ""); }
+std::string rank_label(const RankAnalysis& r, std::size_t index) {
+  return r.rank ? "rank " + std::to_string(*r.rank) : "rank #" + std::to_string(index);
+}
+
+// Pairs the ranks of both sides; `b_to_a` maps B's rank ids onto A's (one with one: B's only rank onto A's).
+void pair_ranks(const AnalyzeReport& a, const AnalyzeReport& b, DiffReport& d, std::map<int, int>& b_to_a) {
+  if (a.ranks.size() == 1 && b.ranks.size() == 1) {
+    d.pairing = "one with one";
+    if (a.ranks[0].rank || b.ranks[0].rank)
+      d.pairing_note = rank_label(a.ranks[0], 0) + " (A) with " + rank_label(b.ranks[0], 0) + " (B)";
+    b_to_a[b.ranks[0].rank.value_or(-1)] = a.ranks[0].rank.value_or(-1);
+    return;
+  }
+  if (a.ranks.size() > 1 && b.ranks.size() > 1) {
+    d.pairing = "by rank id";
+    std::vector<std::string> alone;
+    for (std::size_t i = 0; i < a.ranks.size(); ++i) {
+      bool found =
+          std::any_of(b.ranks.begin(), b.ranks.end(), [&](const RankAnalysis& r) { return r.rank == a.ranks[i].rank; });
+      if (!found) alone.push_back(rank_label(a.ranks[i], i) + " only in A");
+    }
+    for (std::size_t i = 0; i < b.ranks.size(); ++i) {
+      bool found =
+          std::any_of(a.ranks.begin(), a.ranks.end(), [&](const RankAnalysis& r) { return r.rank == b.ranks[i].rank; });
+      if (!found) alone.push_back(rank_label(b.ranks[i], i) + " only in B");
+    }
+    for (const auto& s : alone) d.pairing_note += (d.pairing_note.empty() ? "" : ", ") + s;
+    return;
+  }
+  d.pairing = "averaged";
+  d.pairing_note = std::to_string(a.ranks.size()) + " rank(s) in A, " + std::to_string(b.ranks.size()) +
+                   " in B: per-step figures averaged over each side's ranks";
+}
+
+std::string finding_key(const Finding& f, const std::map<int, int>& rank_map) {
+  std::string rank;
+  if (f.rank) {
+    auto it = rank_map.find(*f.rank);
+    rank = std::to_string(it == rank_map.end() ? *f.rank : it->second);
+  }
+  return f.id + "#" + rank;
+}
 
 }  // namespace
 
@@ -73,14 +114,17 @@ DiffReport diff_reports(const AnalyzeReport& a, const AnalyzeReport& b) {
     return std::fabs(x.delta_ms()) > std::fabs(y.delta_ms());
   });
 
+  std::map<int, int> b_to_a;
+  pair_ranks(a, b, d, b_to_a);
+  const std::map<int, int> same;
   std::map<std::string, const Finding*> in_a, in_b;
-  for (const auto& f : a.findings) in_a.emplace(finding_key(f), &f);
-  for (const auto& f : b.findings) in_b.emplace(finding_key(f), &f);
+  for (const auto& f : a.findings) in_a.emplace(finding_key(f, same), &f);
+  for (const auto& f : b.findings) in_b.emplace(finding_key(f, b_to_a), &f);
   for (const auto& f : a.findings) {
-    if (!in_b.count(finding_key(f))) d.disappeared.push_back(f);
+    if (!in_b.count(finding_key(f, same))) d.disappeared.push_back(f);
   }
   for (const auto& f : b.findings) {
-    (in_a.count(finding_key(f)) ? d.kept : d.appeared).push_back(f);
+    (in_a.count(finding_key(f, b_to_a)) ? d.kept : d.appeared).push_back(f);
   }
   return d;
 }

@@ -22,9 +22,13 @@ struct DiffChange {
 };
 
 struct DiffReport {
-  std::string basis;                                 // "step" or "trace"
-  double a_ms = 0, b_ms = 0;                         // GPU time per step (or per trace)
-  double a_wall_ms = 0, b_wall_ms = 0;               // step time (CPU span) or trace window
+  std::string basis;                    // "step" or "trace"
+  double a_ms = 0, b_ms = 0;            // GPU time per step (or per trace)
+  double a_wall_ms = 0, b_wall_ms = 0;  // step time (GPU clock, StepSummary::median_ms) or trace window
+  // How ranks were paired: "by rank id" (both sides several ranks), "one with one" (one rank each),
+  // "averaged" (different rank counts, --force): findings are matched by id and the paired rank.
+  std::string pairing;
+  std::string pairing_note;                          // "rank 3 (A) with rank 1 (B)", ranks without a partner, ...
   std::vector<DiffChange> changes;                   // largest |delta| first
   std::vector<Finding> appeared, disappeared, kept;  // kept: B's version
   double ratio() const { return b_ms > 0 ? a_ms / b_ms : 0; }

@@ -16,4 +16,9 @@ TimeNs union_length(std::vector<Interval>& intervals);
 // For activities already sorted by start.
 TimeNs busy_time(const std::vector<GpuActivity>& sorted_activities);
 
+// The union as disjoint intervals, sorted (sorts the input in place).
+std::vector<Interval> merged_intervals(std::vector<Interval>& intervals);
+// The length of the intersection of two unions given as merge_intervals returns them.
+TimeNs intersection_length(const std::vector<Interval>& a, const std::vector<Interval>& b);
+
 }  // namespace cuprobe

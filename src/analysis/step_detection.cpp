@@ -8,6 +8,7 @@
 #include "analysis/interval_union.h"
 #include "analysis/periodicity.h"
 #include "analysis/step_detection_graphs.h"
+#include "analysis/step_outliers.h"
 #include "common/percentile.h"
 
 namespace cuprobe {
@@ -283,6 +284,7 @@ void finish_steps(const Profile& profile, StepAssignment& a) {
   a.summary.gpu_span_p90_ms = percentile(span_ms, 90);
   a.summary.gpu_median_ms = percentile(busy_ms, 50);
   a.summary.gpu_p90_ms = percentile(busy_ms, 90);
+  mark_typical_and_outliers(a.summary);
 }
 
 StepAssignment detect_steps(const Profile& profile, const AnalyzeOptions& options) {

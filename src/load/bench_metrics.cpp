@@ -23,7 +23,9 @@ struct Span {
   bool contains(std::int64_t t) const { return t >= start && t <= end; }
 };
 
-// vLLM's per-second buckets from the earliest send among `peak`'s requests.
+// vLLM's max_output_tokens_per_s: content events per 1 s bucket from the earliest send among `peak`'s requests.
+// max_concurrent_requests: the exact count of requests in flight, swept over their [send, end) intervals (an end
+// and a send at the same instant do not overlap), as vLLM counts it since its 1 s buckets were dropped for it.
 void peak_per_second(const std::vector<const RequestRecord*>& peak, WindowMetrics& m) {
   if (peak.empty()) return;
   std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = 0;
@@ -32,17 +34,20 @@ void peak_per_second(const std::vector<const RequestRecord*>& peak, WindowMetric
     last = std::max(last, r->end_ns);
   }
   const auto buckets = static_cast<std::size_t>(std::ceil((last - first) / 1e9)) + 1;
-  std::vector<double> events(buckets, 0.0), active(buckets, 0.0);
+  std::vector<double> events(buckets, 0.0);
   auto bucket = [&](std::int64_t t) { return static_cast<std::size_t>((t - first) / 1'000'000'000); };
+  std::vector<std::pair<std::int64_t, int>> edges;
+  edges.reserve(peak.size() * 2);
   for (const RequestRecord* r : peak) {
     for (std::int64_t t : r->content_ns) {
       std::size_t b = bucket(t);
       if (b < buckets) events[b] += 1;
     }
-    for (std::size_t s = bucket(r->send_ns); s <= bucket(r->end_ns) && s < buckets; ++s) active[s] += 1;
+    edges.emplace_back(r->send_ns, +1);
+    edges.emplace_back(r->end_ns, -1);
   }
   m.peak_output_per_s = *std::max_element(events.begin(), events.end());
-  m.peak_concurrent_requests = static_cast<std::uint64_t>(*std::max_element(active.begin(), active.end()));
+  m.peak_concurrent_requests = peak_in_flight(std::move(edges));
 }
 
 WindowMetrics collect(const std::vector<RequestRecord>& records, const Span& span, std::int64_t start_ns,
@@ -119,6 +124,16 @@ WindowMetrics collect(const std::vector<RequestRecord>& records, const Span& spa
 }
 
 }  // namespace
+
+std::uint64_t peak_in_flight(std::vector<std::pair<std::int64_t, int>> edges) {
+  std::sort(edges.begin(), edges.end());  // at one instant -1 (an end) sorts before +1 (a send)
+  std::int64_t now = 0, peak = 0;
+  for (const auto& [t, delta] : edges) {
+    now += delta;
+    peak = std::max(peak, now);
+  }
+  return static_cast<std::uint64_t>(peak);
+}
 
 Distribution summarize(std::vector<double> values, const std::vector<double>& percentiles) {
   Distribution d;

@@ -60,11 +60,15 @@ struct WindowMetrics {
   double goodput_per_s = 0;
   // Sum of the latencies of the requests with latencies over the duration (SGLang's "concurrency").
   double concurrency = 0;
-  // vLLM's max_output_tokens_per_s and max_concurrent_requests: content events and
-  // requests active per 1 s bucket from the earliest send of those requests.
+  // vLLM's max_output_tokens_per_s: content events per 1 s bucket from the earliest send of those requests.
   double peak_output_per_s = 0;
+  // vLLM's max_concurrent_requests: the most requests in flight at once, exactly (peak_in_flight).
   std::uint64_t peak_concurrent_requests = 0;
 };
+
+// The most intervals open at once, from (time, +1 at a start / -1 at an end) edges;
+// intervals are half-open: one ending when another starts does not overlap it.
+std::uint64_t peak_in_flight(std::vector<std::pair<std::int64_t, int>> edges);
 
 struct SteadyWindow {
   bool valid = false;

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "report/kernel_display_names.h"
+
 namespace cuprobe {
 namespace {
 
@@ -25,11 +27,11 @@ struct Csv {
 };
 
 std::string categories_csv(const AnalyzeReport& r) {
-  Csv csv({"rank", "category", "time_ms", "share", "calls", "per_step_ms", "per_step_median_ms"});
+  Csv csv({"rank", "category", "time_ms", "share", "calls", "per_step_ms", "per_step_median_ms", "summed_share"});
   for (std::size_t i = 0; i < r.ranks.size(); ++i) {
     for (const auto& c : r.ranks[i].categories) {
       csv.row({rank_cell(r.ranks[i], i), std::string(category_name(c.category)), num(c.time_ms), num(c.share),
-               std::to_string(c.calls), num(c.per_step_ms), num(c.per_step_median_ms)});
+               std::to_string(c.calls), num(c.per_step_ms), num(c.per_step_median_ms), num(c.summed_share)});
     }
   }
   return csv.text;
@@ -37,13 +39,15 @@ std::string categories_csv(const AnalyzeReport& r) {
 
 std::string kernels_csv(const AnalyzeReport& r) {
   Csv csv({"rank", "kernel", "category", "tensor_core", "precision", "calls", "time_ms", "share", "mean_us",
-           "per_step_ms", "decided_by_rule"});
+           "per_step_ms", "decided_by_rule", "summed_share", "display_name"});
   for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    std::vector<std::string> display = rank_kernel_display_names(r.ranks[i]);
+    std::size_t row = 0;
     for (const auto& k : r.ranks[i].kernels) {
       csv.row({rank_cell(r.ranks[i], i), k.name, std::string(category_name(k.category)),
                k.tensor_core ? (*k.tensor_core ? "yes" : "no") : "",
                k.precision ? std::string(precision_name(*k.precision)) : "", std::to_string(k.calls), num(k.time_ms),
-               num(k.share), num(k.mean_us), num(k.per_step_ms), k.rule});
+               num(k.share), num(k.mean_us), num(k.per_step_ms), k.rule, num(k.summed_share), display[row++]});
     }
   }
   return csv.text;
@@ -54,6 +58,7 @@ std::string steps_csv(const AnalyzeReport& r) {
                                   "step_ms", "gpu_span_ms", "gpu_busy_ms", "activities"};
   for (int c = 0; c < kCategoryCount; ++c)
     header.push_back(std::string(category_name(static_cast<Category>(c))) + "_ms");
+  header.insert(header.end(), {"cpu_ms", "outlier", "comm_ms", "comm_overlapped_ms", "copy_ms", "copy_overlapped_ms"});
   Csv csv(header);
   for (std::size_t i = 0; i < r.ranks.size(); ++i) {
     const auto& steps = r.ranks[i].steps.steps;
@@ -64,13 +69,33 @@ std::string steps_csv(const AnalyzeReport& r) {
                                    std::to_string(s),
                                    st.kind,
                                    num(static_cast<double>(st.cpu_start - origin) / 1e6),
-                                   num(static_cast<double>(st.cpu_end - st.cpu_start) / 1e6),
+                                   num(static_cast<double>(st.time) / 1e6),
                                    num(static_cast<double>(st.gpu_end - st.gpu_start) / 1e6),
                                    num(static_cast<double>(st.gpu_busy) / 1e6),
                                    std::to_string(st.activities)};
       for (TimeNs t : st.category_ns) row.push_back(num(static_cast<double>(t) / 1e6));
+      for (TimeNs t : {st.cpu_end - st.cpu_start}) row.push_back(num(static_cast<double>(t) / 1e6));
+      row.push_back(st.outlier ? "1" : "0");
+      for (TimeNs t : {st.comm_ns, st.comm_overlapped_ns, st.copy_ns, st.copy_overlapped_ns})
+        row.push_back(num(static_cast<double>(t) / 1e6));
       csv.row(row);
     }
+  }
+  return csv.text;
+}
+
+// One row per rank: communication and copies against compute (analysis/category_overlap.h).
+std::string overlap_csv(const AnalyzeReport& r) {
+  Csv csv({"rank", "comm_ms", "comm_overlapped_ms", "comm_overlapped_share", "comm_overlapped_share_step_median",
+           "copy_ms", "copy_overlapped_ms", "copy_overlapped_share", "copy_overlapped_share_step_median", "summed_ms",
+           "gpu_busy_ms"});
+  for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    const RankAnalysis& a = r.ranks[i];
+    const CategoryOverlap& o = a.overlap;
+    csv.row({rank_cell(a, i), num(o.comm_ms), num(o.comm_overlapped_ms), num(o.comm_overlapped_share),
+             num(o.comm_overlapped_share_step_median), num(o.copy_ms), num(o.copy_overlapped_ms),
+             num(o.copy_overlapped_share), num(o.copy_overlapped_share_step_median), num(a.summed_ms),
+             num(a.gpu_time_ms())});
   }
   return csv.text;
 }
@@ -103,7 +128,8 @@ std::vector<std::pair<std::string, std::string>> analyze_csv(const AnalyzeReport
   return {{"categories.csv", categories_csv(report)},
           {"kernels.csv", kernels_csv(report)},
           {"steps.csv", steps_csv(report)},
-          {"findings.csv", findings_csv(report)}};
+          {"findings.csv", findings_csv(report)},
+          {"overlap.csv", overlap_csv(report)}};
 }
 
 }  // namespace cuprobe

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "report/kernel_display_names.h"
+
 namespace cuprobe {
 namespace {
 
@@ -82,9 +84,25 @@ json steps_json(const StepSummary& s) {
                     {"gpu_ms", static_cast<double>(st.gpu_busy) / 1e6},
                     {"gpu_span_ms", static_cast<double>(st.gpu_end - st.gpu_start) / 1e6},
                     {"activities", st.activities},
-                    {"start_ns", st.cpu_start}});
+                    {"start_ns", st.cpu_start},
+                    {"outlier", st.outlier},
+                    {"comm_ms", static_cast<double>(st.comm_ns) / 1e6},
+                    {"comm_overlapped_ms", static_cast<double>(st.comm_overlapped_ns) / 1e6},
+                    {"copy_ms", static_cast<double>(st.copy_ns) / 1e6},
+                    {"copy_overlapped_ms", static_cast<double>(st.copy_overlapped_ns) / 1e6}});
   }
   j["list"] = std::move(list);
+  j["typical_step"] = s.typical_step ? json(*s.typical_step) : json(nullptr);
+  j["slowest_step"] = s.slowest_step ? json(*s.slowest_step) : json(nullptr);
+  json kinds = json::array();
+  for (const auto& k : s.kinds) {
+    kinds.push_back({{"kind", k.kind},
+                     {"steps", k.steps},
+                     {"median_ms", k.median_ms},
+                     {"outlier_limit_ms", k.outlier_limit_ms},
+                     {"outliers", k.outliers}});
+  }
+  j["kinds"] = std::move(kinds);
   return j;
 }
 
@@ -119,6 +137,23 @@ json counters_json(const CounterAttribution& c) {
           {"by_kernel", attribution_rows(c.by_kernel, c.metrics)}};
 }
 
+}  // namespace
+
+json overlap_json(const CategoryOverlap& o) {
+  return {{"comm_ms", o.comm_ms},
+          {"comm_overlapped_ms", o.comm_overlapped_ms},
+          {"comm_overlapped_share", o.comm_overlapped_share},
+          {"comm_overlapped_share_step_median", o.comm_overlapped_share_step_median},
+          {"steps_with_comm", o.steps_with_comm},
+          {"copy_ms", o.copy_ms},
+          {"copy_overlapped_ms", o.copy_overlapped_ms},
+          {"copy_overlapped_share", o.copy_overlapped_share},
+          {"copy_overlapped_share_step_median", o.copy_overlapped_share_step_median},
+          {"steps_with_copy", o.steps_with_copy}};
+}
+
+namespace {
+
 json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   json j;
   j["rank"] = a.rank ? json(*a.rank) : json(nullptr);
@@ -148,9 +183,12 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                     {"time_ms", c.time_ms},
                     {"share", c.share},
                     {"calls", c.calls},
-                    {"per_step_ms", c.per_step_ms}});
+                    {"per_step_ms", c.per_step_ms},
+                    {"summed_share", c.summed_share}});
   }
   j["categories"] = std::move(cats);
+  j["summed_ms"] = a.summed_ms;  // what summed_share is of
+  j["overlap"] = overlap_json(a.overlap);
   json decisions = json::array();
   for (const auto& d : a.category_decisions) {
     decisions.push_back({{"decided_by", category_source_name(d.source)},
@@ -165,6 +203,7 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   j["op_shapes"] = a.op_shapes;
   j["tensor_core_basis_ms"] = a.tensor_core_basis_ms;  // busy time outside whole graph launches
   json kernels = json::array();
+  std::vector<std::string> display = rank_kernel_display_names(a);
   for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
     const auto& k = a.kernels[i];
     kernels.push_back({{"name", k.name},
@@ -177,7 +216,9 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                        {"mean_us", k.mean_us},
                        {"per_step_ms", k.per_step_ms},
                        {"decided_by", category_source_name(k.decided_by)},
-                       {"rule", k.rule}});
+                       {"rule", k.rule},
+                       {"summed_share", k.summed_share},
+                       {"display_name", display[i]}});  // unique in the rank's table; "name" is the full name
     add_kernel_work(kernels.back(), k);
   }
   j["kernels"] = std::move(kernels);

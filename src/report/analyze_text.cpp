@@ -5,6 +5,7 @@
 
 #include "analysis/findings_what_if.h"
 #include "report/kernel_display_name.h"
+#include "report/kernel_display_names.h"
 #include "report/text_table.h"
 
 namespace cuprobe {
@@ -150,10 +151,12 @@ std::string counters_text(const RankAnalysis& a) {
   for (std::size_t m : shown) headers.push_back(">" + metric_header(c.metrics[m]));
   TextTable table(headers);
   bool hidden = false;
+  std::vector<std::string> keys;
+  for (std::size_t i = categories; i < rows.size(); ++i) keys.push_back(rows[i]->key);
+  std::vector<std::string> kernel_names = unique_kernel_display_names(keys, 48);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = *rows[i];
-    std::vector<std::string> row{i < categories ? r.key : kernel_display_name(r.key, 48),
-                                 format_percent(r.ran_share())};
+    std::vector<std::string> row{i < categories ? r.key : kernel_names[i - categories], format_percent(r.ran_share())};
     bool own = r.readings_are_own();
     hidden = hidden || !own;
     for (std::size_t m : shown) row.push_back(own ? format_metric_value(r.means[m], c.metrics[m]) : "-");
@@ -164,6 +167,36 @@ std::string counters_text(const RankAnalysis& a) {
     out += "  '-': ran under half of the sampled time it overlaps; its readings would be mostly other work or idle.\n";
   }
   return out;
+}
+
+// What the shares are of, said where work overlaps (otherwise the summed time is the busy time).
+std::string shares_line(const RankAnalysis& a) {
+  double busy = a.gpu_time_ms();
+  if (a.summed_ms <= busy * 1.001) return {};
+  return "  shares: of the summed time of all GPU activities, " + format_duration_ms(a.summed_ms) + " (GPU busy " +
+         format_duration_ms(busy) + ": " + format_duration_ms(a.summed_ms - busy) +
+         " of activity ran beside other activity)\n";
+}
+
+// Communication and copies beside compute (analysis/category_overlap.h).
+std::string overlap_line(const RankAnalysis& a) {
+  const CategoryOverlap& o = a.overlap;
+  if (o.comm_ms <= 0 && o.copy_ms <= 0) return {};
+  bool per_step = !a.steps.steps.empty();
+  auto part = [&](const char* what, double ms, double share, double step_median, std::int64_t steps) {
+    std::string text =
+        std::string(what) + " " + format_duration_ms(ms) + ", " + format_percent(share) + " of it beside compute";
+    if (per_step && steps > 0) text += " (median per step " + format_percent(step_median) + ")";
+    return text;
+  };
+  std::string line = "  overlap:";
+  if (o.comm_ms > 0)
+    line += " " + part("communication", o.comm_ms, o.comm_overlapped_share, o.comm_overlapped_share_step_median,
+                       o.steps_with_comm);
+  if (o.copy_ms > 0)
+    line += std::string(o.comm_ms > 0 ? ";" : "") + " " +
+            part("copies", o.copy_ms, o.copy_overlapped_share, o.copy_overlapped_share_step_median, o.steps_with_copy);
+  return line + "\n";
 }
 
 std::string tri_state(const std::optional<bool>& b) { return b ? (*b ? "yes" : "no") : "?"; }
@@ -207,12 +240,17 @@ std::string work_text(const RankAnalysis& a, std::size_t top_kernels) {
   headers.insert(headers.end(), {">FLOPs", ">TB/s", ">TFLOP/s", ">of peak", "bound"});
   TextTable table(headers);
   bool any = false;
+  std::vector<std::string> full;
   for (std::size_t i = 0; i < shown; ++i) {
+    if (a.kernels[i].work) full.push_back(a.kernels[i].name);
+  }
+  std::vector<std::string> names = unique_kernel_display_names(full, 48);
+  for (std::size_t i = 0, row_index = 0; i < shown; ++i) {
     const auto& k = a.kernels[i];
     if (!k.work) continue;
     any = true;
     const KernelWork& w = *k.work;
-    std::vector<std::string> row{kernel_display_name(k.name, 48), format_bytes(w.bytes), w.source};
+    std::vector<std::string> row{names[row_index++], format_bytes(w.bytes), w.source};
     if (beside) row.push_back(k.dram_bytes_measured ? format_bytes(*k.dram_bytes_measured) : "-");
     row.insert(row.end(), {w.flops > 0 ? format_fixed(w.flops / 1e9, 1) + " G" : "-", format_fixed(w.achieved_tbps, 2),
                            w.flops > 0 ? format_fixed(w.achieved_tflops, 1) : "-",
@@ -245,19 +283,22 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
                           : std::vector<std::string>{"category", ">time", ">share", ">calls"});
   for (const auto& c : a.categories) {
     std::vector<std::string> row{std::string(category_name(c.category)), format_duration_ms(c.time_ms),
-                                 format_percent(c.share)};
+                                 format_percent(c.summed_share)};
     if (per_step) row.push_back(c.per_step_ms > 0 ? format_duration_ms(c.per_step_ms) : "-");  // "-": all outside steps
     row.push_back(std::to_string(c.calls));
     cats.add_row(std::move(row));
   }
   out += "\n" + cats.render();
+  out += shares_line(a);
+  out += overlap_line(a);
   out += category_decisions_line(a);
 
   TextTable kernels({"kernel", ">calls", ">total", ">mean", ">share", "category", "TC", "prec"});
+  std::vector<std::string> kernel_names = rank_kernel_display_names(a);
   for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
     const auto& k = a.kernels[i];
-    kernels.add_row({kernel_display_name(k.name), std::to_string(k.calls), format_duration_ms(k.time_ms),
-                     format_duration_ms(k.mean_us / 1e3), format_percent(k.share), category_cell(k),
+    kernels.add_row({kernel_names[i], std::to_string(k.calls), format_duration_ms(k.time_ms),
+                     format_duration_ms(k.mean_us / 1e3), format_percent(k.summed_share), category_cell(k),
                      tri_state(k.tensor_core), k.precision ? std::string(precision_name(*k.precision)) : "-"});
   }
   out += "\n" + kernels.render();
@@ -268,9 +309,11 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
   out += counters_text(a);
   if (!a.unknown_kernels.empty()) {
     out += "  not in the taxonomy (counted as 'other'):";
-    for (std::size_t i = 0; i < a.unknown_kernels.size() && i < 5; ++i) {
-      out += (i ? ", " : " ") + kernel_display_name(a.unknown_kernels[i], 48);
-    }
+    std::vector<std::string> unknown(
+        a.unknown_kernels.begin(),
+        a.unknown_kernels.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(5, a.unknown_kernels.size())));
+    std::vector<std::string> unknown_names = unique_kernel_display_names(unknown, 48);
+    for (std::size_t i = 0; i < unknown_names.size(); ++i) out += (i ? ", " : " ") + unknown_names[i];
     out += a.unknown_kernels.size() > 5 ? ", ...\n" : "\n";
   }
   return out;

@@ -68,6 +68,7 @@ ojson bench_result_vllm(const BenchReport& r) {
   j["total_token_throughput"] = m.total_tokens_per_s;
   j["max_output_tokens_per_s"] = m.peak_output_per_s;
   j["max_concurrent_requests"] = m.peak_concurrent_requests;
+  j["rtfx"] = 0.0;  // vLLM's inverse real-time factor: audio seconds per second, 0 without audio inputs
   add_metric(j, "ttft", m.ttft_ms);
   add_metric(j, "tpot", m.tpot_ms);
   add_metric(j, "itl", m.itl_ms);

@@ -1,13 +1,28 @@
 #include "report/diff_report.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "report/analyze_json.h"
 #include "report/analyze_text.h"
-#include "report/kernel_display_name.h"
+#include "report/kernel_display_names.h"
 #include "report/text_table.h"
 
 namespace cuprobe {
+
+std::string slower_or_faster(double a_ms, double b_ms) {
+  if (!(a_ms > 0) || !(b_ms > 0)) return {};
+  double ratio = std::max(a_ms, b_ms) / std::min(a_ms, b_ms);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, ratio < 10 ? "%.2f" : "%.1f", ratio);
+  std::string text = buf;
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  if (text == "1") return "same";
+  return text + "\u00d7 " + (b_ms > a_ms ? "slower" : "faster");
+}
+
 namespace {
 
 std::string signed_ms(double ms) {
@@ -17,9 +32,16 @@ std::string signed_ms(double ms) {
 }
 
 std::string change_ratio(const DiffChange& c) {
+  if (c.a_ms <= 0 && c.b_ms <= 0) return "-";  // in both, with no time per step (median 0)
   if (c.a_ms <= 0) return "new";
   if (c.b_ms <= 0) return "gone";
-  return format_fixed(c.a_ms / c.b_ms, 2) + "x";
+  return slower_or_faster(c.a_ms, c.b_ms);
+}
+
+// "  (1.86x slower)" after "65.8 ms -> 122 ms"; nothing when a side has no time.
+std::string verdict(double a_ms, double b_ms) {
+  std::string v = slower_or_faster(a_ms, b_ms);
+  return v.empty() ? std::string() : "  (" + v + ")";
 }
 
 }  // namespace
@@ -37,22 +59,26 @@ std::string diff_text(const DiffReport& d, const std::string& a_label, const std
   std::string unit =
       d.basis == "step" ? "per step (median)" : "per trace (no steps on one side: whole traces compared)";
   std::string out = "A: " + a_label + "\nB: " + b_label + "\n\n";
-  out += "GPU time " + unit + ": " + format_duration_ms(d.a_ms) + " -> " + format_duration_ms(d.b_ms);
-  if (d.b_ms > 0) {
-    double r = d.ratio();
-    out += "  (" + format_fixed(r, 2) + "x " + (r >= 1 ? "faster" : "slower") + ")";
+  out += "GPU time " + unit + ": " + format_duration_ms(d.a_ms) + " -> " + format_duration_ms(d.b_ms) +
+         verdict(d.a_ms, d.b_ms) + "\n";
+  out += (d.basis == "step" ? "step time (median, GPU clock): " : "trace window:       ") +
+         format_duration_ms(d.a_wall_ms) + " -> " + format_duration_ms(d.b_wall_ms) +
+         verdict(d.a_wall_ms, d.b_wall_ms) + "\n";
+  if (!d.pairing.empty()) {
+    out += "ranks paired " + d.pairing + (d.pairing_note.empty() ? "" : ": " + d.pairing_note) + "\n";
   }
-  out += "\n";
-  out += (d.basis == "step" ? "step time (median):         " : "trace window:       ") +
-         format_duration_ms(d.a_wall_ms) + " -> " + format_duration_ms(d.b_wall_ms);
-  if (d.b_wall_ms > 0) out += "  (" + format_fixed(d.wall_ratio(), 2) + "x)";
-  out += "\n\nwhat moved (" + std::string(d.basis == "step" ? "GPU time per step, median" : "GPU time") +
+  out += "\nwhat moved (" + std::string(d.basis == "step" ? "GPU time per step, median" : "GPU time") +
          ", largest change first):\n";
-  TextTable table({"", "name", ">A", ">B", ">change", ">A/B"});
+  TextTable table({"", "name", ">A", ">B", ">change", ">B against A"});
+  // Kernels are matched by full name; rows show names unique among all the diff's rows.
+  std::vector<std::string> full;
+  for (const auto& c : d.changes) full.push_back(c.name);  // all rows: names do not depend on --top
+  std::vector<std::string> shown_names = unique_kernel_display_names(full);
   std::size_t shown = 0;
   for (const auto& c : d.changes) {
-    if (shown++ >= top) break;
-    std::string name = c.kind == "category" ? c.name : kernel_display_name(c.name) + " (" + c.category + ")";
+    if (shown >= top) break;
+    const std::string& display = shown_names[shown++];
+    std::string name = c.kind == "category" ? c.name : display + " (" + c.category + ")";
     table.add_row({c.kind, name, format_duration_ms(c.a_ms), format_duration_ms(c.b_ms), signed_ms(c.delta_ms()),
                    change_ratio(c)});
   }
@@ -83,7 +109,13 @@ nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::str
   j["basis"] = d.basis;
   j["step_ms"] = {{"a", d.a_ms}, {"b", d.b_ms}, {"ratio", d.ratio()}};
   j["step_wall_ms"] = {{"a", d.a_wall_ms}, {"b", d.b_wall_ms}, {"ratio", d.wall_ratio()}};
+  j["step_ms"]["change"] = slower_or_faster(d.a_ms, d.b_ms);  // "1.86x slower": B against A
+  j["step_wall_ms"]["change"] = slower_or_faster(d.a_wall_ms, d.b_wall_ms);
+  j["pairing"] = {{"how", d.pairing}, {"note", d.pairing_note}};
   json changes = json::array();
+  std::vector<std::string> full;
+  for (const auto& c : d.changes) full.push_back(c.name);  // all rows: names do not depend on --top
+  std::vector<std::string> names = unique_kernel_display_names(full);
   std::size_t shown = 0;
   for (const auto& c : d.changes) {
     if (shown++ >= top) break;
@@ -93,6 +125,8 @@ nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::str
     row["b_ms"] = c.b_ms;
     row["delta_ms"] = c.delta_ms();
     row["ratio"] = c.b_ms > 0 ? json(c.a_ms / c.b_ms) : json(nullptr);
+    row["change"] = change_ratio(c);
+    if (c.kind == "kernel") row["display_name"] = names[shown - 1];
     changes.push_back(std::move(row));
   }
   j["changes"] = std::move(changes);

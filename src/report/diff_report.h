@@ -14,6 +14,9 @@ std::string diff_text(const DiffReport& d, const std::string& a_label, const std
 nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::string>& a_files,
                                  const std::vector<std::string>& b_files, std::size_t top,
                                  const std::optional<DiffGate>& gate = std::nullopt);
+// "1.86× slower", "1.2× faster", "same": B against A, the larger time over the smaller (never
+// "0.54x slower"); empty when either is not positive.
+std::string slower_or_faster(double a_ms, double b_ms);
 // "gate: GPU time per step 1.03 ms -> 1.70 ms, +65.0% (limit +5%): FAILED"
 std::string gate_line(const DiffGate& g);
 

@@ -284,6 +284,9 @@ TEST(BenchPeers, VllmFormulasOnSavedRequestsReproduceTheResult) {
   EXPECT_NE(check.out.find("every figure matches"), std::string::npos) << check.out;
   // The check can fail: one figure off by a microsecond is caught.
   json result = json::parse(slurp(dir + "/vllm.json"));
+  // The exact count of requests in flight never exceeds the closed loop's -c.
+  EXPECT_GE(result["max_concurrent_requests"].get<int>(), 1);
+  EXPECT_LE(result["max_concurrent_requests"].get<int>(), 6);
   result["p99.9_ttft_ms"] = result["p99.9_ttft_ms"].get<double>() + 0.001;
   std::ofstream(dir + "/vllm_off.json") << result.dump();
   auto off = run_program("/usr/bin/python3",

@@ -90,5 +90,26 @@ TEST(BenchGoodput, MeasuredConcurrencyAndPeakPerSecond) {
   EXPECT_EQ(m.peak_concurrent_requests, 2u);
 }
 
+// A closed loop of 8: each slot sends its next request when the last one ends. 1 s buckets
+// (vLLM's old count, SGLang's) see up to 16 in a second; the exact count never exceeds 8.
+TEST(BenchGoodput, PeakInFlightOfAClosedLoopIsItsConcurrency) {
+  std::vector<RequestRecord> rs;
+  for (int slot = 0; slot < 8; ++slot) {
+    double t = slot * 37.0;  // staggered starts
+    for (int k = 0; k < 6; ++k) {
+      double end = t + 700 + slot * 11;  // requests of 0.7-0.78 s, across bucket edges
+      rs.push_back(req(t, {t + 50, end}, 2));
+      t = end;  // the next request starts when this one ends
+    }
+  }
+  WindowMetrics m = whole_run_metrics(rs);
+  EXPECT_EQ(m.peak_concurrent_requests, 8u);
+  // Half-open intervals: an end and a send at one instant do not overlap.
+  EXPECT_EQ(peak_in_flight({{0, +1}, {10, -1}, {10, +1}, {20, -1}}), 1u);
+  EXPECT_EQ(peak_in_flight({{0, +1}, {10, +1}, {10, -1}, {20, -1}}), 1u);
+  EXPECT_EQ(peak_in_flight({{0, +1}, {5, +1}, {10, -1}, {20, -1}}), 2u);
+  EXPECT_EQ(peak_in_flight({}), 0u);
+}
+
 }  // namespace
 }  // namespace cuprobe

@@ -6,6 +6,7 @@
 #include "common/units.h"
 #include "report/analyze_json.h"
 #include "report/html/step_timeline.h"
+#include "report/kernel_display_names.h"
 
 namespace cuprobe {
 namespace {
@@ -25,15 +26,16 @@ json steps_json(const RankAnalysis& a) {
   j["count"] = steps.size();
   j["source"] = a.steps.source;
   std::vector<std::string> kind_names;
-  json kind = json::array(), step_ms = json::array(), busy = json::array();
+  json kind = json::array(), step_ms = json::array(), busy = json::array(), outlier = json::array();
   std::vector<json> cat(kCategoryCount, json::array());
   std::vector<bool> cat_used(kCategoryCount, false);
   for (const auto& s : steps) {
     auto k = std::find(kind_names.begin(), kind_names.end(), s.kind);
     if (k == kind_names.end()) k = kind_names.insert(kind_names.end(), s.kind);
     kind.push_back(k - kind_names.begin());
-    step_ms.push_back(round4(static_cast<double>(s.cpu_end - s.cpu_start) / 1e6));
+    step_ms.push_back(round4(static_cast<double>(s.time) / 1e6));  // Step::time: analyze's step, GPU clock
     busy.push_back(round4(static_cast<double>(s.gpu_busy) / 1e6));
+    outlier.push_back(s.outlier ? 1 : 0);
     for (int c = 0; c < kCategoryCount; ++c) {
       TimeNs t = s.category_ns[static_cast<std::size_t>(c)];
       cat_used[static_cast<std::size_t>(c)] = cat_used[static_cast<std::size_t>(c)] || t > 0;
@@ -44,6 +46,20 @@ json steps_json(const RankAnalysis& a) {
   j["kind"] = std::move(kind);
   j["step_ms"] = std::move(step_ms);
   j["busy_ms"] = std::move(busy);
+  j["outlier"] = std::move(outlier);
+  j["median_ms"] = round4(a.steps.median_ms);
+  j["p90_ms"] = round4(a.steps.p90_ms);
+  j["gpu_median_ms"] = round4(a.steps.gpu_median_ms);
+  j["typical_step"] = a.steps.typical_step ? json(*a.steps.typical_step) : json();
+  j["slowest_step"] = a.steps.slowest_step ? json(*a.steps.slowest_step) : json();
+  json kinds = json::object();  // by kind name: the median and outlier limit the bars are drawn against
+  for (const auto& k : a.steps.kinds) {
+    kinds[k.kind] = {{"steps", k.steps},
+                     {"median_ms", round4(k.median_ms)},
+                     {"outlier_limit_ms", round4(k.outlier_limit_ms)},
+                     {"outliers", k.outliers}};
+  }
+  j["kinds"] = std::move(kinds);
   json cats = json::array();
   for (int c = 0; c < kCategoryCount; ++c) {
     cats.push_back(cat_used[static_cast<std::size_t>(c)] ? std::move(cat[static_cast<std::size_t>(c)]) : json());
@@ -139,18 +155,24 @@ json rank_json(const Profile& p, const RankAnalysis& a) {
                     {"time_ms", round4(c.time_ms)},
                     {"share", round4(c.share)},
                     {"calls", c.calls},
-                    {"per_step_ms", round4(c.per_step_ms)}});
+                    {"per_step_ms", round4(c.per_step_ms)},
+                    {"summed_share", round4(c.summed_share)}});
   }
   j["categories"] = std::move(cats);
+  j["summed_ms"] = round4(a.summed_ms);
+  j["overlap"] = overlap_json(a.overlap);
   json kernels = json::array();
+  std::vector<std::string> display = rank_kernel_display_names(a);
   for (std::size_t i = 0; i < a.kernels.size() && i < kReportMaxKernels; ++i) {
     const auto& k = a.kernels[i];
     kernels.push_back({{"name", k.name},
+                       {"display_name", display[i]},
                        {"category", category_name(k.category)},
                        {"calls", k.calls},
                        {"time_ms", round4(k.time_ms)},
                        {"mean_us", round4(k.mean_us)},
                        {"share", round4(k.share)},
+                       {"summed_share", round4(k.summed_share)},
                        {"tensor_core", k.tensor_core ? json(*k.tensor_core) : json()},
                        {"precision", k.precision ? json(precision_name(*k.precision)) : json()}});
   }
@@ -164,8 +186,9 @@ json rank_json(const Profile& p, const RankAnalysis& a) {
     json bands = json::array();
     for (std::size_t i = 0; i < a.steps.steps.size() && i < kReportMaxStepBands; ++i) {
       const Step& s = a.steps.steps[i];
-      bands.push_back({round4(static_cast<double>(s.cpu_start - origin) / 1e6),
-                       round4(static_cast<double>(s.cpu_end - origin) / 1e6)});
+      auto [from, to] = step_span(s);
+      bands.push_back(
+          {round4(static_cast<double>(from - origin) / 1e6), round4(static_cast<double>(to - origin) / 1e6)});
     }
     j["step_bands"] = std::move(bands);
   }

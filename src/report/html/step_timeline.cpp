@@ -38,14 +38,15 @@ std::size_t keep_longest(std::vector<Event>& events, std::size_t max) {
 
 }  // namespace
 
+std::pair<TimeNs, TimeNs> step_span(const Step& step) {
+  if (step.activities == 0 || step.time <= 0) return {step.cpu_start, step.cpu_end};
+  return {step.gpu_start, step.gpu_start + step.time};
+}
+
 nlohmann::ordered_json step_timeline(const Profile& p, const RankAnalysis& rank, std::size_t step,
                                      const std::string& label) {
   const Step& s = rank.steps.steps.at(step);
-  TimeNs lo = s.cpu_start, hi = s.cpu_end;
-  if (s.gpu_end > s.gpu_start) {
-    lo = std::min(lo, s.gpu_start);
-    hi = std::max(hi, s.gpu_end);
-  }
+  auto [lo, hi] = step_span(s);
   std::unordered_map<std::string_view, int> category_of;
   for (const auto& k : rank.kernels) category_of.emplace(k.name, static_cast<int>(k.category));
   std::vector<std::string> names;
@@ -96,23 +97,15 @@ nlohmann::ordered_json step_timeline(const Profile& p, const RankAnalysis& rank,
 
 nlohmann::ordered_json typical_and_slowest(const Profile& p, const RankAnalysis& rank) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  const auto& steps = rank.steps.steps;
-  if (steps.empty()) return list;
-  double median_ns = rank.steps.gpu_median_ms * 1e6;
-  std::size_t typical = 0, slowest = 0;
-  for (std::size_t i = 1; i < steps.size(); ++i) {
-    auto off = [&](std::size_t k) { return std::fabs(static_cast<double>(steps[k].gpu_busy) - median_ns); };
-    if (off(i) < off(typical)) typical = i;
-    if (steps[i].cpu_end - steps[i].cpu_start > steps[slowest].cpu_end - steps[slowest].cpu_start) slowest = i;
-  }
-  auto ms = [&](std::size_t k) {
-    return format_duration_ms(static_cast<double>(steps[k].cpu_end - steps[k].cpu_start) / 1e6);
+  const StepSummary& summary = rank.steps;
+  if (!summary.typical_step || !summary.slowest_step) return list;
+  auto label = [&](const char* what, std::size_t k) {
+    return std::string(what) + " step " + std::to_string(k) + " (" +
+           format_duration_ms(static_cast<double>(summary.steps[k].time) / 1e6) + ")";
   };
-  list.push_back(step_timeline(p, rank, typical, "typical step " + std::to_string(typical) + " (" + ms(typical) + ")"));
-  if (slowest != typical) {
-    list.push_back(
-        step_timeline(p, rank, slowest, "slowest step " + std::to_string(slowest) + " (" + ms(slowest) + ")"));
-  }
+  std::size_t typical = *summary.typical_step, slowest = *summary.slowest_step;
+  list.push_back(step_timeline(p, rank, typical, label("typical", typical)));
+  if (slowest != typical) list.push_back(step_timeline(p, rank, slowest, label("slowest", slowest)));
   return list;
 }
 

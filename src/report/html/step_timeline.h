@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "analysis/analysis_result.h"
 #include "model/profile.h"
@@ -20,8 +21,12 @@ inline constexpr std::size_t kTimelineMaxCpuEvents = 2000;
 nlohmann::ordered_json step_timeline(const Profile& profile, const RankAnalysis& rank, std::size_t step,
                                      const std::string& label);
 
-// The typical step (GPU busy closest to the median) and the slowest (longest
-// step time), as timelines; one when they are the same step; none without steps.
+// A step's span on the GPU clock: its first GPU start and its step time (Step::time); the CPU
+// range for a step without GPU work.
+std::pair<TimeNs, TimeNs> step_span(const Step& step);
+
+// The typical and the slowest step as analyze chose them (StepSummary::typical_step,
+// slowest_step), as timelines over their spans; one when they are the same step; none without steps.
 nlohmann::ordered_json typical_and_slowest(const Profile& profile, const RankAnalysis& rank);
 
 // A number rounded to 4 significant digits: the page carries what a chart can show.

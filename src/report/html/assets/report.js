@@ -43,11 +43,6 @@
     var p = Math.pow(10, Math.floor(Math.log10(v))), m = v / p;
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
   }
-  function median(a) {
-    if (!a.length) return 0;
-    var s = a.slice().sort(function (x, y) { return x - y; }), h = s.length >> 1;
-    return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-  }
   function yAxis(g, x0, x1, y0, y1, max, fmt) {
     for (var i = 0; i <= 4; i++) {
       var y = y1 - (y1 - y0) * i / 4;
@@ -75,6 +70,7 @@
   function note(parent, text, cls) { return el("p", {"class": "note " + (cls || "")}, parent, text); }
 
   // ---- sortable, searchable table ----
+  function cellText(c) { return c !== null && typeof c === "object" ? c.text + " " + c.title : String(c); }
   function table(parent, columns, rows, placeholder) {
     var input = el("input", {"class": "search", type: "search", placeholder: placeholder || "search"}, parent);
     var wrap = el("div", {"class": "tablewrap"}, parent);
@@ -85,12 +81,12 @@
     function render() {
       var q = input.value.toLowerCase();
       var shown = rows.filter(function (r) {
-        return !q || r.some(function (c) { return String(c).toLowerCase().indexOf(q) >= 0; });
+        return !q || r.some(function (c) { return cellText(c).toLowerCase().indexOf(q) >= 0; });
       });
       if (sortCol >= 0) {
         shown.sort(function (a, b) {
           var x = a[sortCol], y = b[sortCol];
-          return (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y))) * sortDir;
+          return (typeof x === "number" && typeof y === "number" ? x - y : cellText(x).localeCompare(cellText(y))) * sortDir;
         });
       }
       body.textContent = "";
@@ -98,6 +94,10 @@
         var tr = el("tr", {}, body);
         r.forEach(function (c, i) {
           var col = columns[i];
+          if (c !== null && typeof c === "object") {  // {text, title}: a short name, the full one on hover
+            el("td", {"class": col.name ? "name" : "", title: c.title}, tr, c.text);
+            return;
+          }
           el("td", {"class": col.num ? "num" : col.name ? "name" : ""}, tr, col.fmt ? col.fmt(c) : String(c));
         });
       });
@@ -156,15 +156,14 @@
   }
 
   // ---- per-step stacked bars ----
-  function stepBars(parent, rank, idx, title) {
+  function stepBars(parent, rank, idx, title, kindName) {
     var cats = D.categories, st = rank.steps;
     var n = idx.length;
     var W = 1180, H = 240, L = 60, R = 10, T = 14, B = 28;
-    var stepMs = idx.map(function (i) { return st.step_ms[i]; });
-    var med = median(stepMs);
-    var mad = median(stepMs.map(function (v) { return Math.abs(v - med); }));
-    var limit = Math.max(med + 5 * mad, med * 1.25);
-    var outliers = idx.filter(function (i) { return st.step_ms[i] > limit; });
+    // The median and the outliers are analyze's (per step kind), not recomputed here.
+    var kind = (st.kinds || {})[kindName] || {};
+    var med = kind.median_ms !== undefined ? kind.median_ms : st.median_ms;
+    var outliers = idx.filter(function (i) { return st.outlier[i]; });
     var per = Math.max(1, Math.ceil(n / 600));  // steps per bar
     var bars = Math.ceil(n / per);
     var heights = [], maxV = 0;
@@ -219,9 +218,10 @@
       var names = Object.keys(kinds).sort();
       var label = D.ranks.length > 1 ? "rank " + r.rank : "steps";
       if (names.length > 1) {
-        names.forEach(function (k) { stepBars(s, r, kinds[k], label + ", " + r.steps.kind_names[k]); });
+        names.forEach(function (k) { stepBars(s, r, kinds[k], label + ", " + r.steps.kind_names[k], r.steps.kind_names[k]); });
       } else {
-        stepBars(s, r, r.steps.kind.map(function (k, i) { return i; }), label + (names.length ? " (" + r.steps.kind_names[names[0]] + ")" : ""));
+        var only = names.length ? r.steps.kind_names[names[0]] : "";
+        stepBars(s, r, r.steps.kind.map(function (k, i) { return i; }), label + (names.length ? " (" + only + ")" : ""), only);
       }
     });
   }
@@ -235,14 +235,24 @@
       var catCols = [{title: "category"}, {title: "time", num: 1, fmt: ms}, {title: "share", num: 1, fmt: pct}, {title: "calls", num: 1}];
       if (perStep) catCols.push({title: "per step", num: 1, fmt: ms});
       table(s, catCols, r.categories.map(function (c) {
-        var row = [c.category, c.time_ms, c.share, c.calls];
+        var row = [c.category, c.time_ms, c.summed_share, c.calls];
         if (perStep) row.push(c.per_step_ms);
         return row;
       }), "search categories");
+      if (r.summed_ms > r.gpu_busy_ms * 1.001) {
+        note(s, "share: of the summed time of all GPU activities, " + ms(r.summed_ms) + " (GPU busy " + ms(r.gpu_busy_ms) +
+             ": " + ms(r.summed_ms - r.gpu_busy_ms) + " of activity ran beside other activity).");
+      }
+      var o = r.overlap || {}, parts = [];
+      if (o.comm_ms > 0) parts.push("communication " + ms(o.comm_ms) + ", " + pct(o.comm_overlapped_share) + " of it beside compute" +
+                                    (perStep && o.steps_with_comm ? " (median per step " + pct(o.comm_overlapped_share_step_median) + ")" : ""));
+      if (o.copy_ms > 0) parts.push("copies " + ms(o.copy_ms) + ", " + pct(o.copy_overlapped_share) + " of it beside compute" +
+                                    (perStep && o.steps_with_copy ? " (median per step " + pct(o.copy_overlapped_share_step_median) + ")" : ""));
+      if (parts.length) note(s, "overlap: " + parts.join("; "));
       var kCols = [{title: "kernel", name: 1}, {title: "category"}, {title: "calls", num: 1}, {title: "total", num: 1, fmt: ms},
                    {title: "mean", num: 1, fmt: function (v) { return ms(v / 1000); }}, {title: "share", num: 1, fmt: pct}, {title: "TC"}, {title: "precision"}];
       table(s, kCols, r.kernels.map(function (k) {
-        return [k.name, k.category, k.calls, k.time_ms, k.mean_us, k.share, k.tensor_core === null ? "?" : k.tensor_core ? "yes" : "no", k.precision || "-"];
+        return [{text: k.display_name || k.name, title: k.name}, k.category, k.calls, k.time_ms, k.mean_us, k.summed_share, k.tensor_core === null ? "?" : k.tensor_core ? "yes" : "no", k.precision || "-"];
       }), "search kernels");
       if (r.kernels_left_out) note(s, r.kernels_left_out + " more kernels (the smallest) left out of the page; `cuprobe analyze --csv DIR` has them all.");
     });

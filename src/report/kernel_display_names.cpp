@@ -1,0 +1,218 @@
+#include "report/kernel_display_names.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string_view>
+
+#include "report/kernel_display_name.h"
+
+namespace cuprobe {
+namespace {
+
+// One template argument (or the kernel itself): its text, the last identifier of its
+// qualified name ("base"), and its own template arguments.
+struct Node {
+  std::string text;
+  std::string base;
+  std::vector<Node> args;
+};
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return std::string(s);
+}
+
+// The index of the '>' closing the '<' at `open`, or npos.
+std::size_t closing(std::string_view s, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
+    if (c == '>' || c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) return c == '>' ? i : std::string_view::npos;
+    }
+  }
+  return std::string_view::npos;
+}
+
+Node parse(std::string_view text, int depth) {
+  Node n;
+  n.text = trim(text);
+  std::string_view t = n.text;
+  if (t.starts_with("void ")) t.remove_prefix(5);
+  std::size_t lt = t.find('<'), paren = t.find('(');
+  bool templated = lt != std::string_view::npos && (paren == std::string_view::npos || lt < paren) && lt > 0;
+  std::string_view head = t.substr(0, templated ? lt : std::min(t.size(), paren));
+  std::size_t colon = head.rfind("::");
+  std::string_view last = colon == std::string_view::npos ? head : head.substr(colon + 2);
+  n.base = !last.empty() && (std::isalpha(static_cast<unsigned char>(last.front())) || last.front() == '_') ? trim(last)
+                                                                                                            : n.text;
+  if (!templated || depth > 8) return n;
+  std::size_t close = closing(t, lt);
+  if (close == std::string_view::npos) return n;
+  std::string_view inner = t.substr(lt + 1, close - lt - 1);
+  int level = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= inner.size(); ++i) {
+    char c = i < inner.size() ? inner[i] : ',';
+    if (c == '<' || c == '(' || c == '[' || c == '{') ++level;
+    if (c == '>' || c == ')' || c == ']' || c == '}') --level;
+    if (c == ',' && level == 0) {
+      n.args.push_back(parse(inner.substr(start, i - start), depth + 1));
+      start = i + 1;
+    }
+  }
+  return n;
+}
+
+bool named(const Node& n) {
+  return !n.text.empty() && (std::isalpha(static_cast<unsigned char>(n.text.front())) || n.text.front() == '_');
+}
+
+// The parameter types in a name's last parameter list, without namespaces: the last lambda's
+// ("...::{lambda(c10::BFloat16)#1}" -> "BFloat16", the dtype a copy kernel is instantiated for), else the
+// function's ("foo(int, float*)" -> "int, float*").
+std::string parameters(std::string_view text) {
+  std::size_t open = text.rfind("{lambda(");
+  open = open == std::string_view::npos ? text.rfind('(') : open + 7;
+  if (open == std::string_view::npos) return {};
+  int depth = 0;
+  std::size_t close = open;
+  for (; close < text.size(); ++close) {
+    if (text[close] == '(' || text[close] == '<') ++depth;
+    if ((text[close] == ')' || text[close] == '>') && --depth == 0) break;
+  }
+  if (close >= text.size()) return {};
+  std::string_view inner = text.substr(open + 1, close - open - 1);
+  std::string out;
+  int level = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= inner.size(); ++i) {
+    char c = i < inner.size() ? inner[i] : ',';
+    if (c == '<' || c == '(') ++level;
+    if (c == '>' || c == ')') --level;
+    if (c != ',' || level != 0) continue;
+    std::string_view param = inner.substr(start, i - start);
+    std::size_t lt = param.find('<');
+    std::string_view head = param.substr(0, lt);
+    std::size_t colon = head.rfind("::");
+    std::string p = trim(colon == std::string_view::npos ? param : param.substr(colon + 2));
+    out += (out.empty() ? "" : ", ") + p;
+    start = i + 1;
+  }
+  return out;
+}
+
+// Renders each node so that nodes of different text render differently where their
+// template arguments allow: the base, and the arguments that differ among nodes of
+// the same base (always the first named one at the top, as kernel_display_name).
+std::vector<std::string> render_distinct(const std::vector<const Node*>& nodes, bool top) {
+  std::vector<std::string> out(nodes.size());
+  std::map<std::string, std::vector<std::size_t>> by_base;
+  for (std::size_t i = 0; i < nodes.size(); ++i) by_base[nodes[i]->base].push_back(i);
+  for (const auto& [base, members] : by_base) {
+    std::size_t positions = 0;
+    bool same_text = true;
+    for (std::size_t m : members) {
+      positions = std::max(positions, nodes[m]->args.size());
+      same_text = same_text && nodes[m]->text == nodes[members.front()]->text;
+    }
+    std::vector<std::string> inner(members.size());
+    bool first_named_seen = false;
+    static const Node kNone;
+    for (std::size_t p = 0; p < positions; ++p) {
+      std::vector<const Node*> column;
+      bool equal = true;
+      for (std::size_t m : members) {
+        const Node* child = p < nodes[m]->args.size() ? &nodes[m]->args[p] : &kNone;
+        equal = equal && (column.empty() || child->text == column.front()->text);
+        column.push_back(child);
+      }
+      bool first_named = top && !first_named_seen && named(*column.front());
+      first_named_seen = first_named_seen || (top && named(*column.front()));
+      if ((equal || same_text) && !first_named) continue;
+      std::vector<std::string> parts =
+          equal ? std::vector<std::string>(members.size(), column.front()->base) : render_distinct(column, false);
+      for (std::size_t k = 0; k < members.size(); ++k) {
+        if (parts[k].empty()) continue;
+        inner[k] += (inner[k].empty() ? "" : ", ") + parts[k];
+      }
+    }
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      out[members[k]] = inner[k].empty() ? base : base + "<" + inner[k] + ">";
+    }
+    // Still alike but not the same: the parameter types where they differ (a lambda's dtype, an overload).
+    std::map<std::string, std::vector<std::size_t>> alike;
+    for (std::size_t m : members) alike[out[m]].push_back(m);
+    for (const auto& [rendered, group] : alike) {
+      std::map<std::string, int> details;
+      for (std::size_t m : group) details[parameters(nodes[m]->text)] += 1;
+      if (details.size() < 2) continue;
+      for (std::size_t m : group) {
+        std::string detail = "(" + parameters(nodes[m]->text) + ")";
+        std::size_t lt = out[m].find('<');
+        out[m].insert(lt == std::string::npos ? out[m].size() : lt, detail);
+      }
+    }
+  }
+  return out;
+}
+
+// Cut in the middle: the head says which kernel, the tail what tells it apart.
+std::string fit(const std::string& s, std::size_t max_length) {
+  if (s.size() <= max_length || max_length < 8) return s;
+  std::size_t keep = max_length - 3;
+  std::size_t head = keep / 2;
+  return s.substr(0, head) + "..." + s.substr(s.size() - (keep - head));
+}
+
+}  // namespace
+
+std::vector<std::string> unique_kernel_display_names(const std::vector<std::string>& full_names,
+                                                     std::size_t max_length) {
+  std::vector<std::string> out(full_names.size());
+  std::map<std::string, std::vector<std::size_t>> by_short;
+  for (std::size_t i = 0; i < full_names.size(); ++i) {
+    out[i] = kernel_display_name(full_names[i], max_length);
+    by_short[out[i]].push_back(i);
+  }
+  for (const auto& [short_name, members] : by_short) {
+    std::map<std::string, std::size_t> distinct;  // full name -> its first index
+    for (std::size_t m : members) distinct.try_emplace(full_names[m], m);
+    if (distinct.size() < 2) continue;
+    std::vector<Node> trees;
+    std::vector<std::size_t> firsts;
+    for (const auto& [full, first] : distinct) {
+      std::string cleaned = full;
+      for (std::size_t at; (at = cleaned.find("(anonymous namespace)::")) != std::string::npos;) cleaned.erase(at, 23);
+      trees.push_back(parse(cleaned, 0));
+      firsts.push_back(first);
+    }
+    std::vector<const Node*> nodes;
+    for (const auto& t : trees) nodes.push_back(&t);
+    std::vector<std::string> rendered = render_distinct(nodes, true);
+    std::map<std::string, std::string> by_full;
+    for (std::size_t k = 0; k < firsts.size(); ++k) by_full[full_names[firsts[k]]] = fit(rendered[k], max_length);
+    for (std::size_t m : members) out[m] = by_full[full_names[m]];
+  }
+  // What templates could not tell apart (or the cut made alike) is numbered, in order of appearance.
+  std::map<std::string, std::map<std::string, int>> seen;  // display -> full -> number
+  for (std::size_t i = 0; i < full_names.size(); ++i) {
+    auto& fulls = seen[out[i]];
+    auto [it, fresh] = fulls.try_emplace(full_names[i], static_cast<int>(fulls.size()) + 1);
+    (void)fresh;
+    if (it->second > 1) out[i] += " (" + std::to_string(it->second) + ")";
+  }
+  return out;
+}
+
+std::vector<std::string> rank_kernel_display_names(const RankAnalysis& rank) {
+  std::vector<std::string> full;
+  full.reserve(rank.kernels.size());
+  for (const auto& k : rank.kernels) full.push_back(k.name);
+  return unique_kernel_display_names(full);
+}
+
+}  // namespace cuprobe

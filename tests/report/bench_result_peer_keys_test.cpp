@@ -1,0 +1,168 @@
+// The keys of `--result-format vllm|sglang`, key by key against the peers' own
+// result writers (read from vllm/benchmarks/serve.py, `main_async` and
+// `benchmark`, and SGLang's bench_serving.py `benchmark`): every key a peer
+// writes is written, every key that differs is listed here and in
+// docs/bench.md ("Key by key against the peers").
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "report/bench_result.h"
+
+namespace cuprobe {
+namespace {
+
+std::set<std::string> keys_of(const nlohmann::ordered_json& j) {
+  std::set<std::string> keys;
+  for (const auto& [k, v] : j.items()) keys.insert(k);
+  return keys;
+}
+
+std::string bench_doc() {
+  std::ifstream in(CUPROBE_SOURCE_DIR "/docs/bench.md");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+BenchReport closed_loop_report(const LoadResult& load) {
+  BenchReport r;
+  r.load = &load;
+  r.settings = {{"url", "http://h:1"}, {"endpoint", "/v1/completions"},
+                {"model", "m"},        {"mode", "closed_loop"},
+                {"concurrency", 8},    {"requests", 100},
+                {"input_len", 256},    {"output_len", 64}};
+  r.metrics.percentiles = {99};  // vLLM's default --metric-percentiles
+  r.all.duration_s = 10;
+  r.all.completed = 100;
+  r.all.ttft_ms = summarize({10, 20, 30}, r.metrics.percentiles);
+  r.all.tpot_ms = summarize({1, 2}, r.metrics.percentiles);
+  r.all.itl_ms = summarize({1, 2}, r.metrics.percentiles);
+  r.all.e2e_ms = summarize({100, 200, 300}, r.metrics.percentiles);
+  r.all.peak_concurrent_requests = 8;
+  r.identity = nlohmann::ordered_json{{"cuprobe_version", "1"}};
+  return r;
+}
+
+// "mean_ttft_ms", "median_ttft_ms", ... for each statistic given.
+std::set<std::string> stats(const std::string& metric, const std::vector<std::string>& which) {
+  std::set<std::string> keys;
+  for (const auto& w : which) keys.insert(w + "_" + metric + "_ms");
+  return keys;
+}
+
+std::set<std::string> joined(std::initializer_list<std::set<std::string>> sets) {
+  std::set<std::string> all;
+  for (const auto& s : sets) all.insert(s.begin(), s.end());
+  return all;
+}
+
+// What `vllm bench serve --save-result --max-concurrency 8` writes without
+// --save-detailed, --goodput, --metadata, ramp-up, probes or spec decoding, with
+// the default --percentile-metrics ttft,tpot,itl and --metric-percentiles 99.
+// (With --max-concurrency vLLM also measures the client-side queue, written only
+// when "client_queue_time" is among --percentile-metrics, so not by default.)
+const std::vector<std::string> kVllmStats = {"mean", "median", "std", "p99"};
+const std::set<std::string> kVllmKeys = joined({{"date",
+                                                 "endpoint_type",
+                                                 "backend",
+                                                 "label",
+                                                 "model_id",
+                                                 "tokenizer_id",
+                                                 "num_prompts",
+                                                 "request_rate",
+                                                 "burstiness",
+                                                 "max_concurrency",
+                                                 "duration",
+                                                 "completed",
+                                                 "failed",
+                                                 "total_input_tokens",
+                                                 "total_output_tokens",
+                                                 "request_throughput",
+                                                 "request_goodput",
+                                                 "output_throughput",
+                                                 "total_token_throughput",
+                                                 "latencies",
+                                                 "queue_times",
+                                                 "max_output_tokens_per_s",
+                                                 "max_concurrent_requests",
+                                                 "rtfx"},
+                                                stats("ttft", kVllmStats),
+                                                stats("tpot", kVllmStats),
+                                                stats("itl", kVllmStats)});
+// vLLM writes these per-request lists even without --save-detailed; cuprobe keeps
+// per-request data in --save-requests instead.
+const std::set<std::string> kVllmOnly = {"latencies", "queue_times"};
+// cuprobe writes E2E latency as if --percentile-metrics named e2el, and its identity.
+const std::set<std::string> kCuprobeOnlyVllm = joined({stats("e2el", kVllmStats), {"cuprobe"}});
+
+TEST(BenchResultPeerKeys, VllmKeysAreVllmsKeys) {
+  LoadResult load;
+  std::set<std::string> got = keys_of(bench_result_vllm(closed_loop_report(load)));
+  std::set<std::string> want;
+  for (const auto& k : kVllmKeys)
+    if (!kVllmOnly.count(k)) want.insert(k);
+  want.insert(kCuprobeOnlyVllm.begin(), kCuprobeOnlyVllm.end());
+  EXPECT_EQ(got, want);
+  std::string doc = bench_doc();
+  for (const auto& k : kVllmOnly) EXPECT_NE(doc.find("`" + k + "`"), std::string::npos) << k;
+  EXPECT_NE(doc.find("`e2el`"), std::string::npos);
+}
+
+// SGLang's bench_serving result line (its `result` dict, without --output-details).
+const std::set<std::string> kSglangKeys =
+    joined({{"tag",
+             "backend",
+             "dataset_name",
+             "request_rate",
+             "max_concurrency",
+             "sharegpt_output_len",
+             "random_input_len",
+             "random_output_len",
+             "random_range_ratio",
+             "server_info",
+             "duration",
+             "completed",
+             "total_input_tokens",
+             "total_input_text_tokens",
+             "total_input_vision_tokens",
+             "total_output_tokens",
+             "total_output_tokens_retokenized",
+             "request_throughput",
+             "input_throughput",
+             "output_throughput",
+             "total_throughput",
+             "concurrency",
+             "accept_length",
+             "max_output_tokens_per_s",
+             "max_concurrent_requests"},
+            {"mean_e2e_latency_ms", "median_e2e_latency_ms", "std_e2e_latency_ms", "p99_e2e_latency_ms"},
+            stats("ttft", {"mean", "median", "std", "p99"}),
+            stats("tpot", {"mean", "median", "std", "p99"}),
+            stats("itl", {"mean", "median", "std", "p95", "p99"})});
+
+TEST(BenchResultPeerKeys, SglangKeysAreSglangsKeys) {
+  LoadResult load;
+  std::set<std::string> got = keys_of(bench_result_sglang(closed_loop_report(load)));
+  std::set<std::string> want = kSglangKeys;
+  want.insert("cuprobe");
+  EXPECT_EQ(got, want);
+}
+
+// Where a key's meaning still differs from a peer's, docs/bench.md says so.
+TEST(BenchResultPeerKeys, DifferencesAreDocumented) {
+  std::string doc = bench_doc();
+  std::size_t section = doc.find("### Key by key against the peers");
+  ASSERT_NE(section, std::string::npos);
+  std::string text = doc.substr(section);
+  for (const char* key : {"max_concurrent_requests", "max_output_tokens_per_s", "duration", "total_output_tokens",
+                          "total_output_tokens_retokenized", "server_info", "accept_length", "latencies", "queue_times",
+                          "rtfx", "request_rate"}) {
+    EXPECT_NE(text.find(std::string("`") + key + "`"), std::string::npos) << key;
+  }
+}
+
+}  // namespace
+}  // namespace cuprobe
