@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 
+#include "collect/counters/counter_image_cursor.h"
 #include "collect/counters/cupti/cupti_status.h"
 #include "collect/counters/cupti/nvperf_host.h"
 #include "collect/counters/pm_backend.h"
@@ -27,7 +28,7 @@ namespace {
 #define CUPROBE_PARAMS(type, name) \
   type name { type##_STRUCT_SIZE }
 
-constexpr std::uint32_t kMaxSamplesPerDecode = 1024;
+constexpr std::uint32_t kMaxImageSamples = 1024;  // CUPTI's limit on a counter data image
 
 struct GpuState {
   CUpti_Profiler_Host_Object* host = nullptr;
@@ -36,6 +37,7 @@ struct GpuState {
   std::vector<std::string> names;
   std::vector<const char*> name_ptrs;
   std::int64_t clock_offset_ns = 0;  // CLOCK_REALTIME - CUPTI timestamp
+  CounterImageCursor cursor;         // what of counter_data is evaluated, and when it is reset
   bool started = false;
 };
 
@@ -44,7 +46,7 @@ struct GpuState {
 struct DecodeProfile {
   struct Times {
     double decode_s = 0, info_s = 0, evaluate_s = 0, reset_s = 0;
-    long calls = 0, samples = 0;
+    long calls = 0, samples = 0, resets = 0;
   };
   bool on = std::getenv("CUPROBE_DECODE_PROFILE") != nullptr;
   std::mutex mutex;
@@ -61,13 +63,15 @@ struct DecodeProfile {
     total.reset_s += t.reset_s;
     total.calls += t.calls;
     total.samples += t.samples;
+    total.resets += t.resets;
   }
   void print() const {
     if (!on) return;
     std::fprintf(stderr,
-                 "cuprobe decode profile: %ld decodes, %ld samples; DecodeData %.3f s, sample info %.3f s, "
-                 "EvaluateToGpuValues %.3f s, image reset %.3f s\n",
-                 total.calls, total.samples, total.decode_s, total.info_s, total.evaluate_s, total.reset_s);
+                 "cuprobe decode profile: %ld decodes, %ld samples, %ld image resets; DecodeData %.3f s, "
+                 "sample info %.3f s, EvaluateToGpuValues %.3f s, image reset %.3f s\n",
+                 total.calls, total.samples, total.resets, total.decode_s, total.info_s, total.evaluate_s,
+                 total.reset_s);
   }
 };
 
@@ -180,7 +184,7 @@ class CuptiPmBackend final : public PmBackend {
     size.pPmSamplingObject = s.sampler;
     size.pMetricNames = s.name_ptrs.data();
     size.numMetrics = s.name_ptrs.size();
-    size.maxSamples = std::min(settings.max_samples, kMaxSamplesPerDecode);
+    size.maxSamples = std::min(settings.max_samples, kMaxImageSamples);
     st = classify_cupti_result(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize");
     if (!st.ok()) return fail(s, st);
     s.counter_data.assign(size.counterDataSize, 0);
@@ -193,6 +197,10 @@ class CuptiPmBackend final : public PmBackend {
     auto it = gpus_.find(gpu);
     if (it == gpus_.end() || !it->second.sampler) return {CounterStatus::kOther, "start before enable"};
     GpuState& s = it->second;
+    // A new stream: nothing decoded before a stop belongs to it.
+    BackendStatus reset = reset_counter_data(s);
+    if (!reset.ok()) return reset;
+    s.cursor.restart();
     std::uint64_t before = 0;
     cuptiGetTimestamp(&before);
     std::int64_t now = realtime_ns();
@@ -213,6 +221,8 @@ class CuptiPmBackend final : public PmBackend {
     return classify_cupti_result(cuptiPmSamplingStop(&p), "cuptiPmSamplingStop");
   }
 
+  // Decodes into the image that earlier calls filled (counter_image_cursor.h says why it
+  // is kept), evaluates the samples completed since, and reinitializes it only when full.
   BackendStatus decode(int gpu, std::vector<RawSample>& out, DecodeResult& result) override {
     auto it = gpus_.find(gpu);
     if (it == gpus_.end() || !it->second.sampler) return {CounterStatus::kOther, "decode before enable"};
@@ -230,7 +240,8 @@ class CuptiPmBackend final : public PmBackend {
     BackendStatus st = classify_cupti_result(r, "cuptiPmSamplingDecodeData");
     if (r == CUPTI_ERROR_OUT_OF_MEMORY || d.overflow) result.overflow = true;
     if (!st.ok() && st.code != CounterStatus::kOverflow) return st;
-    result.more = r == CUPTI_SUCCESS && d.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
+    bool full = r == CUPTI_SUCCESS && d.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
+    result.more = full;
 
     CUPROBE_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params, info);
     info.pCounterDataImage = s.counter_data.data();
@@ -238,7 +249,9 @@ class CuptiPmBackend final : public PmBackend {
     BackendStatus ist =
         classify_cupti_result(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo");
     if (!ist.ok()) return ist;
-    for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
+    CounterImageCursor::Step step = s.cursor.after_decode(info.numPopulatedSamples, info.numCompletedSamples, full);
+    result.dropped_partials = step.dropped_partials;
+    for (std::size_t i = step.begin; i < step.end; ++i) {
       CUPROBE_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params, si);
       si.pPmSamplingObject = s.sampler;
       si.pCounterDataImage = s.counter_data.data();
@@ -267,9 +280,13 @@ class CuptiPmBackend final : public PmBackend {
       ++times.samples;
       out.push_back(std::move(sample));
     }
-    double t4 = profile_.on ? DecodeProfile::now() : 0;
-    BackendStatus rst = reset_counter_data(s);
-    if (profile_.on) times.reset_s += DecodeProfile::now() - t4;
+    BackendStatus rst;
+    if (step.reset) {
+      double t4 = profile_.on ? DecodeProfile::now() : 0;
+      rst = reset_counter_data(s);
+      if (profile_.on) times.reset_s += DecodeProfile::now() - t4;
+      ++times.resets;
+    }
     profile_.add(times);
     if (!rst.ok()) return rst;
     return st.code == CounterStatus::kOverflow ? BackendStatus{} : st;
