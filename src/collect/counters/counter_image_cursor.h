@@ -29,9 +29,12 @@ class CounterImageCursor {
   // image is full (CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL).
   Step after_decode(std::size_t populated, std::size_t completed, bool full);
 
-  // The image was reinitialized for a new stream (sampling started or restarted):
-  // nothing of an earlier sample can reach it.
+  // The image starts over: reinitialized for a new stream (sampling started or
+  // restarted), or found refilled from its first sample by the decode.
   void restart();
+
+  // Samples of the image already emitted or skipped.
+  std::size_t evaluated() const { return evaluated_; }
 
  private:
   std::size_t evaluated_ = 0;   // samples of this image already emitted or skipped

@@ -36,8 +36,9 @@ struct GpuState {
   std::vector<std::uint8_t> availability, config, counter_data;
   std::vector<std::string> names;
   std::vector<const char*> name_ptrs;
-  std::int64_t clock_offset_ns = 0;  // CLOCK_REALTIME - CUPTI timestamp
-  CounterImageCursor cursor;         // what of counter_data is evaluated, and when it is reset
+  std::int64_t clock_offset_ns = 0;        // CLOCK_REALTIME - CUPTI timestamp
+  CounterImageCursor cursor;               // what of counter_data is evaluated, and when it is reset
+  std::uint64_t last_evaluated_start = 0;  // CUPTI start timestamp of the last sample evaluated or skipped
   bool started = false;
 };
 
@@ -46,7 +47,7 @@ struct GpuState {
 struct DecodeProfile {
   struct Times {
     double decode_s = 0, info_s = 0, evaluate_s = 0, reset_s = 0;
-    long calls = 0, samples = 0, resets = 0;
+    long calls = 0, samples = 0, resets = 0, refills = 0;
   };
   bool on = std::getenv("CUPROBE_DECODE_PROFILE") != nullptr;
   std::mutex mutex;
@@ -64,14 +65,15 @@ struct DecodeProfile {
     total.calls += t.calls;
     total.samples += t.samples;
     total.resets += t.resets;
+    total.refills += t.refills;
   }
   void print() const {
     if (!on) return;
     std::fprintf(stderr,
-                 "cuprobe decode profile: %ld decodes, %ld samples, %ld image resets; DecodeData %.3f s, "
-                 "sample info %.3f s, EvaluateToGpuValues %.3f s, image reset %.3f s\n",
-                 total.calls, total.samples, total.resets, total.decode_s, total.info_s, total.evaluate_s,
-                 total.reset_s);
+                 "cuprobe decode profile: %ld decodes, %ld samples, %ld image resets, %ld image refills; "
+                 "DecodeData %.3f s, sample info %.3f s, EvaluateToGpuValues %.3f s, image reset %.3f s\n",
+                 total.calls, total.samples, total.resets, total.refills, total.decode_s, total.info_s,
+                 total.evaluate_s, total.reset_s);
   }
 };
 
@@ -249,16 +251,16 @@ class CuptiPmBackend final : public PmBackend {
     BackendStatus ist =
         classify_cupti_result(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo");
     if (!ist.ok()) return ist;
+    if (image_refilled(s, info.numPopulatedSamples)) {
+      s.cursor.restart();
+      ++times.refills;
+    }
     CounterImageCursor::Step step = s.cursor.after_decode(info.numPopulatedSamples, info.numCompletedSamples, full);
     result.dropped_partials = step.dropped_partials;
     for (std::size_t i = step.begin; i < step.end; ++i) {
       CUPROBE_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params, si);
-      si.pPmSamplingObject = s.sampler;
-      si.pCounterDataImage = s.counter_data.data();
-      si.counterDataImageSize = s.counter_data.size();
-      si.sampleIndex = i;
       double t2 = profile_.on ? DecodeProfile::now() : 0;
-      if (cuptiPmSamplingCounterDataGetSampleInfo(&si) != CUPTI_SUCCESS) continue;
+      if (!sample_info(s, i, si)) continue;
       double t3 = profile_.on ? DecodeProfile::now() : 0;
       times.info_s += t3 - t2;
       RawSample sample;
@@ -279,6 +281,11 @@ class CuptiPmBackend final : public PmBackend {
       if (profile_.on) times.evaluate_s += DecodeProfile::now() - t3;
       ++times.samples;
       out.push_back(std::move(sample));
+    }
+    // Where the next decode must find the last sample evaluated or skipped (image_refilled).
+    if (!step.reset && step.end > 0) {
+      CUPROBE_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params, si);
+      if (sample_info(s, step.end - 1, si)) s.last_evaluated_start = si.startTimestamp;
     }
     BackendStatus rst;
     if (step.reset) {
@@ -427,6 +434,26 @@ class CuptiPmBackend final : public PmBackend {
       return {CounterStatus::kTooManyMetrics, std::to_string(passes.numOfPasses) + " passes needed on " + chip};
     }
     return {};
+  }
+
+  // The cursor expects each decode to append to the image. Should a decode refill it
+  // from its first sample instead, the last sample evaluated is no longer where it was:
+  // then the image is read from its start again (as before issue 29's fix), and the
+  // decode profile counts it.
+  static bool image_refilled(GpuState& s, std::size_t populated) {
+    std::size_t last = s.cursor.evaluated();
+    if (last == 0) return false;
+    CUPROBE_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params, si);
+    if (populated < last || !sample_info(s, last - 1, si)) return true;
+    return si.startTimestamp != s.last_evaluated_start;
+  }
+
+  static bool sample_info(GpuState& s, std::size_t index, CUpti_PmSampling_CounterData_GetSampleInfo_Params& si) {
+    si.pPmSamplingObject = s.sampler;
+    si.pCounterDataImage = s.counter_data.data();
+    si.counterDataImageSize = s.counter_data.size();
+    si.sampleIndex = index;
+    return cuptiPmSamplingCounterDataGetSampleInfo(&si) == CUPTI_SUCCESS;
   }
 
   static BackendStatus reset_counter_data(GpuState& s) {
