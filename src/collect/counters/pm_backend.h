@@ -42,13 +42,15 @@ struct RawSample {
 // How the hardware samples and how much one decode() may return.
 struct PmSamplingSettings {
   std::int64_t interval_ns = 100000000;
-  std::uint32_t max_samples = 1024;              // the counter data image's capacity, in samples
+  std::uint32_t max_samples = 1024;              // the counter data image's capacity, in samples (kept across decodes)
   std::size_t hardware_buffer_bytes = 4u << 20;  // where the GPU writes raw records between decodes
 };
 
 struct DecodeResult {
   bool overflow = false;  // the hardware buffer overflowed since the last decode
   bool more = false;      // the counter data image filled up: decode again
+  // Samples not emitted because an image reset cut them (collect/counters/counter_image_cursor.h).
+  std::size_t dropped_partials = 0;
 };
 
 class PmBackend {

@@ -223,6 +223,10 @@ class PmDeviceSampler final : public DeviceSampler {
         break;
       }
       if (result.overflow || st.code == CounterStatus::kOverflow) streams_[i].overflowed = true;
+      if (result.dropped_partials > 0) {
+        lost_ += static_cast<std::int64_t>(result.dropped_partials);
+        streams_[i].dropped_partials += static_cast<std::int64_t>(result.dropped_partials);
+      }
       for (auto& s : samples) rows.push_back(to_row(i, std::move(s)));
       if (!result.more) break;
     }
@@ -266,8 +270,9 @@ class PmDeviceSampler final : public DeviceSampler {
     Stream& st = streams_[i];
     std::int64_t from = std::max(st.last_end_ns, st.resumed_ns);
     if (from <= 0 || until_ns <= 0) return;
-    std::int64_t missing = (until_ns - from) / interval_ns_ - 2;
+    std::int64_t missing = (until_ns - from) / interval_ns_ - 2 - st.dropped_partials;
     if (missing > 0) lost_ += missing;
+    st.dropped_partials = 0;
     st.last_end_ns = 0;  // accounted up to here; a restart begins a new stream
     st.resumed_ns = until_ns;
   }
@@ -275,11 +280,13 @@ class PmDeviceSampler final : public DeviceSampler {
   CounterRow to_row(std::size_t index, RawSample&& s) {
     // Samples follow each other without gaps: a gap of more than one and a half
     // intervals is samples the hardware dropped (overflow) or never took.
+    // Partial samples the backend dropped before this one are counted already.
     Stream& st = streams_[index];
     if (st.last_end_ns > 0 && s.start_ns - st.last_end_ns >= interval_ns_ + interval_ns_ / 2) {
       double gap = static_cast<double>(s.start_ns - st.last_end_ns) / static_cast<double>(interval_ns_);
-      lost_ += std::max<std::int64_t>(1, std::llround(gap));
+      lost_ += std::max<std::int64_t>(0, std::max<std::int64_t>(1, std::llround(gap)) - st.dropped_partials);
     }
+    st.dropped_partials = 0;
     st.last_end_ns = std::max(st.last_end_ns, s.end_ns);
     CounterRow row;
     row.gpu = gpus_[index];
@@ -299,9 +306,10 @@ class PmDeviceSampler final : public DeviceSampler {
   std::vector<SampledMetric> metrics_;
   std::vector<std::string> names_, raw_, skipped_;
   bool enabled_ = false, started_ = false, stopped_ = false;
-  struct Stream {                  // one per sampled GPU, touched by that GPU's thread only
-    std::int64_t last_end_ns = 0;  // end of the last sample decoded
-    std::int64_t resumed_ns = 0;   // when sampling (re)started, on the samples' clock
+  struct Stream {                       // one per sampled GPU, touched by that GPU's thread only
+    std::int64_t last_end_ns = 0;       // end of the last sample decoded
+    std::int64_t resumed_ns = 0;        // when sampling (re)started, on the samples' clock
+    std::int64_t dropped_partials = 0;  // counted as lost since the last row (gap not to count twice)
     bool overflowed = false;
   };
   std::vector<Stream> streams_;

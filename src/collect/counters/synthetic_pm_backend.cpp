@@ -1,9 +1,13 @@
 #include "collect/counters/synthetic_pm_backend.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 
+#include "collect/counters/counter_image_cursor.h"
+#include "collect/counters/parted_pm_samples.h"
 #include "common/clock.h"
 
 namespace cuprobe {
@@ -12,6 +16,12 @@ namespace {
 bool env_is(const char* name, const char* value) {
   const char* v = std::getenv(name);
   return v && std::string(v) == value;
+}
+
+// CUPROBE_TEST_PM_PARTS=K: each sample arrives in K records (parted_pm_samples.h); 0 when unset.
+int parts_per_sample() {
+  const char* v = std::getenv("CUPROBE_TEST_PM_PARTS");
+  return v ? std::max(0, std::atoi(v)) : 0;
 }
 
 class SyntheticPmBackend final : public PmBackend {
@@ -39,17 +49,25 @@ class SyntheticPmBackend final : public PmBackend {
     d.metrics = raw;
     d.interval_ns = settings.interval_ns;
     d.max_samples = settings.max_samples;
+    d.parts = parts_per_sample();
     return {};
   }
   BackendStatus start(int gpu) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    devices_[gpu].next_ns = realtime_ns();
-    devices_[gpu].running = true;
+    Device& d = devices_[gpu];
+    d.next_ns = realtime_ns();
+    d.running = true;
+    if (d.parts > 0) {
+      d.parted.emplace(d.next_ns, d.interval_ns, d.parts, d.max_samples);
+      d.cursor.restart();
+    }
     return {};
   }
   BackendStatus stop(int gpu) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    devices_[gpu].running = false;
+    Device& d = devices_[gpu];
+    d.running = false;
+    if (d.parted) d.parted->stop(realtime_ns());
     return {};
   }
   BackendStatus decode(int gpu, std::vector<RawSample>& out, DecodeResult& result) override {
@@ -58,6 +76,19 @@ class SyntheticPmBackend final : public PmBackend {
     out.clear();
     if (d.interval_ns <= 0) return {};
     std::int64_t now = realtime_ns();
+    if (d.parted) {
+      PartedDecode decoded = decode_with_cursor(*d.parted, d.cursor, now);
+      for (const PartedSample& p : decoded.samples) {
+        RawSample s;
+        s.start_ns = p.start_ns;
+        s.end_ns = p.end_ns;
+        for (const auto& m : d.metrics) s.values.push_back(p.fraction * synthetic_pm_value(m, gpu));
+        out.push_back(std::move(s));
+      }
+      result.dropped_partials = decoded.dropped_partials;
+      result.more = decoded.full;
+      return {};
+    }
     while (d.next_ns + d.interval_ns <= now && out.size() < d.max_samples) {
       RawSample s;
       s.start_ns = d.next_ns;
@@ -85,6 +116,9 @@ class SyntheticPmBackend final : public PmBackend {
     std::int64_t interval_ns = 0, next_ns = 0;
     std::uint32_t max_samples = 1024;
     bool running = false;
+    int parts = 0;
+    std::optional<PartedPmSamples> parted;  // when parts > 0, from start() on
+    CounterImageCursor cursor;
   };
   std::mutex mutex_;
   std::map<int, Device> devices_;

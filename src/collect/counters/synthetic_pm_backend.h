@@ -7,7 +7,10 @@
 // follow the clock at the configured interval, with fixed values per metric:
 // a tensor metric reads 42.5 + gpu, other percentages 60 + gpu, rates
 // (.per_second) 1e9 * (gpu + 1), anything else 1. CUPROBE_TEST_PM_BUSY=1 makes
-// enable() answer "busy" (another profiler holds the counters).
+// enable() answer "busy" (another profiler holds the counters). CUPROBE_TEST_PM_PARTS=K
+// makes each sample arrive as K records over its interval, decoded into a counter image
+// of settings.max_samples samples as the CUPTI backend does (parted_pm_samples.h): the
+// values read the same, unless the image handling cuts samples (issue 29).
 #pragma once
 
 #include <memory>

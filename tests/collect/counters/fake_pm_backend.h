@@ -21,6 +21,7 @@ struct FakeBackendScript {
   std::map<int, BackendStatus> chip_status, enable_status, start_status, probe_status;
   std::map<int, std::deque<std::vector<RawSample>>> decodes;  // per GPU, one batch per decode call
   std::map<int, std::deque<bool>> overflow_on_decode;
+  std::map<int, std::deque<std::size_t>> dropped_partials_on_decode;
   BackendStatus decode_error;                           // returned by every decode when set
   std::map<int, std::vector<std::string>> unavailable;  // raw metrics a GPU does not expose
 };
@@ -96,6 +97,11 @@ class FakePmBackend : public PmBackend {
     if (!o.empty()) {
       result.overflow = o.front();
       o.pop_front();
+    }
+    auto& dropped = s_.dropped_partials_on_decode[gpu];
+    if (!dropped.empty()) {
+      result.dropped_partials = dropped.front();
+      dropped.pop_front();
     }
     return {};
   }

@@ -246,6 +246,26 @@ TEST(PmDeviceSampler, AGapIsCountedEvenWithoutAnOverflowFlag) {
   EXPECT_EQ(sampler->lost_samples(), 3 + 2);
 }
 
+TEST(PmDeviceSampler, PartialSamplesTheBackendDroppedAreCountedOnce) {
+  FakeBackendScript s;
+  const std::int64_t ms = 1000000;
+  s.decodes[0].push_back({raw_sample(0, 10 * ms, {1, 1})});
+  s.dropped_partials_on_decode[0].push_back(0);
+  // The partial 10-20 ms was dropped: a one-interval gap, which the gap rule alone lets pass.
+  s.decodes[0].push_back({raw_sample(20 * ms, 30 * ms, {1, 1})});
+  s.dropped_partials_on_decode[0].push_back(1);
+  // The partial 30-40 ms dropped and 40-60 ms never delivered: 3 lost, not 4.
+  s.decodes[0].push_back({raw_sample(60 * ms, 70 * ms, {1, 1})});
+  s.dropped_partials_on_decode[0].push_back(1);
+  FakeBackendLog log;
+  auto sampler = open_pm_sampler(std::make_unique<FakePmBackend>(s, &log), fast_config());
+  sampler->start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  sampler->stop();
+  EXPECT_EQ(sampler->drain().size(), 3u);
+  EXPECT_EQ(sampler->lost_samples(), 1 + 3);
+}
+
 TEST(PmDeviceSampler, ASilentStreamIsRestartedAndItsSilenceCounted) {
   FakeBackendScript s;
   const std::int64_t ms = 1000000;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 
+#include "collect/counters/counter_image_cursor.h"
 #include "collect/counters/cupti/cupti_status.h"
 #include "collect/counters/cupti/nvperf_host.h"
 #include "collect/counters/pm_backend.h"
@@ -27,7 +28,7 @@ namespace {
 #define CUPROBE_PARAMS(type, name) \
   type name { type##_STRUCT_SIZE }
 
-constexpr std::uint32_t kMaxSamplesPerDecode = 1024;
+constexpr std::uint32_t kMaxImageSamples = 1024;  // CUPTI's limit on a counter data image
 
 struct GpuState {
   CUpti_Profiler_Host_Object* host = nullptr;
@@ -35,7 +36,9 @@ struct GpuState {
   std::vector<std::uint8_t> availability, config, counter_data;
   std::vector<std::string> names;
   std::vector<const char*> name_ptrs;
-  std::int64_t clock_offset_ns = 0;  // CLOCK_REALTIME - CUPTI timestamp
+  std::int64_t clock_offset_ns = 0;        // CLOCK_REALTIME - CUPTI timestamp
+  CounterImageCursor cursor;               // what of counter_data is evaluated, and when it is reset
+  std::uint64_t last_evaluated_start = 0;  // CUPTI start timestamp of the last sample evaluated or skipped
   bool started = false;
 };
 
@@ -44,7 +47,7 @@ struct GpuState {
 struct DecodeProfile {
   struct Times {
     double decode_s = 0, info_s = 0, evaluate_s = 0, reset_s = 0;
-    long calls = 0, samples = 0;
+    long calls = 0, samples = 0, resets = 0, refills = 0;
   };
   bool on = std::getenv("CUPROBE_DECODE_PROFILE") != nullptr;
   std::mutex mutex;
@@ -61,13 +64,16 @@ struct DecodeProfile {
     total.reset_s += t.reset_s;
     total.calls += t.calls;
     total.samples += t.samples;
+    total.resets += t.resets;
+    total.refills += t.refills;
   }
   void print() const {
     if (!on) return;
     std::fprintf(stderr,
-                 "cuprobe decode profile: %ld decodes, %ld samples; DecodeData %.3f s, sample info %.3f s, "
-                 "EvaluateToGpuValues %.3f s, image reset %.3f s\n",
-                 total.calls, total.samples, total.decode_s, total.info_s, total.evaluate_s, total.reset_s);
+                 "cuprobe decode profile: %ld decodes, %ld samples, %ld image resets, %ld image refills; "
+                 "DecodeData %.3f s, sample info %.3f s, EvaluateToGpuValues %.3f s, image reset %.3f s\n",
+                 total.calls, total.samples, total.resets, total.refills, total.decode_s, total.info_s,
+                 total.evaluate_s, total.reset_s);
   }
 };
 
@@ -180,7 +186,7 @@ class CuptiPmBackend final : public PmBackend {
     size.pPmSamplingObject = s.sampler;
     size.pMetricNames = s.name_ptrs.data();
     size.numMetrics = s.name_ptrs.size();
-    size.maxSamples = std::min(settings.max_samples, kMaxSamplesPerDecode);
+    size.maxSamples = std::min(settings.max_samples, kMaxImageSamples);
     st = classify_cupti_result(cuptiPmSamplingGetCounterDataSize(&size), "cuptiPmSamplingGetCounterDataSize");
     if (!st.ok()) return fail(s, st);
     s.counter_data.assign(size.counterDataSize, 0);
@@ -193,6 +199,10 @@ class CuptiPmBackend final : public PmBackend {
     auto it = gpus_.find(gpu);
     if (it == gpus_.end() || !it->second.sampler) return {CounterStatus::kOther, "start before enable"};
     GpuState& s = it->second;
+    // A new stream: nothing decoded before a stop belongs to it.
+    BackendStatus reset = reset_counter_data(s);
+    if (!reset.ok()) return reset;
+    s.cursor.restart();
     std::uint64_t before = 0;
     cuptiGetTimestamp(&before);
     std::int64_t now = realtime_ns();
@@ -213,6 +223,8 @@ class CuptiPmBackend final : public PmBackend {
     return classify_cupti_result(cuptiPmSamplingStop(&p), "cuptiPmSamplingStop");
   }
 
+  // Decodes into the image that earlier calls filled (counter_image_cursor.h says why it
+  // is kept), evaluates the samples completed since, and reinitializes it only when full.
   BackendStatus decode(int gpu, std::vector<RawSample>& out, DecodeResult& result) override {
     auto it = gpus_.find(gpu);
     if (it == gpus_.end() || !it->second.sampler) return {CounterStatus::kOther, "decode before enable"};
@@ -230,7 +242,8 @@ class CuptiPmBackend final : public PmBackend {
     BackendStatus st = classify_cupti_result(r, "cuptiPmSamplingDecodeData");
     if (r == CUPTI_ERROR_OUT_OF_MEMORY || d.overflow) result.overflow = true;
     if (!st.ok() && st.code != CounterStatus::kOverflow) return st;
-    result.more = r == CUPTI_SUCCESS && d.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
+    bool full = r == CUPTI_SUCCESS && d.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
+    result.more = full;
 
     CUPROBE_PARAMS(CUpti_PmSampling_GetCounterDataInfo_Params, info);
     info.pCounterDataImage = s.counter_data.data();
@@ -238,14 +251,16 @@ class CuptiPmBackend final : public PmBackend {
     BackendStatus ist =
         classify_cupti_result(cuptiPmSamplingGetCounterDataInfo(&info), "cuptiPmSamplingGetCounterDataInfo");
     if (!ist.ok()) return ist;
-    for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
+    if (image_refilled(s, info.numPopulatedSamples)) {
+      s.cursor.restart();
+      ++times.refills;
+    }
+    CounterImageCursor::Step step = s.cursor.after_decode(info.numPopulatedSamples, info.numCompletedSamples, full);
+    result.dropped_partials = step.dropped_partials;
+    for (std::size_t i = step.begin; i < step.end; ++i) {
       CUPROBE_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params, si);
-      si.pPmSamplingObject = s.sampler;
-      si.pCounterDataImage = s.counter_data.data();
-      si.counterDataImageSize = s.counter_data.size();
-      si.sampleIndex = i;
       double t2 = profile_.on ? DecodeProfile::now() : 0;
-      if (cuptiPmSamplingCounterDataGetSampleInfo(&si) != CUPTI_SUCCESS) continue;
+      if (!sample_info(s, i, si)) continue;
       double t3 = profile_.on ? DecodeProfile::now() : 0;
       times.info_s += t3 - t2;
       RawSample sample;
@@ -267,9 +282,18 @@ class CuptiPmBackend final : public PmBackend {
       ++times.samples;
       out.push_back(std::move(sample));
     }
-    double t4 = profile_.on ? DecodeProfile::now() : 0;
-    BackendStatus rst = reset_counter_data(s);
-    if (profile_.on) times.reset_s += DecodeProfile::now() - t4;
+    // Where the next decode must find the last sample evaluated or skipped (image_refilled).
+    if (!step.reset && step.end > 0) {
+      CUPROBE_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params, si);
+      if (sample_info(s, step.end - 1, si)) s.last_evaluated_start = si.startTimestamp;
+    }
+    BackendStatus rst;
+    if (step.reset) {
+      double t4 = profile_.on ? DecodeProfile::now() : 0;
+      rst = reset_counter_data(s);
+      if (profile_.on) times.reset_s += DecodeProfile::now() - t4;
+      ++times.resets;
+    }
     profile_.add(times);
     if (!rst.ok()) return rst;
     return st.code == CounterStatus::kOverflow ? BackendStatus{} : st;
@@ -410,6 +434,26 @@ class CuptiPmBackend final : public PmBackend {
       return {CounterStatus::kTooManyMetrics, std::to_string(passes.numOfPasses) + " passes needed on " + chip};
     }
     return {};
+  }
+
+  // The cursor expects each decode to append to the image. Should a decode refill it
+  // from its first sample instead, the last sample evaluated is no longer where it was:
+  // then the image is read from its start again (as before issue 29's fix), and the
+  // decode profile counts it.
+  static bool image_refilled(GpuState& s, std::size_t populated) {
+    std::size_t last = s.cursor.evaluated();
+    if (last == 0) return false;
+    CUPROBE_PARAMS(CUpti_PmSampling_CounterData_GetSampleInfo_Params, si);
+    if (populated < last || !sample_info(s, last - 1, si)) return true;
+    return si.startTimestamp != s.last_evaluated_start;
+  }
+
+  static bool sample_info(GpuState& s, std::size_t index, CUpti_PmSampling_CounterData_GetSampleInfo_Params& si) {
+    si.pPmSamplingObject = s.sampler;
+    si.pCounterDataImage = s.counter_data.data();
+    si.counterDataImageSize = s.counter_data.size();
+    si.sampleIndex = index;
+    return cuptiPmSamplingCounterDataGetSampleInfo(&si) == CUPTI_SUCCESS;
   }
 
   static BackendStatus reset_counter_data(GpuState& s) {
