@@ -1,4 +1,4 @@
-#include "load/tls_library.h"
+#include "net/tls_library.h"
 
 #include <dlfcn.h>
 
