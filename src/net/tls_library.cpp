@@ -1,9 +1,8 @@
 #include "net/tls_library.h"
 
-#include <dlfcn.h>
-
 #include <cstdlib>
-#include <vector>
+
+#include "common/shared_library.h"
 
 namespace cuprobe {
 namespace {
@@ -14,76 +13,62 @@ struct Loaded {
   std::string why;
 };
 
-template <typename F>
-bool bind(void* handle, F& fn, const char* name, std::string& missing) {
-  fn = reinterpret_cast<F>(dlsym(handle, name));
-  if (!fn && missing.empty()) missing = name;
-  return fn != nullptr;
+OpenedLibrary open_libssl() {
+  constexpr int kMode = RTLD_NOW | RTLD_LOCAL;
+  if (const char* env = std::getenv("CUPROBE_LIBSSL"); env && *env) return open_library({env}, kMode);
+  return open_library({"libssl.so.3", "libssl.so.1.1"}, kMode);
 }
 
 Loaded load() {
   Loaded l;
-  std::vector<std::string> names;
-  if (const char* env = std::getenv("CUPROBE_LIBSSL"); env && *env)
-    names = {env};
-  else
-    names = {"libssl.so.3", "libssl.so.1.1"};
-  void* handle = nullptr;
-  std::string errors;
-  for (const auto& n : names) {
-    handle = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle) break;
-    const char* e = dlerror();
-    errors += (errors.empty() ? "" : "; ") + std::string(e ? e : n);
-  }
-  if (!handle) {
+  OpenedLibrary ssl = open_libssl();
+  if (!ssl) {
     l.why =
         "https needs OpenSSL's libssl (libssl.so.3 or libssl.so.1.1, e.g. Debian's libssl3), which could not be "
         "loaded: " +
-        errors;
+        ssl.error;
     return l;
   }
   TlsLibrary& t = l.lib;
-  std::string missing;
   // dlsym on libssl's handle also finds libcrypto's symbols (its dependency).
-#define CUPROBE_BIND(name) bind(handle, t.name, #name, missing)
-  CUPROBE_BIND(TLS_client_method);
-  CUPROBE_BIND(TLS_server_method);
-  CUPROBE_BIND(SSL_CTX_new);
-  CUPROBE_BIND(SSL_CTX_free);
-  CUPROBE_BIND(SSL_CTX_set_verify);
-  CUPROBE_BIND(SSL_CTX_set_default_verify_paths);
-  CUPROBE_BIND(SSL_CTX_load_verify_locations);
-  CUPROBE_BIND(SSL_CTX_ctrl);
-  CUPROBE_BIND(SSL_CTX_use_certificate_chain_file);
-  CUPROBE_BIND(SSL_CTX_use_PrivateKey_file);
-  CUPROBE_BIND(SSL_new);
-  CUPROBE_BIND(SSL_free);
-  CUPROBE_BIND(SSL_set_bio);
-  CUPROBE_BIND(SSL_set_connect_state);
-  CUPROBE_BIND(SSL_set_accept_state);
-  CUPROBE_BIND(SSL_do_handshake);
-  CUPROBE_BIND(SSL_read);
-  CUPROBE_BIND(SSL_write);
-  CUPROBE_BIND(SSL_get_error);
-  CUPROBE_BIND(SSL_ctrl);
-  CUPROBE_BIND(SSL_set1_host);
-  CUPROBE_BIND(SSL_get0_param);
-  CUPROBE_BIND(SSL_get_verify_result);
-  CUPROBE_BIND(X509_VERIFY_PARAM_set1_ip_asc);
-  CUPROBE_BIND(X509_verify_cert_error_string);
-  CUPROBE_BIND(BIO_new);
-  CUPROBE_BIND(BIO_s_mem);
-  CUPROBE_BIND(BIO_read);
-  CUPROBE_BIND(BIO_write);
-  CUPROBE_BIND(BIO_ctrl);
-  CUPROBE_BIND(BIO_free);
-  CUPROBE_BIND(ERR_get_error);
-  CUPROBE_BIND(ERR_error_string_n);
-  CUPROBE_BIND(ERR_clear_error);
-#undef CUPROBE_BIND
+#define CUPROBE_SYMBOL(name) required_symbol(#name, t.name)
+  std::string missing = resolve_symbols(ssl, {CUPROBE_SYMBOL(TLS_client_method),
+                                              CUPROBE_SYMBOL(TLS_server_method),
+                                              CUPROBE_SYMBOL(SSL_CTX_new),
+                                              CUPROBE_SYMBOL(SSL_CTX_free),
+                                              CUPROBE_SYMBOL(SSL_CTX_set_verify),
+                                              CUPROBE_SYMBOL(SSL_CTX_set_default_verify_paths),
+                                              CUPROBE_SYMBOL(SSL_CTX_load_verify_locations),
+                                              CUPROBE_SYMBOL(SSL_CTX_ctrl),
+                                              CUPROBE_SYMBOL(SSL_CTX_use_certificate_chain_file),
+                                              CUPROBE_SYMBOL(SSL_CTX_use_PrivateKey_file),
+                                              CUPROBE_SYMBOL(SSL_new),
+                                              CUPROBE_SYMBOL(SSL_free),
+                                              CUPROBE_SYMBOL(SSL_set_bio),
+                                              CUPROBE_SYMBOL(SSL_set_connect_state),
+                                              CUPROBE_SYMBOL(SSL_set_accept_state),
+                                              CUPROBE_SYMBOL(SSL_do_handshake),
+                                              CUPROBE_SYMBOL(SSL_read),
+                                              CUPROBE_SYMBOL(SSL_write),
+                                              CUPROBE_SYMBOL(SSL_get_error),
+                                              CUPROBE_SYMBOL(SSL_ctrl),
+                                              CUPROBE_SYMBOL(SSL_set1_host),
+                                              CUPROBE_SYMBOL(SSL_get0_param),
+                                              CUPROBE_SYMBOL(SSL_get_verify_result),
+                                              CUPROBE_SYMBOL(X509_VERIFY_PARAM_set1_ip_asc),
+                                              CUPROBE_SYMBOL(X509_verify_cert_error_string),
+                                              CUPROBE_SYMBOL(BIO_new),
+                                              CUPROBE_SYMBOL(BIO_s_mem),
+                                              CUPROBE_SYMBOL(BIO_read),
+                                              CUPROBE_SYMBOL(BIO_write),
+                                              CUPROBE_SYMBOL(BIO_ctrl),
+                                              CUPROBE_SYMBOL(BIO_free),
+                                              CUPROBE_SYMBOL(ERR_get_error),
+                                              CUPROBE_SYMBOL(ERR_error_string_n),
+                                              CUPROBE_SYMBOL(ERR_clear_error)});
+#undef CUPROBE_SYMBOL
   if (!missing.empty()) {
-    l.why = "https: the loaded libssl lacks " + missing + " (OpenSSL 1.1 or 3 is needed)";
+    l.why = "https: " + missing + " (OpenSSL 1.1 or 3 is needed)";
     return l;
   }
   l.ok = true;
