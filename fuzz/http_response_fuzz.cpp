@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "load/http_response_parser.h"
+#include "net/http_response_parser.h"
 #include "support/split_feed.h"
 #include "support/sse_events.h"
 

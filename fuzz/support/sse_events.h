@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "load/sse_parser.h"
 #include "load/stream_decoder.h"
+#include "net/sse_parser.h"
 
 namespace cuprobe::fuzz {
 

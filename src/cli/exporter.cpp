@@ -12,6 +12,7 @@
 #include "cli/sampler_flags.h"
 #include "cli/verb.h"
 #include "collect/counters/metric_presets.h"
+#include "collect/counters/sampler_source.h"
 #include "collect/device/nvml.h"
 #include "common/error.h"
 #include "common/stop_signals.h"
@@ -19,8 +20,7 @@
 #include "common/version.h"
 #include "exporter/exporter_collector.h"
 #include "exporter/exporter_metrics.h"
-#include "exporter/http_server.h"
-#include "exporter/sampler_source.h"
+#include "net/http_server.h"
 
 namespace cuprobe {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "common/error.h"
-#include "load/request_builder.h"
+#include "net/http_request.h"
 
 namespace cuprobe {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "load/http_client_config.h"
-#include "load/http_url.h"
+#include "net/http_client_config.h"
+#include "net/http_url.h"
 
 namespace cuprobe {
 

@@ -26,12 +26,12 @@
 #include "collect/counters/metric_catalog.h"
 #include "collect/counters/metric_presets.h"
 #include "collect/counters/pm_backend.h"
+#include "collect/counters/sampler_source.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/start_command.h"
 #include "common/stop_signals.h"
 #include "common/units.h"
-#include "exporter/sampler_source.h"
 #include "report/counter_summary_report.h"
 #include "report/sample_format.h"
 

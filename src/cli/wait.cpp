@@ -8,9 +8,9 @@
 #include "cli/verb.h"
 #include "common/error.h"
 #include "common/units.h"
-#include "load/http_url.h"
 #include "load/readiness.h"
 #include "load/stream_decoder.h"
+#include "net/http_url.h"
 
 namespace cuprobe {
 namespace {

@@ -16,10 +16,10 @@
 
 #include "load/dataset_random.h"
 #include "load/dataset_sharegpt.h"
-#include "load/http_client_config.h"
-#include "load/http_url.h"
 #include "load/token_counter.h"
 #include "load/workload.h"
+#include "net/http_client_config.h"
+#include "net/http_url.h"
 
 namespace cuprobe {
 

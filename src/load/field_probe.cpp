@@ -1,6 +1,6 @@
 #include "load/field_probe.h"
 
-#include "load/http_fetch.h"
+#include "net/http_fetch.h"
 
 namespace cuprobe {
 

@@ -17,11 +17,11 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/utf8.h"
-#include "load/descriptor_limit.h"
-#include "load/http_response_parser.h"
-#include "load/socket_address.h"
-#include "load/sse_parser.h"
-#include "load/tls_session.h"
+#include "net/descriptor_limit.h"
+#include "net/http_response_parser.h"
+#include "net/socket_address.h"
+#include "net/sse_parser.h"
+#include "net/tls_session.h"
 
 namespace cuprobe {
 namespace {

@@ -14,9 +14,9 @@
 
 #include "load/arrivals.h"
 #include "load/request_record.h"
-#include "load/socket_address.h"
 #include "load/stream_decoder.h"
-#include "load/tls_session.h"
+#include "net/socket_address.h"
+#include "net/tls_session.h"
 
 namespace cuprobe {
 

@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "common/clock.h"
-#include "load/http_fetch.h"
+#include "net/http_fetch.h"
 
 namespace cuprobe {
 namespace {

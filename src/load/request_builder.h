@@ -7,9 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "load/http_url.h"
 #include "load/prompt_source.h"
 #include "load/stream_decoder.h"
+#include "net/http_request.h"
+#include "net/http_url.h"
 
 namespace cuprobe {
 
@@ -25,14 +26,7 @@ struct RequestTemplate {
   std::string extra_headers;  // "Name: value\r\n" lines (e.g. Authorization), see header_line()
 };
 
-// "Name: value" → "Name: value\r\n"; throws cuprobe::Error (exit code 2) for a
-// malformed header or one with CR/LF in it.
-std::string header_line(const std::string& header);
-
 nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prompt);
 std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt);
-// A small request (GET/POST) with Connection: close, for readiness and profiler calls.
-std::string build_simple_request(const char* method, const std::string& path, const std::string& authority,
-                                 const std::string& json_body = "", const std::string& extra_headers = "");
 
 }  // namespace cuprobe

@@ -4,7 +4,7 @@
 
 #include "common/clock.h"
 #include "common/utf8.h"
-#include "load/http_fetch.h"
+#include "net/http_fetch.h"
 
 namespace cuprobe {
 namespace {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "common/prometheus_text.h"
-#include "load/http_client_config.h"
-#include "load/http_url.h"
+#include "net/http_client_config.h"
+#include "net/http_url.h"
 
 namespace cuprobe {
 

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
-#include "load/http_fetch.h"
+#include "net/http_fetch.h"
 
 namespace cuprobe {
 

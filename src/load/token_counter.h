@@ -11,8 +11,8 @@
 #include <mutex>
 #include <string>
 
-#include "load/http_client_config.h"
-#include "load/http_url.h"
+#include "net/http_client_config.h"
+#include "net/http_url.h"
 
 namespace cuprobe {
 

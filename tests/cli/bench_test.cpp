@@ -13,8 +13,8 @@
 
 #include "common/clock.h"
 #include "common/utf8.h"
-#include "load/tls_library.h"
-#include "load/tls_session.h"
+#include "net/tls_library.h"
+#include "net/tls_session.h"
 #include "support/json_output.h"
 #include "support/run_cuprobe.h"
 #include "support/scripted_server.h"

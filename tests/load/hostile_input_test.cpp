@@ -6,9 +6,9 @@
 #include <random>
 #include <string>
 
-#include "load/http_response_parser.h"
-#include "load/sse_parser.h"
 #include "load/stream_decoder.h"
+#include "net/http_response_parser.h"
+#include "net/sse_parser.h"
 
 namespace cuprobe {
 namespace {

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "load/http_fetch.h"
+#include "net/http_fetch.h"
 
 namespace cuprobe::test {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "load/tls_session.h"
+#include "net/tls_session.h"
 
 namespace cuprobe::test {
 

@@ -1,7 +1,7 @@
 // A PmBackend that invents its samples: test-only, for end-to-end tests of the
 // binary without a GPU (the exporter under a real Prometheus, sample's columns).
 // Selected by the environment variable CUPROBE_TEST_PM_BACKEND=synthetic
-// (exporter/sampler_source.cpp); never by a command-line option.
+// (collect/counters/sampler_source.cpp); never by a command-line option.
 //
 // Two GH100 devices (CUPROBE_TEST_PM_GPUS=N for another count) whose samples
 // follow the clock at the configured interval, with fixed values per metric:

@@ -1,4 +1,4 @@
-#include "load/http_fetch.h"
+#include "net/http_fetch.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
-#include "exporter/dcgm_sampler.h"
+#include "collect/counters/dcgm_sampler.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <thread>
 
+#include "collect/counters/sampler_source.h"
 #include "common/error.h"
-#include "exporter/sampler_source.h"
 #include "support/scripted_server.h"
 
 namespace cuprobe::test {

@@ -1,4 +1,4 @@
-#include "load/socket_address.h"
+#include "net/socket_address.h"
 
 #include <netdb.h>
 

@@ -1,4 +1,4 @@
-#include "load/sse_parser.h"
+#include "net/sse_parser.h"
 
 #include <cstring>
 

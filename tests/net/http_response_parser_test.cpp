@@ -1,4 +1,4 @@
-#include "load/http_response_parser.h"
+#include "net/http_response_parser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "load/http_fetch.h"
+#include "net/http_fetch.h"
 
 #include <netinet/in.h>
 #include <poll.h>
@@ -15,10 +15,10 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/utf8.h"
-#include "load/http_response_parser.h"
-#include "load/request_builder.h"
-#include "load/socket_address.h"
-#include "load/tls_session.h"
+#include "net/http_request.h"
+#include "net/http_response_parser.h"
+#include "net/socket_address.h"
+#include "net/tls_session.h"
 
 namespace cuprobe {
 namespace {

@@ -1,4 +1,4 @@
-#include "load/tls_session.h"
+#include "net/tls_session.h"
 
 #include <arpa/inet.h>
 

@@ -1,4 +1,4 @@
-#include "load/descriptor_limit.h"
+#include "net/descriptor_limit.h"
 
 #include <sys/resource.h>
 

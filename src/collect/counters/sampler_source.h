@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "collect/counters/device_sampler.h"
-#include "load/http_url.h"
+#include "net/http_url.h"
 
 namespace cuprobe {
 

@@ -1,4 +1,4 @@
-#include "exporter/dcgm_sampler.h"
+#include "collect/counters/dcgm_sampler.h"
 
 #include <cmath>
 #include <condition_variable>
@@ -9,7 +9,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "load/http_fetch.h"
+#include "net/http_fetch.h"
 
 namespace cuprobe {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "load/tls_library.h"
+#include "net/tls_library.h"
 
 namespace cuprobe {
 

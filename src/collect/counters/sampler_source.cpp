@@ -1,12 +1,12 @@
-#include "exporter/sampler_source.h"
+#include "collect/counters/sampler_source.h"
 
 #include <cstdlib>
 
+#include "collect/counters/dcgm_sampler.h"
 #include "collect/counters/pm_device_sampler.h"
 #include "collect/counters/synthetic_pm_backend.h"
 #include "collect/device/nvml_sampler.h"
 #include "common/error.h"
-#include "exporter/dcgm_sampler.h"
 
 namespace cuprobe {
 namespace {

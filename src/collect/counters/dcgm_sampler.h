@@ -11,7 +11,7 @@
 
 #include "collect/counters/device_sampler.h"
 #include "common/prometheus_text.h"
-#include "load/http_url.h"
+#include "net/http_url.h"
 
 namespace cuprobe {
 

@@ -1,4 +1,4 @@
-#include "load/http_url.h"
+#include "net/http_url.h"
 
 #include <charconv>
 

@@ -1,4 +1,4 @@
-#include "load/descriptor_limit.h"
+#include "net/descriptor_limit.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "load/tls_session.h"
+#include "net/tls_session.h"
 
 namespace cuprobe {
 
