@@ -42,7 +42,7 @@ json peaks_json(const std::optional<DevicePeaks>& p) {
           {"dense_tflops", std::move(tflops)}};
 }
 
-// The counted import stats, declared ones only (docs/analyze-json.md).
+// The counted import stats, declared ones only (docs/trace-formats.md, `import_stats`).
 json import_stats_json(const ImportStats& stats) {
   json list = json::array();
   for (const auto& line : stats.counted()) {

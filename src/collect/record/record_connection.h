@@ -1,5 +1,5 @@
 // One injected process's connection, parent side: checks its frames
-// (record_protocol.h), puts timestamps on CLOCK_REALTIME, demangles kernel
+// (wire/record_wire.h), puts timestamps on CLOCK_REALTIME, demangles kernel
 // names and writes the rows into the run file.
 #pragma once
 
