@@ -1,21 +1,56 @@
 #!/usr/bin/env bash
 # Fails when a tracked C++ file differs from what clang-format (.clang-format)
-# makes of it, naming the files; `clang-format -i FILE` fixes one.
+# makes of it, naming the files; `clang-format -i FILE` fixes one. Then runs
+# clang-tidy (.clang-tidy: no function in src/ over 150 lines) over src/, when
+# a release build's compile database is there (`cmake --preset release`).
+#   check_format.sh [all|format|tidy]   (default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v clang-format > /dev/null; then
-  echo "check_format: installing clang-format" >&2
+what="${1:-all}"
+install_tool() {  # COMMAND PACKAGE
+  command -v "$1" > /dev/null && return
+  echo "check_format: installing $2" >&2
   sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq clang-format >&2
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "$2" >&2
+}
+
+if [[ $what == all || $what == format ]]; then
+  install_tool clang-format clang-format
+  mapfile -t files < <(git ls-files '*.cpp' '*.h' 2> /dev/null || find src tests fuzz bench -name '*.cpp' -o -name '*.h')
+  bad=()
+  for f in "${files[@]}"; do
+    clang-format --dry-run --Werror "$f" > /dev/null 2>&1 || bad+=("$f")
+  done
+  if ((${#bad[@]})); then
+    echo "check_format: ${#bad[@]} file(s) not formatted (clang-format -i FILE): ${bad[*]}" >&2
+    exit 1
+  fi
+  echo "check_format: ${#files[@]} files formatted" >&2
 fi
-mapfile -t files < <(git ls-files '*.cpp' '*.h' 2> /dev/null || find src tests fuzz bench -name '*.cpp' -o -name '*.h')
-bad=()
-for f in "${files[@]}"; do
-  clang-format --dry-run --Werror "$f" > /dev/null 2>&1 || bad+=("$f")
-done
-if ((${#bad[@]})); then
-  echo "check_format: ${#bad[@]} file(s) not formatted (clang-format -i FILE): ${bad[*]}" >&2
-  exit 1
+
+if [[ $what == all || $what == tidy ]]; then
+  db=build/release/compile_commands.json
+  if [[ ! -f $db ]]; then
+    echo "check_format: clang-tidy skipped: no $db (run cmake --preset release first)" >&2
+    exit 0
+  fi
+  install_tool clang-tidy clang-tidy
+  # The src/ files this build compiles (CUPTI's only where the CUDA toolkit was found).
+  mapfile -t sources < <(python3 -c '
+import json, os, sys
+root = os.path.realpath("src") + os.sep
+seen = sorted({os.path.realpath(e["file"]) for e in json.load(open(sys.argv[1]))})
+print("\n".join(f for f in seen if f.startswith(root)))' "$db")
+  log="$(mktemp)"
+  trap 'rm -f "$log"' EXIT
+  # -Wno-unknown-warning-option: the database holds g++ flags clang does not know.
+  if ! printf '%s\n' "${sources[@]}" |
+    xargs -P "$(nproc)" -n 4 clang-tidy -p build/release --quiet --extra-arg=-Wno-unknown-warning-option \
+      > "$log" 2>&1; then
+    grep -E 'warning:|error:|note: [0-9]+ lines' "$log" | sort -u >&2 || cat "$log" >&2
+    echo "check_format: clang-tidy (.clang-tidy) failed" >&2
+    exit 1
+  fi
+  echo "check_format: clang-tidy: ${#sources[@]} files in src/ pass .clang-tidy" >&2
 fi
-echo "check_format: ${#files[@]} files formatted" >&2

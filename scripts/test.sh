@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Checks the formatting (.clang-format), then sets up, builds and runs the whole
-# test suite twice: a release build, then a build under AddressSanitizer +
+# test suite twice: a release build (then clang-tidy over src/, .clang-tidy, with
+# its compile database), then a build under AddressSanitizer +
 # UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"
-bash scripts/check_format.sh
+bash scripts/check_format.sh format
 for preset in release sanitize; do
   echo "== $preset" >&2
   bash scripts/setup.sh "$preset"
+  [[ $preset == release ]] && bash scripts/check_format.sh tidy
   ctest --preset "$preset" -j "$jobs" --timeout 600
 done

@@ -30,16 +30,6 @@ double WhatIfInputs::per_step(double total) const {
   return has_steps() ? total / static_cast<double>(steps.summary.steps.size()) : total;
 }
 
-std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
-  int u = 0;
-  while (bytes >= 1000 && u < 4) {
-    bytes /= 1000;
-    ++u;
-  }
-  return format_fixed(bytes, bytes >= 100 || u == 0 ? 0 : 1) + " " + units[u];
-}
-
 CopyCastWork copy_cast_work(const WhatIfInputs& in, const std::string& top_kernel) {
   CopyCastWork c;
   const Profile& p = in.profile;

@@ -51,7 +51,4 @@ CopyCastWork copy_cast_work(const WhatIfInputs& in, const std::string& top_kerne
 // no such kernel's roofline is known (no shapes, or no peaks).
 std::optional<double> non_matmul_at_roofline_ms(const WhatIfInputs& in);
 
-// "857 MB", "1.2 GB", "64 KB", "512 B".
-std::string format_bytes(double bytes);
-
 }  // namespace cuprobe

@@ -9,6 +9,7 @@
 #include "cli/verb.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/say.h"
 #include "import/load_profiles.h"
 #include "report/analyze_csv.h"
 #include "report/analyze_json.h"
@@ -22,10 +23,61 @@ void write_csv_tables(const AnalyzeReport& report, const std::string& dir, const
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("--csv: cannot create directory " + dir + ": " + ec.message());
   std::vector<std::pair<std::string, std::string>> files;
-  for (auto& [name, text] : analyze_csv(report)) files.emplace_back((std::filesystem::path(dir) / name).string(), text);
-  write_files_atomically(files, inputs);  // the four replaced together, or none
-  std::fprintf(stderr, "cuprobe analyze: wrote categories.csv, kernels.csv, steps.csv, findings.csv in %s\n",
-               dir.c_str());
+  std::string names;
+  for (auto& [name, text] : analyze_csv(report)) {
+    files.emplace_back((std::filesystem::path(dir) / name).string(), text);
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  write_files_atomically(files, inputs);  // replaced together, or none
+  say("analyze", "wrote %s in %s", names.c_str(), dir.c_str());
+}
+
+struct AnalyzeFlags {
+  std::vector<std::string> files;
+  AnalyzeOptions options;
+  bool json = false, strict = false;
+  std::string csv_dir, peak;
+  std::size_t top = 15;
+};
+
+void declare(CLI::App& app, AnalyzeFlags& f) {
+  app.add_option("files", f.files, "trace files (one per rank) or directories of them")->required();
+  app.add_option("--step-marker", f.options.step_marker,
+                 "annotation name (prefix) that marks one step; default: detect ProfilerStep#, SGLang, vLLM markers");
+  app.add_flag("--json", f.json, "print the cuprobe.analyze/1 JSON report");
+  add_peak_flag(app, f.peak);
+  app.add_option("--top", f.top, "kernels to list per rank (default 15)");
+  app.add_flag("--strict", f.strict,
+               "fail (exit 1) when the import counted any problem (a data_loss or error import stat; see warnings)");
+  app.add_option("--csv", f.csv_dir,
+                 "also write categories.csv, kernels.csv, steps.csv, findings.csv into DIR (created if missing)");
+}
+
+// The flags are the plan but for --peak, which sets the options' peaks.
+AnalyzeFlags plan(AnalyzeFlags f) {
+  apply_peak_flag(f.peak, f.options);
+  return f;
+}
+
+// --strict: a problem counted while importing (not an info stat) fails the run.
+void check_strict(const std::vector<Profile>& profiles) {
+  for (const auto& p : profiles) {
+    if (p.stats.problems() == 0) continue;
+    for (const auto& line : p.stats.counted()) {
+      if (line.info->severity != StatSeverity::kInfo) throw InputError(p.file, "--strict: " + line.text());
+    }
+  }
+}
+
+int run(const AnalyzeFlags& p) {
+  std::vector<Profile> profiles = load_profiles(p.files);
+  AnalyzeReport report = analyze_profiles(profiles, p.options);
+  if (p.strict) check_strict(profiles);
+  if (!p.csv_dir.empty()) write_csv_tables(report, p.csv_dir, profile_files(profiles));
+  std::string out = p.json ? analyze_json(report, SIZE_MAX).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
+                           : analyze_text(report, p.top);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return std::fflush(stdout) == 0 ? 0 : 1;
 }
 
 int run_analyze(int argc, char** argv) {
@@ -34,42 +86,10 @@ int run_analyze(int argc, char** argv) {
       "with findings. Give one file per rank (.json, .json.gz, .json.xz, .cuprobe, nsys .sqlite or .nsys-rep) or a\n"
       "directory of them; ranks come from distributedInfo, the processes and GPUs of an nsys export, or the name.",
       argv[0]};
-  std::vector<std::string> files;
-  AnalyzeOptions options;
-  bool as_json = false;
-  bool strict = false;
-  std::string csv_dir;
-  std::size_t top = 15;
-  app.add_option("files", files, "trace files (one per rank) or directories of them")->required();
-  app.add_option("--step-marker", options.step_marker,
-                 "annotation name (prefix) that marks one step; default: detect ProfilerStep#, SGLang, vLLM markers");
-  app.add_flag("--json", as_json, "print the cuprobe.analyze/1 JSON report");
-  std::string peak;
-  add_peak_flag(app, peak);
-  app.add_option("--top", top, "kernels to list per rank (default 15)");
-  app.add_flag("--strict", strict,
-               "fail (exit 1) when the import counted any problem (a data_loss or error import stat; see warnings)");
-  app.add_option("--csv", csv_dir,
-                 "also write categories.csv, kernels.csv, steps.csv, findings.csv into DIR (created if missing)");
+  AnalyzeFlags flags;
+  declare(app, flags);
   if (auto rc = parse_args(app, argc, argv)) return *rc;
-  apply_peak_flag(peak, options);
-
-  std::vector<Profile> profiles = load_profiles(files);
-  AnalyzeReport report = analyze_profiles(profiles, options);
-  if (strict) {
-    for (const auto& p : profiles) {
-      if (p.stats.problems() == 0) continue;
-      for (const auto& line : p.stats.counted()) {
-        if (line.info->severity != StatSeverity::kInfo) throw InputError(p.file, "--strict: " + line.text());
-      }
-    }
-  }
-  if (!csv_dir.empty()) write_csv_tables(report, csv_dir, profile_files(profiles));
-  std::string out = as_json
-                        ? analyze_json(report, as_json ? SIZE_MAX : top).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
-                        : analyze_text(report, top);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return std::fflush(stdout) == 0 ? 0 : 1;
+  return run(plan(std::move(flags)));
 }
 
 const VerbRegistration kRegistration{"analyze", "where each step's GPU time goes (torch/Kineto traces, cuprobe runs)",

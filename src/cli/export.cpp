@@ -13,6 +13,7 @@
 #include "cli/verb.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/say.h"
 #include "import/load_profiles.h"
 #include "report/chrome_export.h"
 
@@ -40,9 +41,9 @@ int run_export(int argc, char** argv) {
     write_chrome_trace(profile, file.stream());
     file.commit();
   }
-  std::fprintf(stderr, "cuprobe export: %zu GPU activities, %zu ranges, %zu counter samples%s\n", profile.gpu.size(),
-               profile.cpu.size(), profile.counters.size(),
-               profile.complete ? "" : " (the recording is incomplete: see 'cuprobe analyze' warnings)");
+  say("export", "%zu GPU activities, %zu ranges, %zu counter samples%s", profile.gpu.size(), profile.cpu.size(),
+      profile.counters.size(),
+      profile.complete ? "" : " (the recording is incomplete: see 'cuprobe analyze' warnings)");
   return 0;
 }
 

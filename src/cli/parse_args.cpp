@@ -1,6 +1,7 @@
 #include "cli/parse_args.h"
 
 #include <cstdio>
+#include <string_view>
 
 #include "common/exit_codes.h"
 
@@ -20,6 +21,18 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
     return kExitUsage;
   }
   return std::nullopt;
+}
+
+CommandAfterDashes split_at_dashes(int argc, char** argv) {
+  CommandAfterDashes split{argc, {}};
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--") {
+      split.own_argc = i;
+      split.command.assign(argv + i + 1, argv + argc);
+      break;
+    }
+  }
+  return split;
 }
 
 }  // namespace cuprobe

@@ -19,6 +19,7 @@
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
+#include "common/say.h"
 #include "common/version.h"
 #include "import/load_profiles.h"
 #include "report/html/bench_view.h"
@@ -92,7 +93,7 @@ int run_report(int argc, char** argv) {
     if (base_profiles.size() != profiles.size()) {
       b.rank_note = "The baseline has " + std::to_string(base_profiles.size()) + " rank(s), this run " +
                     std::to_string(profiles.size()) + ": per-step figures compare different setups.";
-      std::fprintf(stderr, "cuprobe report: warning: %s\n", b.rank_note.c_str());
+      say("report", "warning: %s", b.rank_note.c_str());
     }
     in.baseline = std::move(b);
   }
@@ -110,7 +111,7 @@ int run_report(int argc, char** argv) {
   AtomicFile file(output, read);
   file.stream() << page;
   file.commit();
-  std::fprintf(stderr, "cuprobe report: wrote %s (%.2f MB)\n", output.c_str(), static_cast<double>(page.size()) / 1e6);
+  say("report", "wrote %s (%.2f MB)", output.c_str(), static_cast<double>(page.size()) / 1e6);
   return kExitOk;
 }
 

@@ -48,4 +48,8 @@ pid_t start_command(const std::vector<std::string>& command, bool stdout_to_stde
   return pid;
 }
 
+int exit_code_of(int wait_status) {
+  return WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
+}
+
 }  // namespace cuprobe

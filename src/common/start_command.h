@@ -14,4 +14,7 @@ namespace cuprobe {
 // carries cuprobe's result). Returns the child's pid; the caller waits for it.
 pid_t start_command(const std::vector<std::string>& command, bool stdout_to_stderr = false);
 
+// A waitpid status as a shell reports it: the exit status, or 128 + the signal that ended it.
+int exit_code_of(int wait_status);
+
 }  // namespace cuprobe

@@ -130,4 +130,14 @@ std::string format_mib(std::uint64_t bytes) {
   return buf;
 }
 
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+  int u = 0;
+  while (bytes >= 1000 && u < 4) {
+    bytes /= 1000;
+    ++u;
+  }
+  return format_fixed(bytes, bytes >= 100 || u == 0 ? 0 : 1) + " " + units[u];
+}
+
 }  // namespace cuprobe

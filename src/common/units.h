@@ -15,6 +15,7 @@ std::string format_duration_ms(double ms);             // "1.56 ms", "86.0 ms", 
 std::string format_percent(double fraction);           // "91%", "3.4%", "0.2%"
 std::string format_fixed(double value, int decimals);  // "1.56"
 std::string format_mib(std::uint64_t bytes);           // "1024 MiB"
+std::string format_bytes(double bytes);                // "857 MB", "1.2 GB", "64 KB", "512 B" (powers of 1000)
 // A counter value by its metric's name: rates ("..._per_s") as "810.4 GB/s", sizes ("..._bytes") as
 // "2048 MiB", others "93.1"; "-" when not finite, and for the clock_event_reasons bitmask.
 std::string format_metric_value(double v, std::string_view metric);

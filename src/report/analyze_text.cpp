@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/findings_what_if.h"
+#include "common/units.h"
 #include "report/kernel_display_name.h"
 #include "report/kernel_display_names.h"
 #include "report/text_table.h"

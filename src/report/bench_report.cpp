@@ -5,24 +5,24 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/json_number.h"
+
 namespace cuprobe {
 namespace {
 
 using ojson = nlohmann::ordered_json;
 
-ojson number_or_null(double v, std::size_t count) { return count == 0 || !std::isfinite(v) ? ojson() : ojson(v); }
-
 ojson distribution_json(const Distribution& d) {
   ojson j{{"count", d.count},
-          {"mean", number_or_null(d.mean, d.count)},
-          {"p50", number_or_null(d.p50, d.count)},
-          {"p90", number_or_null(d.p90, d.count)},
-          {"p99", number_or_null(d.p99, d.count)},
-          {"max", number_or_null(d.max, d.count)},
-          {"std", number_or_null(d.std, d.count)}};
+          {"mean", number_or_null<ojson>(d.mean, d.count)},
+          {"p50", number_or_null<ojson>(d.p50, d.count)},
+          {"p90", number_or_null<ojson>(d.p90, d.count)},
+          {"p99", number_or_null<ojson>(d.p99, d.count)},
+          {"max", number_or_null<ojson>(d.max, d.count)},
+          {"std", number_or_null<ojson>(d.std, d.count)}};
   if (!d.percentiles.empty()) {
     ojson p = ojson::object();
-    for (const auto& [q, v] : d.percentiles) p["p" + percentile_word(q)] = number_or_null(v, d.count);
+    for (const auto& [q, v] : d.percentiles) p["p" + percentile_word(q)] = number_or_null<ojson>(v, d.count);
     j["percentiles"] = std::move(p);
   }
   return j;

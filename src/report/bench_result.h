@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "collect/device/device_inventory.h"
 #include "report/bench_report.h"
 
 namespace cuprobe {
@@ -23,6 +24,11 @@ struct BenchIdentityInput {
   nlohmann::ordered_json gpus;  // array of {index, name, uuid, ...}; null when unknown
   std::string gpus_note;        // why there are none
 };
+
+// The host's GPUs into `in`: one {index, name, uuid, memory_total} each (bench's
+// spelling since its first result; `devices` writes memory_total_bytes: each
+// output keeps its keys), or the note why there are none.
+void set_identity_gpus(BenchIdentityInput& in, const DevicesReport& devices);
 
 // {"cuprobe_version", "host", "start_time" (ISO 8601 UTC), "start_ns", "gpus" or "gpus_note", "label", "metadata"}
 nlohmann::ordered_json bench_identity_json(const BenchIdentityInput& in);

@@ -5,6 +5,17 @@
 
 namespace cuprobe {
 
+void set_identity_gpus(BenchIdentityInput& in, const DevicesReport& devices) {
+  if (devices.gpus.empty()) {
+    in.gpus_note = devices.error.empty() ? "no GPU found on this host" : devices.error;
+    return;
+  }
+  in.gpus = nlohmann::ordered_json::array();
+  for (const DeviceReport& d : devices.gpus) {
+    in.gpus.push_back({{"index", d.index}, {"name", d.name}, {"uuid", d.uuid}, {"memory_total", d.memory_total}});
+  }
+}
+
 nlohmann::ordered_json bench_identity_json(const BenchIdentityInput& in) {
   nlohmann::ordered_json j;
   j["cuprobe_version"] = in.version;

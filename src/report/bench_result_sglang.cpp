@@ -1,13 +1,12 @@
 #include <cmath>
 
 #include "report/bench_result.h"
+#include "report/json_number.h"
 
 namespace cuprobe {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-ojson value_or_null(double v, std::size_t count) { return count == 0 || !std::isfinite(v) ? ojson() : ojson(v); }
 
 std::string backend_of(const std::string& endpoint) {
   if (endpoint.ends_with("/chat/completions")) return "sglang-oai-chat";
@@ -46,18 +45,18 @@ ojson bench_result_sglang(const BenchReport& r) {
   j["input_throughput"] = m.input_tokens_per_s;
   j["output_throughput"] = m.output_tokens_per_s;
   j["total_throughput"] = m.total_tokens_per_s;
-  j["mean_e2e_latency_ms"] = value_or_null(m.e2e_ms.mean, m.e2e_ms.count);
-  j["median_e2e_latency_ms"] = value_or_null(m.e2e_ms.p50, m.e2e_ms.count);
-  j["std_e2e_latency_ms"] = value_or_null(m.e2e_ms.std, m.e2e_ms.count);
-  j["p99_e2e_latency_ms"] = value_or_null(m.e2e_ms.p99, m.e2e_ms.count);
+  j["mean_e2e_latency_ms"] = number_or_null<ojson>(m.e2e_ms.mean, m.e2e_ms.count);
+  j["median_e2e_latency_ms"] = number_or_null<ojson>(m.e2e_ms.p50, m.e2e_ms.count);
+  j["std_e2e_latency_ms"] = number_or_null<ojson>(m.e2e_ms.std, m.e2e_ms.count);
+  j["p99_e2e_latency_ms"] = number_or_null<ojson>(m.e2e_ms.p99, m.e2e_ms.count);
   for (const auto& [name, d] :
        {std::pair<const char*, const Distribution*>{"ttft", &m.ttft_ms}, {"tpot", &m.tpot_ms}, {"itl", &m.itl_ms}}) {
     std::string n(name);
-    j["mean_" + n + "_ms"] = value_or_null(d->mean, d->count);
-    j["median_" + n + "_ms"] = value_or_null(d->p50, d->count);
-    j["std_" + n + "_ms"] = value_or_null(d->std, d->count);
-    if (n != "ttft" && n != "tpot") j["p95_" + n + "_ms"] = value_or_null(d->p95, d->count);
-    j["p99_" + n + "_ms"] = value_or_null(d->p99, d->count);
+    j["mean_" + n + "_ms"] = number_or_null<ojson>(d->mean, d->count);
+    j["median_" + n + "_ms"] = number_or_null<ojson>(d->p50, d->count);
+    j["std_" + n + "_ms"] = number_or_null<ojson>(d->std, d->count);
+    if (n != "ttft" && n != "tpot") j["p95_" + n + "_ms"] = number_or_null<ojson>(d->p95, d->count);
+    j["p99_" + n + "_ms"] = number_or_null<ojson>(d->p99, d->count);
   }
   j["concurrency"] = m.concurrency;
   j["accept_length"] = ojson();

@@ -4,14 +4,9 @@
 #include <cstdio>
 
 #include "common/units.h"
+#include "report/json_number.h"
 
 namespace cuprobe {
-namespace {
-
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
-
-}  // namespace
-
 nlohmann::json counter_summary_json(const CounterSummary& summary) {
   nlohmann::json j;
   j["metrics"] = summary.metric_names;
@@ -33,6 +28,28 @@ nlohmann::json counter_summary_json(const CounterSummary& summary) {
     }
     j["gpus"].push_back(std::move(jg));
   }
+  return j;
+}
+
+nlohmann::json sample_summary_json(const CounterSummary& summary, const SampleRunFacts& facts) {
+  nlohmann::json j = counter_summary_json(summary);
+  j["schema"] = "cuprobe.sample/1";
+  j["interval_ns"] = facts.interval_ns;
+  j["raw_metrics"] = facts.raw_metrics;
+  j["chips"] = facts.chips;
+  j["skipped_metrics"] = facts.skipped_metrics;
+  j["ended_by"] = facts.ended_by;
+  j["restarts"] = facts.restarts;
+  if (facts.command_exit_code) j["command_exit_code"] = *facts.command_exit_code;
+  return j;
+}
+
+nlohmann::json counter_window_json(const CounterSummary& summary, bool steady, std::int64_t start_ns,
+                                   std::int64_t end_ns) {
+  nlohmann::json j = counter_summary_json(summary);
+  j["window"] = steady ? "steady" : "all";
+  j["start_ns"] = start_ns;
+  j["end_ns"] = end_ns;
   return j;
 }
 

@@ -18,13 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 StreamServerOptions fast() {
   StreamServerOptions o;
   o.ttft_us = 2000;

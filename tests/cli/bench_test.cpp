@@ -42,13 +42,6 @@ ScriptedHandler ready_server(std::function<std::string(int index, const Scripted
   };
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // B6: a server answering with invalid UTF-8 (error body, event data, header)
 // must not cost the report or the --save-requests file.
 TEST(Bench, InvalidUtf8FromTheServerKeepsReportAndRequests) {

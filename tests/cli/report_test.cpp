@@ -14,13 +14,6 @@
 namespace cuprobe::test {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 nlohmann::json page_data(const std::string& page) {
   const std::string open = "id=\"cuprobe-data\">";
   auto at = page.find(open);

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "common/start_command.h"
 #include "net/http_fetch.h"
 
 namespace cuprobe::test {
@@ -55,7 +56,7 @@ bool BackgroundProcess::running() {
   if (pid_ <= 0 || status_ >= 0) return false;
   int st = 0;
   if (waitpid(pid_, &st, WNOHANG) == pid_) {
-    status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    status_ = exit_code_of(st);
     return false;
   }
   return true;

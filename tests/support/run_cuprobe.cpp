@@ -8,7 +8,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
+
+#include "common/start_command.h"
 
 namespace cuprobe::test {
 
@@ -77,7 +80,7 @@ CommandResult run_program(const std::string& binary, const std::vector<std::stri
   if (in_pipe[1] >= 0) close(in_pipe[1]);
   int status = 0;
   waitpid(pid, &status, 0);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.exit_code = exit_code_of(status);
   return result;
 }
 
@@ -98,6 +101,13 @@ std::string write_temp_file(const std::string& name, const std::string& text) {
   std::string path = temp_dir() + "/" + name;
   std::ofstream(path) << text;
   return path;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 }  // namespace cuprobe::test

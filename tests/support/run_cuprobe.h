@@ -19,6 +19,8 @@ CommandResult run_program(const std::string& binary, const std::vector<std::stri
 std::string data_path(const std::string& name);     // tests/data/NAME
 std::string shared_trace(const std::string& name);  // ../shared/traces/NAME ("" if absent)
 std::string temp_dir();                             // a fresh directory for this test
+// The whole file; "" when it cannot be read.
+std::string slurp(const std::string& path);
 // Writes TEXT to NAME in a fresh temp_dir(); returns its path.
 std::string write_temp_file(const std::string& name, const std::string& text);
 

@@ -25,7 +25,9 @@
 #include "collect/record/record_connection.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/say.h"
 #include "common/shared_library.h"
+#include "common/start_command.h"
 #include "common/stop_signals.h"
 #include "common/version.h"
 #include "store/run_file_schema.h"
@@ -36,7 +38,7 @@
 namespace cuprobe {
 namespace {
 
-void say(const std::string& line) { std::fprintf(stderr, "cuprobe record: %s\n", line.c_str()); }
+void say(const std::string& line) { cuprobe::say("record", "%s", line.c_str()); }
 
 // The libcupti file the injected processes should use for NVTX; empty if none.
 std::string find_cupti() {
@@ -524,7 +526,7 @@ RecordOutcome Session::run() {
       if (si->signal == SIGCHLD) {
         int status = 0;
         if (waitpid(child_, &status, WNOHANG) == child_) {
-          child_exit_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+          child_exit_ = exit_code_of(status);
         }
       } else if (si->signal == SIGINT || si->signal == SIGTERM) {
         if (!si->from_terminal) kill(child_, si->signal);

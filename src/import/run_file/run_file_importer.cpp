@@ -52,201 +52,220 @@ std::int32_t shared_memory(SqliteRow& row) {
   return static_cast<std::int32_t>(st + dyn);
 }
 
+using NameIds = std::unordered_map<std::int64_t, StringId>;
+
+NameIds read_names(SqliteDb& db, Profile& p) {
+  NameIds names;
+  auto s = db.prepare("SELECT id, name FROM names");
+  while (s.step()) {
+    SqliteRow row(s, "names");
+    std::int64_t id = row.integer(0, "id");
+    std::string name = row.text(1, p);
+    if (row.keep(p)) names[id] = p.strings.intern(name);
+  }
+  return names;
+}
+
+StringId name_of(const NameIds& names, Profile& p, std::int64_t id) {
+  auto it = names.find(id);
+  if (it != names.end()) return it->second;
+  p.stats.add(ImportStat::kUnknownNameId, "name_id " + std::to_string(id));
+  return p.strings.intern("<unknown>");
+}
+
+void read_metadata(SqliteDb& db, Profile& p) {
+  auto s = db.prepare("SELECT key, value FROM metadata ORDER BY key");
+  while (s.step()) {
+    SqliteRow row(s, "metadata");
+    std::string key = row.text(0, p);
+    p.metadata.emplace_back(std::move(key), row.text(1, p));
+  }
+}
+
+void read_devices(SqliteDb& db, Profile& p) {
+  auto s = db.prepare("SELECT id, name, sm_count, compute_major, compute_minor, memory_bytes FROM devices ORDER BY id");
+  while (s.step()) {
+    SqliteRow row(s, "devices");
+    DeviceInfo d;
+    d.id = row.int32_or(0, "id", -1);
+    d.name = row.text(1, p);
+    d.sm_count = row.int32_or(2, "sm_count", 0);
+    d.compute_major = row.int32_or(3, "compute_major", 0);
+    d.compute_minor = row.int32_or(4, "compute_minor", 0);
+    d.memory_bytes = row.integer_or(5, "memory_bytes", 0);
+    if (row.keep(p)) p.devices.push_back(std::move(d));
+  }
+}
+
+void read_kernels(SqliteDb& db, Profile& p, const NameIds& names) {
+  auto s = db.prepare(activity_query(
+      "name_id, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared",
+      "kernels"));
+  static constexpr const char* kDims[] = {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z"};
+  while (s.step()) {
+    SqliteRow row(s, "kernels");
+    GpuActivity a = read_activity(row, p, GpuActivityKind::kKernel, "kernel", 16);
+    std::int64_t name_id = row.integer(6, "name_id");
+    for (int i = 0; i < 3; ++i) {
+      a.grid[i] = row.int32_or(7 + i, kDims[i], 0);
+      a.block[i] = row.int32_or(10 + i, kDims[3 + i], 0);
+    }
+    a.registers_per_thread = row.int32_or(13, "registers", -1);
+    a.shared_memory_bytes = shared_memory(row);
+    if (!row.keep(p)) continue;
+    a.name = name_of(names, p, name_id);
+    p.gpu.push_back(a);
+  }
+}
+
+// Whole-graph records (--graphs whole): one activity per launch, its nodes unseen.
+void read_graph_launches(SqliteDb& db, Profile& p) {
+  if (!db.has_table("graph_launches")) return;
+  auto s = db.prepare(activity_query("", "graph_launches"));
+  while (s.step()) {
+    SqliteRow row(s, "graph_launches");
+    GpuActivity a = read_activity(row, p, GpuActivityKind::kGraph, "graph launch", 6);
+    if (!row.keep(p)) continue;
+    a.name = p.strings.intern(graph_launch_activity_name(a.graph_id));
+    p.gpu.push_back(a);
+  }
+}
+
+void read_copies(SqliteDb& db, Profile& p, StringId memset_name) {
+  auto s = db.prepare(activity_query("kind, bytes", "memcpy"));
+  while (s.step()) {
+    SqliteRow row(s, "memcpy");
+    GpuActivity a = read_activity(row, p, GpuActivityKind::kMemcpy, "memcpy", 8);
+    std::string kind = row.text(6, p);
+    a.bytes = row.integer_or(7, "bytes", -1);
+    if (!row.keep(p)) continue;
+    a.memcpy_kind = from_name<MemcpyKind>(kind).value_or(MemcpyKind::kUnknown);
+    a.name = p.strings.intern(memcpy_activity_name(a.memcpy_kind));
+    p.gpu.push_back(a);
+  }
+  auto m = db.prepare(activity_query("bytes", "memset"));
+  while (m.step()) {
+    SqliteRow row(m, "memset");
+    GpuActivity a = read_activity(row, p, GpuActivityKind::kMemset, "memset", 7);
+    a.name = memset_name;
+    a.bytes = row.integer_or(6, "bytes", -1);
+    if (row.keep(p)) p.gpu.push_back(a);
+  }
+}
+
+void read_ranges(SqliteDb& db, Profile& p, const NameIds& names) {
+  auto s = db.prepare("SELECT pid, tid, start_ns, end_ns, name_id, kind, correlation FROM ranges");
+  while (s.step()) {
+    SqliteRow row(s, "ranges");
+    CpuRange r;
+    r.pid = row.integer_or(0, "pid", -1);
+    r.tid = row.integer_or(1, "tid", -1);
+    r.start = row.time(2, "start_ns");
+    r.end = row.time(3, "end_ns");
+    std::int64_t name_id = row.integer(4, "name_id");
+    std::string kind = s.text(5);
+    r.correlation = row.integer_or(6, "correlation", -1);
+    if (!row.keep(p)) continue;
+    repair_reversed_interval(p, r.start, r.end, "range");
+    r.name = name_of(names, p, name_id);
+    std::optional<RangeKind> recorded = from_name<RangeKind>(kind);
+    r.kind = !recorded                       ? CpuRangeKind::kOther
+             : *recorded == RangeKind::kNvtx ? CpuRangeKind::kAnnotation
+                                             : CpuRangeKind::kRuntime;
+    p.cpu.push_back(r);
+  }
+}
+
+void read_samples(SqliteDb& db, Profile& p) {
+  NameIds metrics;
+  auto m = db.prepare("SELECT id, name FROM metrics");
+  while (m.step()) {
+    SqliteRow row(m, "metrics");
+    std::int64_t id = row.integer(0, "id");
+    std::string name = row.text(1, p);
+    if (row.keep(p)) metrics[id] = p.strings.intern(name);
+  }
+  auto s = db.prepare("SELECT device, start_ns, end_ns, metric_id, value FROM samples WHERE value IS NOT NULL");
+  while (s.step()) {
+    SqliteRow row(s, "samples");
+    CounterSample c;
+    c.device = row.int32_or(0, "device", -1);
+    c.start = row.time(1, "start_ns");
+    c.end = row.time(2, "end_ns");
+    std::int64_t metric_id = row.integer(3, "metric_id");
+    if (!row.keep(p)) continue;
+    repair_reversed_interval(p, c.start, c.end, "counter sample");
+    auto it = metrics.find(metric_id);
+    if (it == metrics.end()) {
+      p.stats.add(ImportStat::kUnknownMetricId, "metric_id " + std::to_string(metric_id));
+      continue;
+    }
+    c.metric = it->second;
+    c.value = s.real(4);
+    p.counters.push_back(c);
+  }
+}
+
+// The recorder's losses (one stat for all; the example lists each reason, largest first) and notices.
+void read_losses_and_notices(SqliteDb& db, Profile& p) {
+  auto s = db.prepare("SELECT source, pid, reason, count FROM losses ORDER BY count DESC");
+  std::int64_t total = 0;
+  std::string reasons;
+  while (s.step()) {
+    SqliteRow row(s, "losses");
+    std::int64_t pid = row.integer_or(1, "pid", -1);
+    std::int64_t count = row.integer_or(3, "count", 0);
+    if (!row.keep(p) || count <= 0) continue;
+    total = saturating_add(total, count);
+    if (!reasons.empty()) reasons += "; ";
+    reasons += std::to_string(count) + " " + s.text(2) + " (" + s.text(0) + ", pid " + std::to_string(pid) + ")";
+  }
+  p.stats.add(ImportStat::kLostRecords, reasons, {}, total);
+  auto n = db.prepare("SELECT source, pid, message FROM notices ORDER BY time_ns");
+  while (n.step()) {
+    std::string who = n.text(0);
+    if (n.is_integer(1) && n.int64(1) > 0) who += " pid " + std::to_string(n.int64(1));
+    std::string notice = printable_one_line(who + ": " + n.text(2), kMaxNoticeBytes);
+    p.stats.add(ImportStat::kRecorderNotice, notice);
+    p.notices.push_back(std::move(notice));
+  }
+}
+
+void read_processes(SqliteDb& db, Profile& p) {
+  bool ranked = db.has_column("processes", "rank") && db.has_column("processes", "world_size");
+  auto s = db.prepare(ranked ? "SELECT pid, command, rank, world_size FROM processes ORDER BY pid"
+                             : "SELECT pid, command, NULL, NULL FROM processes ORDER BY pid");
+  while (s.step()) {
+    SqliteRow row(s, "processes");
+    ProcessInfo info;
+    info.pid = row.integer(0, "pid");
+    info.command = row.text(1, p);
+    std::int32_t rank = row.int32_or(2, "rank", -1), world = row.int32_or(3, "world_size", -1);
+    if (!row.keep(p)) continue;
+    if (rank >= 0) info.rank = rank;
+    if (world > 0) info.world_size = world;
+    p.processes.push_back(std::move(info));
+  }
+  auto e = db.prepare("SELECT pid, end_reason FROM processes WHERE end_reason IS NULL OR end_reason != 'exited'");
+  while (e.step()) {
+    std::string reason = e.is_null(1) ? "still running when the recording ended" : e.text(1);
+    p.stats.add(ImportStat::kProcessNotExited, "process " + e.text(0) + ": " + reason);
+  }
+}
+
+// The tables in the order their strings are interned (the profile's string ids follow it).
 void read_all(SqliteDb& db, Profile& p) {
-  std::unordered_map<std::int64_t, StringId> names;
-  {
-    auto s = db.prepare("SELECT id, name FROM names");
-    while (s.step()) {
-      SqliteRow row(s, "names");
-      std::int64_t id = row.integer(0, "id");
-      std::string name = row.text(1, p);
-      if (row.keep(p)) names[id] = p.strings.intern(name);
-    }
-  }
-  auto name_of = [&](std::int64_t id) {
-    auto it = names.find(id);
-    if (it != names.end()) return it->second;
-    p.stats.add(ImportStat::kUnknownNameId, "name_id " + std::to_string(id));
-    return p.strings.intern("<unknown>");
-  };
-  {
-    auto s = db.prepare("SELECT key, value FROM metadata ORDER BY key");
-    while (s.step()) {
-      SqliteRow row(s, "metadata");
-      std::string key = row.text(0, p);
-      p.metadata.emplace_back(std::move(key), row.text(1, p));
-    }
-  }
-  {
-    auto s =
-        db.prepare("SELECT id, name, sm_count, compute_major, compute_minor, memory_bytes FROM devices ORDER BY id");
-    while (s.step()) {
-      SqliteRow row(s, "devices");
-      DeviceInfo d;
-      d.id = row.int32_or(0, "id", -1);
-      d.name = row.text(1, p);
-      d.sm_count = row.int32_or(2, "sm_count", 0);
-      d.compute_major = row.int32_or(3, "compute_major", 0);
-      d.compute_minor = row.int32_or(4, "compute_minor", 0);
-      d.memory_bytes = row.integer_or(5, "memory_bytes", 0);
-      if (row.keep(p)) p.devices.push_back(std::move(d));
-    }
-  }
-  {
-    auto s = db.prepare(activity_query(
-        "name_id, grid_x, grid_y, grid_z, block_x, block_y, block_z, registers, static_shared, dynamic_shared",
-        "kernels"));
-    static constexpr const char* kDims[] = {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z"};
-    while (s.step()) {
-      SqliteRow row(s, "kernels");
-      GpuActivity a = read_activity(row, p, GpuActivityKind::kKernel, "kernel", 16);
-      std::int64_t name_id = row.integer(6, "name_id");
-      for (int i = 0; i < 3; ++i) {
-        a.grid[i] = row.int32_or(7 + i, kDims[i], 0);
-        a.block[i] = row.int32_or(10 + i, kDims[3 + i], 0);
-      }
-      a.registers_per_thread = row.int32_or(13, "registers", -1);
-      a.shared_memory_bytes = shared_memory(row);
-      if (!row.keep(p)) continue;
-      a.name = name_of(name_id);
-      p.gpu.push_back(a);
-    }
-  }
+  NameIds names = read_names(db, p);
+  read_metadata(db, p);
+  read_devices(db, p);
+  read_kernels(db, p, names);
   StringId memset_name = p.strings.intern(kMemsetActivityName);
-  if (db.has_table("graph_launches")) {
-    // Whole-graph records (--graphs whole): one activity per launch, its nodes unseen.
-    auto s = db.prepare(activity_query("", "graph_launches"));
-    while (s.step()) {
-      SqliteRow row(s, "graph_launches");
-      GpuActivity a = read_activity(row, p, GpuActivityKind::kGraph, "graph launch", 6);
-      if (!row.keep(p)) continue;
-      a.name = p.strings.intern(graph_launch_activity_name(a.graph_id));
-      p.gpu.push_back(a);
-    }
-  }
-  {
-    auto s = db.prepare(activity_query("kind, bytes", "memcpy"));
-    while (s.step()) {
-      SqliteRow row(s, "memcpy");
-      GpuActivity a = read_activity(row, p, GpuActivityKind::kMemcpy, "memcpy", 8);
-      std::string kind = row.text(6, p);
-      a.bytes = row.integer_or(7, "bytes", -1);
-      if (!row.keep(p)) continue;
-      a.memcpy_kind = from_name<MemcpyKind>(kind).value_or(MemcpyKind::kUnknown);
-      a.name = p.strings.intern(memcpy_activity_name(a.memcpy_kind));
-      p.gpu.push_back(a);
-    }
-  }
-  {
-    auto s = db.prepare(activity_query("bytes", "memset"));
-    while (s.step()) {
-      SqliteRow row(s, "memset");
-      GpuActivity a = read_activity(row, p, GpuActivityKind::kMemset, "memset", 7);
-      a.name = memset_name;
-      a.bytes = row.integer_or(6, "bytes", -1);
-      if (row.keep(p)) p.gpu.push_back(a);
-    }
-  }
-  {
-    auto s = db.prepare("SELECT pid, tid, start_ns, end_ns, name_id, kind, correlation FROM ranges");
-    while (s.step()) {
-      SqliteRow row(s, "ranges");
-      CpuRange r;
-      r.pid = row.integer_or(0, "pid", -1);
-      r.tid = row.integer_or(1, "tid", -1);
-      r.start = row.time(2, "start_ns");
-      r.end = row.time(3, "end_ns");
-      std::int64_t name_id = row.integer(4, "name_id");
-      std::string kind = s.text(5);
-      r.correlation = row.integer_or(6, "correlation", -1);
-      if (!row.keep(p)) continue;
-      repair_reversed_interval(p, r.start, r.end, "range");
-      r.name = name_of(name_id);
-      std::optional<RangeKind> recorded = from_name<RangeKind>(kind);
-      r.kind = !recorded                       ? CpuRangeKind::kOther
-               : *recorded == RangeKind::kNvtx ? CpuRangeKind::kAnnotation
-                                               : CpuRangeKind::kRuntime;
-      p.cpu.push_back(r);
-    }
-  }
-  {
-    std::unordered_map<std::int64_t, StringId> metrics;
-    auto m = db.prepare("SELECT id, name FROM metrics");
-    while (m.step()) {
-      SqliteRow row(m, "metrics");
-      std::int64_t id = row.integer(0, "id");
-      std::string name = row.text(1, p);
-      if (row.keep(p)) metrics[id] = p.strings.intern(name);
-    }
-    auto s = db.prepare("SELECT device, start_ns, end_ns, metric_id, value FROM samples WHERE value IS NOT NULL");
-    while (s.step()) {
-      SqliteRow row(s, "samples");
-      CounterSample c;
-      c.device = row.int32_or(0, "device", -1);
-      c.start = row.time(1, "start_ns");
-      c.end = row.time(2, "end_ns");
-      std::int64_t metric_id = row.integer(3, "metric_id");
-      if (!row.keep(p)) continue;
-      repair_reversed_interval(p, c.start, c.end, "counter sample");
-      auto it = metrics.find(metric_id);
-      if (it == metrics.end()) {
-        p.stats.add(ImportStat::kUnknownMetricId, "metric_id " + std::to_string(metric_id));
-        continue;
-      }
-      c.metric = it->second;
-      c.value = s.real(4);
-      p.counters.push_back(c);
-    }
-  }
-  {
-    // One stat for all losses; the example lists each reason, largest first.
-    auto s = db.prepare("SELECT source, pid, reason, count FROM losses ORDER BY count DESC");
-    std::int64_t total = 0;
-    std::string reasons;
-    while (s.step()) {
-      SqliteRow row(s, "losses");
-      std::int64_t pid = row.integer_or(1, "pid", -1);
-      std::int64_t count = row.integer_or(3, "count", 0);
-      if (!row.keep(p) || count <= 0) continue;
-      total = saturating_add(total, count);
-      if (!reasons.empty()) reasons += "; ";
-      reasons += std::to_string(count) + " " + s.text(2) + " (" + s.text(0) + ", pid " + std::to_string(pid) + ")";
-    }
-    p.stats.add(ImportStat::kLostRecords, reasons, {}, total);
-  }
-  {
-    auto s = db.prepare("SELECT source, pid, message FROM notices ORDER BY time_ns");
-    while (s.step()) {
-      std::string who = s.text(0);
-      if (s.is_integer(1) && s.int64(1) > 0) who += " pid " + std::to_string(s.int64(1));
-      std::string notice = printable_one_line(who + ": " + s.text(2), kMaxNoticeBytes);
-      p.stats.add(ImportStat::kRecorderNotice, notice);
-      p.notices.push_back(std::move(notice));
-    }
-  }
-  {
-    bool ranked = db.has_column("processes", "rank") && db.has_column("processes", "world_size");
-    auto s = db.prepare(ranked ? "SELECT pid, command, rank, world_size FROM processes ORDER BY pid"
-                               : "SELECT pid, command, NULL, NULL FROM processes ORDER BY pid");
-    while (s.step()) {
-      SqliteRow row(s, "processes");
-      ProcessInfo info;
-      info.pid = row.integer(0, "pid");
-      info.command = row.text(1, p);
-      std::int32_t rank = row.int32_or(2, "rank", -1), world = row.int32_or(3, "world_size", -1);
-      if (!row.keep(p)) continue;
-      if (rank >= 0) info.rank = rank;
-      if (world > 0) info.world_size = world;
-      p.processes.push_back(std::move(info));
-    }
-  }
-  {
-    auto s = db.prepare("SELECT pid, end_reason FROM processes WHERE end_reason IS NULL OR end_reason != 'exited'");
-    while (s.step()) {
-      std::string reason = s.is_null(1) ? "still running when the recording ended" : s.text(1);
-      p.stats.add(ImportStat::kProcessNotExited, "process " + s.text(0) + ": " + reason);
-    }
-  }
+  read_graph_launches(db, p);
+  read_copies(db, p, memset_name);
+  read_ranges(db, p, names);
+  read_samples(db, p);
+  read_losses_and_notices(db, p);
+  read_processes(db, p);
 }
 
 constexpr const char* kTables[] = {"metadata", "names",   "kernels", "memcpy",  "memset",    "ranges",

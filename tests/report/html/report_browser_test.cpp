@@ -36,13 +36,6 @@ std::string find_chromium() {
   return {};
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 struct Opened {
   json check;                         // the page's self-check
   std::vector<std::string> messages;  // console messages Chromium logged
