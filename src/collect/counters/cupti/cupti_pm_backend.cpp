@@ -39,6 +39,7 @@ struct GpuState {
   std::int64_t clock_offset_ns = 0;        // CLOCK_REALTIME - CUPTI timestamp
   CounterImageCursor cursor;               // what of counter_data is evaluated, and when it is reset
   std::uint64_t last_evaluated_start = 0;  // CUPTI start timestamp of the last sample evaluated or skipped
+  std::uint64_t last_emitted_start = 0;    // ... of the last sample emitted in this stream
   bool started = false;
 };
 
@@ -47,7 +48,7 @@ struct GpuState {
 struct DecodeProfile {
   struct Times {
     double decode_s = 0, info_s = 0, evaluate_s = 0, reset_s = 0;
-    long calls = 0, samples = 0, resets = 0, refills = 0;
+    long calls = 0, samples = 0, resets = 0, refills = 0, repeats = 0;
   };
   bool on = std::getenv("CUPROBE_DECODE_PROFILE") != nullptr;
   std::mutex mutex;
@@ -66,13 +67,15 @@ struct DecodeProfile {
     total.samples += t.samples;
     total.resets += t.resets;
     total.refills += t.refills;
+    total.repeats += t.repeats;
   }
   void print() const {
     if (!on) return;
     std::fprintf(stderr,
-                 "cuprobe decode profile: %ld decodes, %ld samples, %ld image resets, %ld image refills; "
-                 "DecodeData %.3f s, sample info %.3f s, EvaluateToGpuValues %.3f s, image reset %.3f s\n",
-                 total.calls, total.samples, total.resets, total.refills, total.decode_s, total.info_s,
+                 "cuprobe decode profile: %ld decodes, %ld samples, %ld image resets, %ld image refills, "
+                 "%ld repeated samples skipped; DecodeData %.3f s, sample info %.3f s, EvaluateToGpuValues "
+                 "%.3f s, image reset %.3f s\n",
+                 total.calls, total.samples, total.resets, total.refills, total.repeats, total.decode_s, total.info_s,
                  total.evaluate_s, total.reset_s);
   }
 };
@@ -203,6 +206,7 @@ class CuptiPmBackend final : public PmBackend {
     BackendStatus reset = reset_counter_data(s);
     if (!reset.ok()) return reset;
     s.cursor.restart();
+    s.last_emitted_start = 0;
     std::uint64_t before = 0;
     cuptiGetTimestamp(&before);
     std::int64_t now = realtime_ns();
@@ -263,6 +267,14 @@ class CuptiPmBackend final : public PmBackend {
       if (!sample_info(s, i, si)) continue;
       double t3 = profile_.on ? DecodeProfile::now() : 0;
       times.info_s += t3 - t2;
+      // Samples follow each other: one that starts no later than the last emitted is
+      // one already read (after a refill) or not a sample of this stream (zero-length
+      // ones stamped at the start have been seen after a stop).
+      if (s.last_emitted_start != 0 && si.startTimestamp <= s.last_emitted_start) {
+        ++times.repeats;
+        continue;
+      }
+      s.last_emitted_start = si.startTimestamp;
       RawSample sample;
       sample.start_ns = static_cast<std::int64_t>(si.startTimestamp) + s.clock_offset_ns;
       sample.end_ns = static_cast<std::int64_t>(si.endTimestamp) + s.clock_offset_ns;
