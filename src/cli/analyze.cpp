@@ -21,13 +21,14 @@ void write_csv_tables(const AnalyzeReport& report, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("--csv: cannot create directory " + dir + ": " + ec.message());
+  std::string names;
   for (const auto& [name, text] : analyze_csv(report)) {
     AtomicFile file((std::filesystem::path(dir) / name).string());
     file.stream() << text;
     file.commit();
+    names += (names.empty() ? "" : ", ") + name;
   }
-  std::fprintf(stderr, "cuprobe analyze: wrote categories.csv, kernels.csv, steps.csv, findings.csv in %s\n",
-               dir.c_str());
+  std::fprintf(stderr, "cuprobe analyze: wrote %s in %s\n", names.c_str(), dir.c_str());
 }
 
 int run_analyze(int argc, char** argv) {
