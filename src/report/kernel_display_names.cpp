@@ -105,44 +105,81 @@ std::string parameters(std::string_view text) {
   return out;
 }
 
-// Renders each node so that nodes of different text render differently where their
-// template arguments allow: the base, and the arguments that differ among nodes of
-// the same base (always the first named one at the top, as kernel_display_name).
+// Renders each node so that nodes of different text render differently where their template
+// arguments allow, with as few arguments as that takes: the base, then (at the top, always) the first
+// named argument as kernel_display_name shows it, then, while nodes of one base still render alike,
+// the argument that tells most of them apart (named ones first), each rendered the same way.
 std::vector<std::string> render_distinct(const std::vector<const Node*>& nodes, bool top) {
+  static const Node kNone;
   std::vector<std::string> out(nodes.size());
+  std::vector<std::map<std::size_t, std::string>> shown(nodes.size());  // per node: position -> rendering
+  auto child = [&](std::size_t m, std::size_t p) -> const Node& {
+    return p < nodes[m]->args.size() ? nodes[m]->args[p] : kNone;
+  };
+  // Shows position p for `group`: the children rendered apart where they differ, else their base.
+  auto show = [&](const std::vector<std::size_t>& group, std::size_t p) {
+    std::vector<const Node*> column;
+    bool equal = true;
+    for (std::size_t m : group) {
+      column.push_back(&child(m, p));
+      equal = equal && column.back()->text == column.front()->text;
+    }
+    std::vector<std::string> parts =
+        equal ? std::vector<std::string>(group.size(), column.front()->base) : render_distinct(column, false);
+    for (std::size_t k = 0; k < group.size(); ++k) shown[group[k]][p] = parts[k];
+  };
+  auto rendering = [&](std::size_t m) {
+    std::string inner;
+    for (const auto& [p, text] : shown[m]) {
+      if (!text.empty()) inner += (inner.empty() ? "" : ", ") + text;
+    }
+    return inner.empty() ? nodes[m]->base : nodes[m]->base + "<" + inner + ">";
+  };
   std::map<std::string, std::vector<std::size_t>> by_base;
   for (std::size_t i = 0; i < nodes.size(); ++i) by_base[nodes[i]->base].push_back(i);
   for (const auto& [base, members] : by_base) {
     std::size_t positions = 0;
-    bool same_text = true;
-    for (std::size_t m : members) {
-      positions = std::max(positions, nodes[m]->args.size());
-      same_text = same_text && nodes[m]->text == nodes[members.front()]->text;
-    }
-    std::vector<std::string> inner(members.size());
-    bool first_named_seen = false;
-    static const Node kNone;
-    for (std::size_t p = 0; p < positions; ++p) {
-      std::vector<const Node*> column;
-      bool equal = true;
-      for (std::size_t m : members) {
-        const Node* child = p < nodes[m]->args.size() ? &nodes[m]->args[p] : &kNone;
-        equal = equal && (column.empty() || child->text == column.front()->text);
-        column.push_back(child);
-      }
-      bool first_named = top && !first_named_seen && named(*column.front());
-      first_named_seen = first_named_seen || (top && named(*column.front()));
-      if ((equal || same_text) && !first_named) continue;
-      std::vector<std::string> parts =
-          equal ? std::vector<std::string>(members.size(), column.front()->base) : render_distinct(column, false);
-      for (std::size_t k = 0; k < members.size(); ++k) {
-        if (parts[k].empty()) continue;
-        inner[k] += (inner[k].empty() ? "" : ", ") + parts[k];
+    for (std::size_t m : members) positions = std::max(positions, nodes[m]->args.size());
+    if (top) {
+      for (std::size_t p = 0; p < positions; ++p) {
+        if (!named(child(members.front(), p))) continue;
+        show(members, p);
+        break;
       }
     }
-    for (std::size_t k = 0; k < members.size(); ++k) {
-      out[members[k]] = inner[k].empty() ? base : base + "<" + inner[k] + ">";
+    // Split the members that still render alike, one argument at a time.
+    std::vector<std::vector<std::size_t>> pending{members};
+    while (!pending.empty()) {
+      std::vector<std::size_t> group = std::move(pending.back());
+      pending.pop_back();
+      std::map<std::string, std::vector<std::size_t>> alike;
+      for (std::size_t m : group) alike[rendering(m)].push_back(m);
+      for (auto& [text, same] : alike) {
+        std::map<std::string, int> texts;
+        for (std::size_t m : same) texts[nodes[m]->text] += 1;
+        if (texts.size() < 2) continue;
+        std::size_t best = positions;
+        std::size_t best_count = 1;
+        bool best_named = false;
+        for (std::size_t p = 0; p < positions; ++p) {
+          if (shown[same.front()].count(p)) continue;
+          std::map<std::string, int> values;
+          for (std::size_t m : same) values[child(m, p).text] += 1;
+          bool is_named = named(child(same.front(), p));
+          bool better = values.size() > 1 && (best == positions || (is_named && !best_named) ||
+                                              (is_named == best_named && values.size() > best_count));
+          if (better) {
+            best = p;
+            best_count = values.size();
+            best_named = is_named;
+          }
+        }
+        if (best == positions) continue;  // alike in every argument: told apart below, or numbered
+        show(same, best);
+        pending.push_back(same);
+      }
     }
+    for (std::size_t m : members) out[m] = rendering(m);
     // Still alike but not the same: the parameter types where they differ (a lambda's dtype, an overload).
     std::map<std::string, std::vector<std::size_t>> alike;
     for (std::size_t m : members) alike[out[m]].push_back(m);

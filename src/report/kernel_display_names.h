@@ -3,7 +3,7 @@
 // (kernel_display_name) no other row shares keeps it; rows that share one show
 // the template arguments that differ between them, recursively and without
 // namespaces ("elementwise_kernel<gpu_kernel_impl_nocast<BinaryFunctor<MulFunctor>>>",
-// "CatArrayBatchedCopy<float, 3, 64, 64>"); names alike up to their template
+// "CatArrayBatchedCopy<float, 3>", the fewest arguments that do it); names alike up to their template
 // arguments (overloads, cut-off names) are numbered: "name (2)". Full names stay
 // in JSON and CSV.
 #pragma once

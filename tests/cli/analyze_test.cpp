@@ -135,7 +135,12 @@ TEST(DiffCli, ReportsTheRatioAndWhatMoved) {
       run_cuprobe({"diff", data_path("tp2_mlp_decode_rank0.json.gz") + "," + data_path("tp2_mlp_decode_rank1.json.gz"),
                    data_path("tp2_mlp_decode_rank0.json.gz") + "," + data_path("tp2_mlp_decode_rank1.json.gz")});
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find("(1.00x faster)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("1.03 ms -> 1.03 ms  (same)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("ranks paired by rank id"), std::string::npos) << text.out;
+  // B against A in words, the larger time over the smaller, with both times.
+  auto worded = run_cuprobe(
+      {"diff", data_path("mla_fp8pool_gathercast_small.json.gz"), data_path("mla_fp8pool_fullcast_small.json.gz")});
+  EXPECT_NE(worded.out.find("0.16 ms -> 1.56 ms  (9.6\u00d7 slower)"), std::string::npos) << worded.out;
   EXPECT_EQ(run_cuprobe({"diff", "only_one.json"}).exit_code, 2);
 }
 

@@ -42,8 +42,8 @@ TEST(KernelDisplayNames, DifferingTemplateArgumentsTellRowsApart) {
   auto names = unique_kernel_display_names({kMul, kAdd, kCat3, kCat4, kMul});
   EXPECT_EQ(names[0], "elementwise_kernel<gpu_kernel_impl_nocast<BinaryFunctor<MulFunctor>>>");
   EXPECT_EQ(names[1], "elementwise_kernel<gpu_kernel_impl_nocast<BinaryFunctor<AddFunctor>>>");
-  EXPECT_EQ(names[2], "CatArrayBatchedCopy<float, 3, 64, 64>");
-  EXPECT_EQ(names[3], "CatArrayBatchedCopy<float, 4, 128, 1>");
+  EXPECT_EQ(names[2], "CatArrayBatchedCopy<float, 3>");  // the first argument that tells them apart
+  EXPECT_EQ(names[3], "CatArrayBatchedCopy<float, 4>");
   EXPECT_EQ(names[4], names[0]);  // the same kernel, the same name
 }
 
