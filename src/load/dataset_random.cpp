@@ -22,6 +22,24 @@ Conversation single(std::string text, std::int64_t max_tokens, std::int64_t toke
   return Conversation{{std::move(p)}};
 }
 
+// jobs: `heads` shared texts, then heads × per_head texts of their own; request
+// n is head n / per_head, `sep`, text n, asking for outputs[n]; shuffled with the seed.
+std::vector<Conversation> grouped(TokenCounter& counter, std::vector<FitJob>& jobs, std::size_t heads,
+                                  std::size_t per_head, const char* sep, const std::vector<std::int64_t>& outputs,
+                                  std::uint64_t seed) {
+  fit_all(counter, jobs);
+  std::vector<Conversation> conversations;
+  conversations.reserve(heads * per_head);
+  for (std::size_t n = 0; n < heads * per_head; ++n) {
+    const FittedText& head = jobs[n / per_head].fitted;
+    const FittedText& own = jobs[heads + n].fitted;
+    conversations.push_back(single(head.text + sep + own.text, outputs[n], head.tokens + own.tokens));
+  }
+  std::mt19937_64 rng(seed);
+  std::shuffle(conversations.begin(), conversations.end(), rng);
+  return conversations;
+}
+
 }  // namespace
 
 LengthRange length_range(std::int64_t len, double range_ratio, RangeRule rule) {
@@ -105,17 +123,7 @@ std::vector<Conversation> shared_prefix_dataset(const SharedPrefixSpec& spec, To
     jobs[groups + n] = FitJob{text_stream(spec.seed, kQuestion, n), draw(lengths, question_range), {}};
     outputs[n] = draw(lengths, output_range);
   }
-  fit_all(counter, jobs);
-  std::vector<Conversation> conversations;
-  conversations.reserve(groups * per_group);
-  for (std::size_t n = 0; n < groups * per_group; ++n) {
-    const FittedText& system = jobs[n / per_group].fitted;
-    const FittedText& question = jobs[groups + n].fitted;
-    conversations.push_back(single(system.text + "\n\n" + question.text, outputs[n], system.tokens + question.tokens));
-  }
-  std::mt19937_64 rng(spec.seed);
-  std::shuffle(conversations.begin(), conversations.end(), rng);
-  return conversations;
+  return grouped(counter, jobs, groups, per_group, "\n\n", outputs, spec.seed);
 }
 
 void check_prefix_repetition_spec(const PrefixRepetitionSpec& spec) {
@@ -139,17 +147,8 @@ std::vector<Conversation> prefix_repetition_dataset(const PrefixRepetitionSpec& 
   for (std::size_t n = 0; n < prefixes * per_prefix; ++n) {
     jobs[prefixes + n] = FitJob{text_stream(spec.seed, kSuffix, n), spec.suffix_len, {}};
   }
-  fit_all(counter, jobs);
-  std::vector<Conversation> conversations;
-  conversations.reserve(prefixes * per_prefix);
-  for (std::size_t n = 0; n < prefixes * per_prefix; ++n) {
-    const FittedText& prefix = jobs[n / per_prefix].fitted;
-    const FittedText& suffix = jobs[prefixes + n].fitted;
-    conversations.push_back(single(prefix.text + " " + suffix.text, spec.output_len, prefix.tokens + suffix.tokens));
-  }
-  std::mt19937_64 rng(spec.seed);
-  std::shuffle(conversations.begin(), conversations.end(), rng);
-  return conversations;
+  std::vector<std::int64_t> outputs(prefixes * per_prefix, spec.output_len);
+  return grouped(counter, jobs, prefixes, per_prefix, " ", outputs, spec.seed);
 }
 
 }  // namespace cuprobe

@@ -34,6 +34,13 @@ class ThreeCharCounter final : public TokenCounter {
   std::uint64_t calls_ = 0;
 };
 
+// The first n words of text, with the space after them.
+std::string leading_words(const std::string& text, int n) {
+  std::size_t cut = 0;
+  for (int w = 0; w < n; ++w) cut = text.find(' ', cut) + 1;
+  return text.substr(0, cut);
+}
+
 TEST(DatasetRandom, LengthRangeIsVllms) {
   LengthRange r = length_range(100, 0.25);
   EXPECT_EQ(r.low, 75);
@@ -185,10 +192,8 @@ TEST(DatasetRandom, PrefixIsSharedAndCountsInTheLength) {
     EXPECT_EQ(count_words(p.text), p.expected_prompt_tokens);
     EXPECT_GE(p.expected_prompt_tokens, 25 + 6);  // prefix + [6, 18]
     EXPECT_LE(p.expected_prompt_tokens, 25 + 18);
-    std::size_t cut = 0;
-    for (int w = 0; w < 25; ++w) cut = p.text.find(' ', cut) + 1;
-    prefixes.insert(p.text.substr(0, cut));
-    rests.insert(p.text.substr(cut));
+    prefixes.insert(leading_words(p.text, 25));
+    rests.insert(p.text.substr(leading_words(p.text, 25).size()));
   }
   EXPECT_EQ(prefixes.size(), 1u) << "one prefix, the same for every request";
   EXPECT_EQ(rests.size(), 40u) << "each request's own text differs";
@@ -253,10 +258,8 @@ TEST(DatasetRandom, PrefixRepetitionIsVllms) {
     EXPECT_EQ(p.max_tokens, 5);
     EXPECT_EQ(p.expected_prompt_tokens, 27);
     EXPECT_EQ(count_words(p.text), 27);
-    std::size_t cut = 0;
-    for (int w = 0; w < 20; ++w) cut = p.text.find(' ', cut) + 1;
-    ++per_prefix[p.text.substr(0, cut)];
-    suffixes.insert(p.text.substr(cut));
+    ++per_prefix[leading_words(p.text, 20)];
+    suffixes.insert(p.text.substr(leading_words(p.text, 20).size()));
   }
   EXPECT_EQ(per_prefix.size(), 3u);
   for (const auto& [prefix, n] : per_prefix) EXPECT_EQ(n, 4);
