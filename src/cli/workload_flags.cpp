@@ -1,54 +1,164 @@
 #include "cli/workload_flags.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "common/error.h"
 #include "common/units.h"
-#include "load/bpe_tokenizer.h"
 #include "load/token_counter.h"
+#include "load/tokenizer_files.h"
 
 namespace cuprobe {
+namespace {
+
+constexpr const char* kGroup = "Workload (with --dataset-name)";
+
+enum class PathUse { kNone, kRequired, kOptional };
+
+struct DatasetKind {
+  const char* name;
+  PathUse path;
+  bool counts;  // prompt lengths are counted (a counter is needed)
+};
+
+// Every --dataset-name: its peers' names, what --dataset-path is to it.
+constexpr DatasetKind kDatasets[] = {
+    {"random", PathUse::kNone, true},
+    {"sharegpt", PathUse::kRequired, true},
+    {"shared-prefix", PathUse::kNone, true},
+    {"generated-shared-prefix", PathUse::kNone, true},
+    {"prefix_repetition", PathUse::kNone, true},
+    {"custom", PathUse::kRequired, false},
+    {"sonnet", PathUse::kOptional, true},
+    {"burstgpt", PathUse::kRequired, true},
+    {"timed_trace", PathUse::kRequired, true},
+    {"mooncake", PathUse::kRequired, true},
+    {"jsonl", PathUse::kRequired, false},
+};
+
+const DatasetKind* find_dataset(const std::string& name) {
+  for (const DatasetKind& k : kDatasets) {
+    if (name == k.name) return &k;
+  }
+  return nullptr;
+}
+
+std::string dataset_names() {
+  std::string out;
+  for (const DatasetKind& k : kDatasets) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  return out;
+}
+
+bool is_shared_prefix(const std::string& name) { return name == "shared-prefix" || name == "generated-shared-prefix"; }
+bool is_trace(const std::string& name) { return name == "timed_trace" || name == "mooncake"; }
+
+// The trace's time unit and block size, as the dataset's peer reads them.
+TraceSpec trace_spec(const WorkloadFlags& f) {
+  TraceSpec t = f.trace;
+  if (f.dataset_name == "mooncake") {
+    if (f.trace_sec_multiplier) throw Error("--timed-trace-sec-multiplier is for timed_trace", kExitUsage);
+    t.seconds_per_unit = 0.001 * f.mooncake_slowdown.value_or(1.0);  // SGLang: ms, slowed down
+    t.chunk_tokens = f.trace_chunk.value_or(512);                    // Mooncake's block of a hash id
+  } else {
+    if (f.mooncake_slowdown) throw Error("--mooncake-slowdown-factor is for mooncake", kExitUsage);
+    t.seconds_per_unit = f.trace_sec_multiplier.value_or(1.0);
+    t.chunk_tokens = f.trace_chunk.value_or(16);
+  }
+  return t;
+}
+
+bool replays_times(const WorkloadFlags& f) {
+  return f.dataset_name == "mooncake" ? f.use_trace_timestamps : f.self_timed;
+}
+
+}  // namespace
 
 void add_workload_flags(CLI::App& app, WorkloadFlags& f) {
-  app.add_option("--dataset-name", f.dataset_name,
-                 "workload: random, sharegpt, shared-prefix or jsonl (vLLM/SGLang --dataset-name)");
-  app.add_option("--dataset-path", f.dataset_path, "sharegpt: the ShareGPT JSON file; jsonl: the JSONL file");
-  app.add_option_function<std::string>(
+  app.add_option("--dataset-name", f.dataset_name, "workload: " + dataset_names() + " (vLLM/SGLang --dataset-name)");
+  std::size_t before = app.get_options().size();
+  CLI::App* g = &app;
+  g->add_option("--dataset-path", f.dataset_path,
+                "sharegpt: the ShareGPT JSON; custom, jsonl, timed_trace, mooncake: the JSONL; burstgpt: the CSV; "
+                "sonnet: a text (default: the bundled Shakespeare sonnets)");
+  g->add_option_function<std::string>(
       "--dataset-max-size", [&f](const std::string& size) { f.dataset_max_bytes = parse_size(size); },
       "the largest dataset file read (default 1GiB): a larger file ends with an error naming it");
-  app.add_option("--num-prompts", f.num_prompts,
-                 "requests the workload holds (cycled when the run sends more; default: -n plus warm-up, or 1000)");
-  app.add_option("--random-input-len", f.random.input_len, "random: prompt tokens")->capture_default_str();
-  app.add_option("--random-output-len", f.random.output_len, "random: max_tokens")->capture_default_str();
-  app.add_option("--random-range-ratio", f.random.range_ratio,
-                 "random: lengths uniform in [len*(1-r), len*(1+r)], r in [0, 1)")
+  g->add_option("--num-prompts", f.num_prompts,
+                "requests the workload holds (cycled when the run sends more; default: -n plus warm-up, or 1000)");
+  g->add_option("--random-input-len", f.random.input_len, "random: prompt tokens")->capture_default_str();
+  g->add_option("--random-output-len", f.random.output_len, "random: max_tokens")->capture_default_str();
+  g->add_option("--random-range-ratio", f.random.range_ratio,
+                "random: lengths uniform in [len*(1-r), len*(1+r)], r in [0, 1) (vLLM's rule)")
       ->capture_default_str();
-  app.add_option("--sharegpt-output-len", f.sharegpt_output_len,
-                 "sharegpt: max_tokens of every request (default: the reply's length)");
-  app.add_option("--gsp-num-groups", f.gsp.groups, "shared-prefix: groups (one system prompt each)")
+  g->add_option("--random-prefix-len", f.random.prefix_len,
+                "random: tokens of one prefix put before every prompt (vLLM)")
       ->capture_default_str();
-  app.add_option("--gsp-prompts-per-group", f.gsp.prompts_per_group, "shared-prefix: questions per group")
+  g->add_option("--sharegpt-output-len", f.sharegpt_output_len,
+                "sharegpt: max_tokens of every request (default: the reply's length)");
+  g->add_option("--gsp-num-groups", f.gsp.groups, "shared-prefix: groups (one system prompt each)")
       ->capture_default_str();
-  app.add_option("--gsp-system-prompt-len", f.gsp.system_prompt_len, "shared-prefix: system prompt tokens")
+  g->add_option("--gsp-prompts-per-group", f.gsp.prompts_per_group, "shared-prefix: questions per group")
       ->capture_default_str();
-  app.add_option("--gsp-question-len", f.gsp.question_len, "shared-prefix: question tokens")->capture_default_str();
-  app.add_option("--gsp-output-len", f.gsp.output_len, "shared-prefix: max_tokens")->capture_default_str();
-  app.add_flag("--multi-turn", f.multi_turn,
-               "sharegpt, jsonl: every user turn of a conversation, in order, each with the history before it");
-  app.add_option("--token-count", f.token_count,
-                 "how prompt lengths are counted: auto (the server's /tokenize, else words), server or words")
+  g->add_option("--gsp-system-prompt-len", f.gsp.system_prompt_len, "shared-prefix: system prompt tokens")
       ->capture_default_str();
-  app.add_option("--tokenizer", f.tokenizer,
-                 "count prompt lengths with this Hugging Face tokenizer.json (byte-level BPE) instead of the server");
+  g->add_option("--gsp-question-len", f.gsp.question_len, "shared-prefix: question tokens")->capture_default_str();
+  g->add_option("--gsp-output-len", f.gsp.output_len, "shared-prefix: max_tokens")->capture_default_str();
+  g->add_option("--gsp-range-ratio", f.gsp.range_ratio,
+                "shared-prefix: lengths uniform in [len*r, len] (SGLang's rule; 1 = exact)")
+      ->capture_default_str();
+  g->add_option("--prefix-repetition-prefix-len", f.repetition.prefix_len, "prefix_repetition: prefix tokens")
+      ->capture_default_str();
+  g->add_option("--prefix-repetition-suffix-len", f.repetition.suffix_len, "prefix_repetition: suffix tokens")
+      ->capture_default_str();
+  g->add_option("--prefix-repetition-num-prefixes", f.repetition.num_prefixes,
+                "prefix_repetition: prefixes, each with --num-prompts / N suffixes")
+      ->capture_default_str();
+  g->add_option("--prefix-repetition-output-len", f.repetition.output_len, "prefix_repetition: max_tokens")
+      ->capture_default_str();
+  g->add_option("--custom-output-len", f.custom.output_len,
+                "custom: max_tokens of every request; -1: each line's \"output_tokens\"")
+      ->capture_default_str();
+  g->add_flag("--disable-shuffle", f.disable_shuffle, "custom: take the lines in file order (vLLM)");
+  g->add_flag("--no-oversample", f.no_oversample, "custom: do not repeat lines when the file has fewer than needed");
+  g->add_option("--sonnet-input-len", f.sonnet.input_len, "sonnet: most prompt tokens")->capture_default_str();
+  g->add_option("--sonnet-output-len", f.sonnet.output_len, "sonnet: max_tokens")->capture_default_str();
+  g->add_option("--sonnet-prefix-len", f.sonnet.prefix_len, "sonnet: tokens of the prefix all prompts share")
+      ->capture_default_str();
+  g->add_option("--timed-trace-sec-multiplier", f.trace_sec_multiplier,
+                "timed_trace: seconds per timestamp unit (0.001 for milliseconds; default 1)");
+  g->add_option("--timed-trace-chunk-hash-size", f.trace_chunk,
+                "timed_trace, mooncake: prompt tokens per hash id (default 16; mooncake: 512)");
+  g->add_option("--timed-trace-label-timestamp", f.trace.timestamp_field, "timed_trace: the timestamp's field")
+      ->capture_default_str();
+  g->add_option("--timed-trace-label-input-length", f.trace.input_field, "timed_trace: the input length's field")
+      ->capture_default_str();
+  g->add_option("--timed-trace-label-output-length", f.trace.output_field, "timed_trace: the output length's field")
+      ->capture_default_str();
+  g->add_option("--timed-trace-label-hash-ids", f.trace.hash_field, "timed_trace: the hash ids' field")
+      ->capture_default_str();
+  g->add_flag("--self-timed,!--no-self-timed", f.self_timed,
+              "timed_trace: send at the trace's times (default), or as --request-rate says");
+  g->add_option("--mooncake-slowdown-factor", f.mooncake_slowdown,
+                "mooncake: millisecond timestamps stretched by this factor (2 = half the pace; default 1)");
+  g->add_flag("--use-trace-timestamps", f.use_trace_timestamps,
+              "mooncake: send at the trace's times (else as --request-rate says, as SGLang does)");
+  g->add_flag("--multi-turn", f.multi_turn,
+              "sharegpt, jsonl: every user turn of a conversation, in order, each with the history before it");
+  g->add_option("--token-count", f.token_count,
+                "how prompt lengths are counted: auto (the server's /tokenize, else words), server or words")
+      ->capture_default_str();
+  g->add_option(
+      "--tokenizer", f.tokenizer,
+      "count prompt lengths with this tokenizer instead of the server: a Hugging Face model id (from the "
+      "local cache), a model directory, a tokenizer.json (byte-level BPE) or a SentencePiece tokenizer.model");
+  std::vector<CLI::Option*> options = app.get_options();
+  for (std::size_t i = before; i < options.size(); ++i) options[i]->group(kGroup);
 }
 
 void check_workload_flags_used(const CLI::App& app, const WorkloadFlags& flags) {
   if (!flags.dataset_name.empty()) return;
-  for (const char* name :
-       {"--dataset-path", "--num-prompts", "--random-input-len", "--random-output-len", "--random-range-ratio",
-        "--sharegpt-output-len", "--gsp-num-groups", "--gsp-prompts-per-group", "--gsp-system-prompt-len",
-        "--gsp-question-len", "--gsp-output-len", "--multi-turn", "--token-count", "--tokenizer"}) {
-    if (app.count(name) > 0) throw Error(std::string(name) + " needs --dataset-name", kExitUsage);
+  for (const CLI::Option* o : app.get_options([](const CLI::Option* o) { return o->get_group() == kGroup; })) {
+    if (o->count() > 0) throw Error(o->get_name() + " needs --dataset-name", kExitUsage);
   }
 }
 
@@ -56,33 +166,42 @@ std::optional<WorkloadPlan> plan_workload(const WorkloadFlags& flags, std::uint6
                                           std::int64_t default_output_len, std::uint64_t seed) {
   const std::string& name = flags.dataset_name;
   if (name.empty()) return std::nullopt;
-  if (name != "random" && name != "sharegpt" && name != "shared-prefix" && name != "jsonl") {
-    throw Error("--dataset-name must be random, sharegpt, shared-prefix or jsonl", kExitUsage);
-  }
+  const DatasetKind* kind = find_dataset(name);
+  if (!kind) throw Error("--dataset-name must be one of " + dataset_names(), kExitUsage);
   if (flags.token_count != "auto" && flags.token_count != "server" && flags.token_count != "words") {
     throw Error("--token-count must be auto, server or words", kExitUsage);
   }
-  bool needs_path = name == "sharegpt" || name == "jsonl";
-  if (needs_path && flags.dataset_path.empty())
+  if (kind->path == PathUse::kRequired && flags.dataset_path.empty())
     throw Error("--dataset-name " + name + " needs --dataset-path", kExitUsage);
-  if (!needs_path && !flags.dataset_path.empty()) throw Error("--dataset-path is for sharegpt and jsonl", kExitUsage);
-  if (flags.multi_turn && !needs_path) throw Error("--multi-turn is for sharegpt and jsonl", kExitUsage);
+  if (kind->path == PathUse::kNone && !flags.dataset_path.empty()) {
+    throw Error("--dataset-path is not for --dataset-name " + name, kExitUsage);
+  }
+  if (flags.multi_turn && name != "sharegpt" && name != "jsonl")
+    throw Error("--multi-turn is for sharegpt and jsonl", kExitUsage);
   if (flags.sharegpt_output_len < 0) throw Error("--sharegpt-output-len must be positive", kExitUsage);
   WorkloadPlan plan;
   plan.flags = flags;
+  WorkloadFlags& f = plan.flags;
   std::uint64_t pool = flags.num_prompts > 0 ? flags.num_prompts : (planned_requests > 0 ? planned_requests : 1000);
-  plan.flags.random.count = pool;
-  plan.flags.random.seed = seed;
-  plan.flags.gsp.seed = seed;
-  plan.flags.num_prompts = pool;
-  if (name == "random") check_random_spec(plan.flags.random);
-  if (name == "shared-prefix") check_shared_prefix_spec(plan.flags.gsp);
+  f.num_prompts = pool;
+  f.random.count = f.sonnet.count = f.repetition.requests = f.custom.count = f.trace.count = pool;
+  f.random.seed = f.gsp.seed = f.repetition.seed = f.custom.seed = f.sonnet.seed = f.trace.seed = seed;
+  f.custom.shuffle = !flags.disable_shuffle;
+  f.custom.oversample = !flags.no_oversample;
+  if (name == "random") check_random_spec(f.random);
+  if (is_shared_prefix(name)) check_shared_prefix_spec(f.gsp);
+  if (name == "prefix_repetition") check_prefix_repetition_spec(f.repetition);
+  if (is_trace(name)) f.trace = trace_spec(f);
   if (!flags.tokenizer.empty()) {
     if (flags.token_count != "auto") throw Error("--tokenizer and --token-count exclude each other", kExitUsage);
-    plan.tokenizer = BpeTokenCounter::load(flags.tokenizer);
+    plan.tokenizer = load_tokenizer(flags.tokenizer);
   }
   if (name == "sharegpt") plan.sharegpt = read_sharegpt(flags.dataset_path, flags.dataset_max_bytes);
   if (name == "jsonl") plan.jsonl = read_jsonl_prompts(flags.dataset_path, default_output_len, flags.dataset_max_bytes);
+  if (name == "custom") plan.custom = read_custom_jsonl(flags.dataset_path);
+  if (name == "burstgpt") plan.burstgpt = read_burstgpt(flags.dataset_path);
+  if (name == "sonnet") plan.sonnet_lines = sonnet_lines(flags.dataset_path);
+  if (is_trace(name)) plan.trace = read_trace(flags.dataset_path, f.trace);
   return plan;
 }
 
@@ -107,82 +226,202 @@ std::vector<Conversation> jsonl_conversations(const std::vector<Prompt>& prompts
   return out;
 }
 
+std::string range_text(const LengthRange& r) { return std::to_string(r.low) + ".." + std::to_string(r.high); }
+
+// One dataset's requests, the line that describes them and its report settings.
+struct Made {
+  std::vector<Conversation> conversations;
+  std::string what;
+};
+
+Made make_random(const WorkloadFlags& f, TokenCounter& counter, nlohmann::ordered_json& s) {
+  Made m{random_dataset(f.random, counter), {}};
+  LengthRange in = length_range(f.random.input_len, f.random.range_ratio, f.random.rule);
+  LengthRange out = length_range(f.random.output_len, f.random.range_ratio, f.random.rule);
+  m.what = "random, " + std::to_string(m.conversations.size()) + " prompts of " +
+           (f.random.prefix_len > 0 ? std::to_string(f.random.prefix_len) + " shared + " : "") + range_text(in) +
+           " tokens in, " + range_text(out) + " out";
+  s["random_input_len"] = f.random.input_len;
+  s["random_output_len"] = f.random.output_len;
+  s["random_range_ratio"] = f.random.range_ratio;
+  s["random_prefix_len"] = f.random.prefix_len;
+  s["range_rule"] = range_rule_name(f.random.rule);
+  return m;
+}
+
+Made make_shared_prefix(const WorkloadFlags& f, TokenCounter& counter, nlohmann::ordered_json& s) {
+  Made m{shared_prefix_dataset(f.gsp, counter), {}};
+  m.what = f.dataset_name + ", " + std::to_string(f.gsp.groups) + " groups x " +
+           std::to_string(f.gsp.prompts_per_group) + " prompts, system " + std::to_string(f.gsp.system_prompt_len) +
+           " + question " + std::to_string(f.gsp.question_len) + " tokens in, " + std::to_string(f.gsp.output_len) +
+           " out" + (f.gsp.range_ratio < 1 ? " (range ratio " + std::to_string(f.gsp.range_ratio) + ")" : "");
+  s["gsp_num_groups"] = f.gsp.groups;
+  s["gsp_prompts_per_group"] = f.gsp.prompts_per_group;
+  s["gsp_system_prompt_len"] = f.gsp.system_prompt_len;
+  s["gsp_question_len"] = f.gsp.question_len;
+  s["gsp_output_len"] = f.gsp.output_len;
+  s["gsp_range_ratio"] = f.gsp.range_ratio;
+  return m;
+}
+
+Made make_prefix_repetition(const WorkloadFlags& f, TokenCounter& counter, nlohmann::ordered_json& s) {
+  const PrefixRepetitionSpec& r = f.repetition;
+  Made m{prefix_repetition_dataset(r, counter), {}};
+  m.what = "prefix_repetition, " + std::to_string(r.num_prefixes) + " prefixes x " +
+           std::to_string(m.conversations.size() / static_cast<std::size_t>(r.num_prefixes)) + " prompts, prefix " +
+           std::to_string(r.prefix_len) + " + suffix " + std::to_string(r.suffix_len) + " tokens in, " +
+           std::to_string(r.output_len) + " out";
+  s["prefix_repetition_prefix_len"] = r.prefix_len;
+  s["prefix_repetition_suffix_len"] = r.suffix_len;
+  s["prefix_repetition_num_prefixes"] = r.num_prefixes;
+  s["prefix_repetition_output_len"] = r.output_len;
+  return m;
+}
+
+Made make_sharegpt(const WorkloadPlan& plan, TokenCounter& counter, nlohmann::ordered_json& s) {
+  const WorkloadFlags& f = plan.flags;
+  ShareGptSpec spec;
+  spec.count = f.num_prompts;
+  spec.fixed_output_len = f.sharegpt_output_len;
+  spec.multi_turn = f.multi_turn;
+  spec.seed = f.random.seed;
+  ShareGptSelection sel = select_sharegpt(*plan.sharegpt, spec, counter);
+  if (sel.conversations.empty()) {
+    throw Error(f.dataset_path + ": no conversation passed the length filter (" + std::to_string(sel.too_short) +
+                " too short, " + std::to_string(sel.too_long) + " too long)");
+  }
+  Made m{std::move(sel.conversations), {}};
+  m.what = "sharegpt " + f.dataset_path + ", " + std::to_string(m.conversations.size()) + " conversations (" +
+           std::to_string(sel.checked) + " checked: " + std::to_string(sel.too_short) + " too short, " +
+           std::to_string(sel.too_long) + " too long; " + std::to_string(plan.sharegpt->unusable) + " of " +
+           std::to_string(plan.sharegpt->entries) + " entries unusable)";
+  s["path"] = f.dataset_path;
+  s["entries"] = plan.sharegpt->entries;
+  s["unusable"] = plan.sharegpt->unusable;
+  s["checked"] = sel.checked;
+  s["too_short"] = sel.too_short;
+  s["too_long"] = sel.too_long;
+  s["sharegpt_output_len"] = f.sharegpt_output_len;
+  return m;
+}
+
+Made make_sonnet(const WorkloadPlan& plan, TokenCounter& counter, nlohmann::ordered_json& s) {
+  const WorkloadFlags& f = plan.flags;
+  Made m{sonnet_dataset(plan.sonnet_lines, f.sonnet, counter), {}};
+  std::string source = f.dataset_path.empty() ? "Shakespeare's sonnets" : f.dataset_path;
+  m.what = "sonnet (" + source + "), " + std::to_string(m.conversations.size()) + " prompts of at most " +
+           std::to_string(f.sonnet.input_len) + " tokens in (" + std::to_string(f.sonnet.prefix_len) + " shared), " +
+           std::to_string(f.sonnet.output_len) + " out";
+  s["path"] = f.dataset_path.empty() ? "bundled" : f.dataset_path;
+  s["sonnet_input_len"] = f.sonnet.input_len;
+  s["sonnet_output_len"] = f.sonnet.output_len;
+  s["sonnet_prefix_len"] = f.sonnet.prefix_len;
+  return m;
+}
+
+Made make_burstgpt(const WorkloadPlan& plan, TokenCounter& counter, nlohmann::ordered_json& s) {
+  const WorkloadFlags& f = plan.flags;
+  const BurstGptFile& file = *plan.burstgpt;
+  Made m{burstgpt_dataset(file, f.num_prompts, f.random.seed, counter), {}};
+  m.what = "burstgpt " + f.dataset_path + ", " + std::to_string(m.conversations.size()) + " requests drawn from " +
+           std::to_string(file.rows.size()) + " GPT-4 rows (of " + std::to_string(file.lines) + ": " +
+           std::to_string(file.other_models) + " of other models, " + std::to_string(file.failed) + " failed)";
+  s["path"] = f.dataset_path;
+  s["rows"] = file.lines;
+  s["kept"] = file.rows.size();
+  s["other_models"] = file.other_models;
+  s["failed"] = file.failed;
+  return m;
+}
+
+Made make_trace(const WorkloadPlan& plan, TokenCounter& counter, nlohmann::ordered_json& s,
+                std::vector<std::int64_t>& arrivals) {
+  const WorkloadFlags& f = plan.flags;
+  TraceWorkload t = trace_dataset(plan.trace, f.trace, counter);
+  bool timed = replays_times(f);
+  if (timed) arrivals = t.offsets_ns;
+  double span_s = t.offsets_ns.empty() ? 0 : static_cast<double>(t.offsets_ns.back()) / 1e9;
+  Made m{std::move(t.conversations), {}};
+  char span[32];
+  std::snprintf(span, sizeof span, "%.1f", span_s);
+  m.what =
+      f.dataset_name + " " + f.dataset_path + ", " + std::to_string(m.conversations.size()) + " requests, " +
+      std::to_string(t.blocks) + " blocks of " + std::to_string(f.trace.chunk_tokens) + " tokens, " +
+      (timed ? "sent at the trace's times over " + std::string(span) + " s"
+             : "the trace's times unused (" +
+                   std::string(f.dataset_name == "mooncake" ? "no --use-trace-timestamps" : "--no-self-timed") + ")");
+  s["path"] = f.dataset_path;
+  s["seconds_per_unit"] = f.trace.seconds_per_unit;
+  s["chunk_tokens"] = f.trace.chunk_tokens;
+  s["blocks"] = t.blocks;
+  s["timed"] = timed;
+  s["span_s"] = span_s;
+  return m;
+}
+
 }  // namespace
 
 BuiltWorkload build_workload(const WorkloadPlan& plan, const HttpUrl& server, const HttpClientConfig& client,
                              const std::string& model) {
   const WorkloadFlags& f = plan.flags;
+  const std::string& name = f.dataset_name;
   BuiltWorkload built;
-  std::shared_ptr<TokenCounter> counter = f.dataset_name == "jsonl" ? nullptr : plan.tokenizer;
-  if (!counter && f.dataset_name != "jsonl")
-    counter = make_token_counter(f.token_count, server, client, model, built.note);
-  std::vector<Conversation> conversations;
-  std::string what;
+  std::shared_ptr<TokenCounter> counter;
+  if (find_dataset(name)->counts) {
+    counter = plan.tokenizer;
+    if (!counter) counter = make_token_counter(f.token_count, server, client, model, built.note);
+  }
   nlohmann::ordered_json& s = built.settings;
-  s["name"] = f.dataset_name;
-  if (f.dataset_name == "random") {
-    conversations = random_dataset(f.random, *counter);
-    LengthRange in = length_range(f.random.input_len, f.random.range_ratio);
-    LengthRange out = length_range(f.random.output_len, f.random.range_ratio);
-    what = "random, " + std::to_string(conversations.size()) + " prompts of " + std::to_string(in.low) + ".." +
-           std::to_string(in.high) + " tokens in, " + std::to_string(out.low) + ".." + std::to_string(out.high) +
-           " out";
-    s["random_input_len"] = f.random.input_len;
-    s["random_output_len"] = f.random.output_len;
-    s["random_range_ratio"] = f.random.range_ratio;
-  } else if (f.dataset_name == "shared-prefix") {
-    conversations = shared_prefix_dataset(f.gsp, *counter);
-    what = "shared-prefix, " + std::to_string(f.gsp.groups) + " groups x " + std::to_string(f.gsp.prompts_per_group) +
-           " prompts, system " + std::to_string(f.gsp.system_prompt_len) + " + question " +
-           std::to_string(f.gsp.question_len) + " tokens in, " + std::to_string(f.gsp.output_len) + " out";
-    s["gsp_num_groups"] = f.gsp.groups;
-    s["gsp_prompts_per_group"] = f.gsp.prompts_per_group;
-    s["gsp_system_prompt_len"] = f.gsp.system_prompt_len;
-    s["gsp_question_len"] = f.gsp.question_len;
-    s["gsp_output_len"] = f.gsp.output_len;
-  } else if (f.dataset_name == "sharegpt") {
-    ShareGptSpec spec;
-    spec.count = f.num_prompts;
-    spec.fixed_output_len = f.sharegpt_output_len;
-    spec.multi_turn = f.multi_turn;
-    spec.seed = f.random.seed;
-    ShareGptSelection sel = select_sharegpt(*plan.sharegpt, spec, *counter);
-    if (sel.conversations.empty()) {
-      throw Error(f.dataset_path + ": no conversation passed the length filter (" + std::to_string(sel.too_short) +
-                  " too short, " + std::to_string(sel.too_long) + " too long)");
-    }
-    conversations = std::move(sel.conversations);
-    what = "sharegpt " + f.dataset_path + ", " + std::to_string(conversations.size()) + " conversations (" +
-           std::to_string(sel.checked) + " checked: " + std::to_string(sel.too_short) + " too short, " +
-           std::to_string(sel.too_long) + " too long; " + std::to_string(plan.sharegpt->unusable) + " of " +
-           std::to_string(plan.sharegpt->entries) + " entries unusable)";
+  s["name"] = name;
+  Made m;
+  if (name == "random") {
+    m = make_random(f, *counter, s);
+  } else if (is_shared_prefix(name)) {
+    m = make_shared_prefix(f, *counter, s);
+  } else if (name == "prefix_repetition") {
+    m = make_prefix_repetition(f, *counter, s);
+  } else if (name == "sharegpt") {
+    m = make_sharegpt(plan, *counter, s);
+  } else if (name == "sonnet") {
+    m = make_sonnet(plan, *counter, s);
+  } else if (name == "burstgpt") {
+    m = make_burstgpt(plan, *counter, s);
+  } else if (is_trace(name)) {
+    m = make_trace(plan, *counter, s, built.arrivals_ns);
+  } else if (name == "custom") {
+    m.conversations = custom_dataset(plan.custom, f.custom, f.dataset_path);
+    m.what = "custom " + f.dataset_path + ", " + std::to_string(m.conversations.size()) + " prompts of " +
+             std::to_string(plan.custom.size()) + " lines";
     s["path"] = f.dataset_path;
-    s["entries"] = plan.sharegpt->entries;
-    s["unusable"] = plan.sharegpt->unusable;
-    s["checked"] = sel.checked;
-    s["too_short"] = sel.too_short;
-    s["too_long"] = sel.too_long;
-    s["sharegpt_output_len"] = f.sharegpt_output_len;
+    s["lines"] = plan.custom.size();
+    s["custom_output_len"] = f.custom.output_len;
   } else {
-    conversations = jsonl_conversations(plan.jsonl, f.multi_turn);
-    what = "jsonl " + f.dataset_path + ", " + std::to_string(conversations.size()) + " prompts";
+    m.conversations = jsonl_conversations(plan.jsonl, f.multi_turn);
+    m.what = "jsonl " + f.dataset_path + ", " + std::to_string(m.conversations.size()) + " prompts";
     s["path"] = f.dataset_path;
   }
   std::size_t turns = 0, longest = 0;
-  for (const Conversation& c : conversations) {
+  for (const Conversation& c : m.conversations) {
     turns += c.turns.size();
     longest = std::max(longest, c.turns.size());
   }
-  if (longest > 1) what += ", multi-turn: " + std::to_string(turns) + " turns";
+  if (longest > 1) m.what += ", multi-turn: " + std::to_string(turns) + " turns";
   std::string method = counter ? counter->method() : "not counted";
-  what += "; lengths: " + method;
-  if (counter && counter->calls() > 0) what += " (" + std::to_string(counter->calls()) + " calls)";
-  s["conversations"] = conversations.size();
+  m.what += "; lengths: " + method;
+  if (counter && counter->calls() > 0) m.what += " (" + std::to_string(counter->calls()) + " calls)";
+  s["conversations"] = m.conversations.size();
   s["turns"] = turns;
   s["multi_turn"] = longest > 1;
   s["prompt_lengths"] = method;
-  built.workload = std::make_unique<Workload>(std::move(conversations), what);
+  built.workload = std::make_unique<Workload>(std::move(m.conversations), m.what);
   return built;
+}
+
+void apply_workload_arrivals(const BuiltWorkload& built, LoadOptions& options) {
+  if (built.arrivals_ns.empty()) return;
+  options.arrival_offsets_ns = built.arrivals_ns;
+  options.rate = 0;
+  options.ramp = RampUp::kNone;
 }
 
 }  // namespace cuprobe

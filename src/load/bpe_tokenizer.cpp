@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "load/unicode_classes.h"
 
 namespace cuprobe {
 namespace {
@@ -24,18 +25,10 @@ std::size_t decode(const std::string& text, std::size_t i, char32_t& cp) {
 
 CharClass class_of(char32_t c) {
   if (c == '\n' || c == '\r') return CharClass::kNewline;
-  if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-      (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000) {
-    return CharClass::kSpace;
-  }
-  if (c >= '0' && c <= '9') return CharClass::kNumber;
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return CharClass::kLetter;
-  if (c < 0xC0 || c == 0xD7 || c == 0xF7) return CharClass::kOther;  // ASCII and Latin-1 punctuation and signs
-  if ((c >= 0x2000 && c <= 0x2BFF) || (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF00 && c <= 0xFF0F) ||
-      (c >= 0x1F000 && c <= 0x1FAFF)) {
-    return CharClass::kOther;  // punctuation, symbols, arrows, CJK punctuation, emoji
-  }
-  return CharClass::kLetter;
+  if (is_unicode_space(c)) return CharClass::kSpace;
+  if (is_unicode_number(c)) return CharClass::kNumber;
+  if (is_unicode_letter(c)) return CharClass::kLetter;
+  return CharClass::kOther;  // punctuation, symbols, marks, controls
 }
 
 struct Chars {
@@ -218,15 +211,20 @@ std::unique_ptr<BpeTokenCounter> BpeTokenCounter::load(const std::string& path) 
   return counter;
 }
 
-std::int64_t BpeTokenCounter::count_word(const std::string& word) {
+const std::vector<std::int64_t>& BpeTokenCounter::encode_word(const std::string& word) {
   if (auto it = cache_.find(word); it != cache_.end()) return it->second;
+  if (cache_.size() >= 1'000'000) cache_.clear();
   std::vector<std::string> parts;
   std::string mapped;
   for (char ch : word) {
     parts.push_back(byte_chars_[static_cast<unsigned char>(ch)]);
     mapped += parts.back();
   }
-  if (ignore_merges_ && vocab_.count(mapped)) return cache_[word] = 1;
+  std::vector<std::int64_t>& ids = cache_[word];
+  if (auto whole = vocab_.find(mapped); ignore_merges_ && whole != vocab_.end()) {
+    ids.push_back(whole->second);
+    return ids;
+  }
   while (parts.size() > 1) {
     std::int64_t best = std::numeric_limits<std::int64_t>::max();
     std::size_t at = 0;
@@ -251,15 +249,23 @@ std::int64_t BpeTokenCounter::count_word(const std::string& word) {
     }
     parts = std::move(merged);
   }
-  if (cache_.size() < 1'000'000) cache_[word] = static_cast<std::int64_t>(parts.size());
-  return static_cast<std::int64_t>(parts.size());
+  for (const std::string& part : parts) {
+    auto it = vocab_.find(part);
+    ids.push_back(it == vocab_.end() ? -1 : it->second);
+  }
+  return ids;
 }
 
-std::int64_t BpeTokenCounter::count(const std::string& text) {
+std::vector<std::int64_t> BpeTokenCounter::encode(const std::string& text) {
   std::string input = add_prefix_space_ && !text.empty() && text[0] != ' ' ? " " + text : text;
-  std::int64_t tokens = 0;
-  for (const std::string& piece : pretokenize(input, pattern_)) tokens += count_word(piece);
-  return tokens;
+  std::vector<std::int64_t> ids;
+  for (const std::string& piece : pretokenize(input, pattern_)) {
+    const std::vector<std::int64_t>& word = encode_word(piece);
+    ids.insert(ids.end(), word.begin(), word.end());
+  }
+  return ids;
 }
+
+std::int64_t BpeTokenCounter::count(const std::string& text) { return static_cast<std::int64_t>(encode(text).size()); }
 
 }  // namespace cuprobe

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -27,6 +28,10 @@ constexpr const char* kShortWords[] = {"of", "to", "in", "is", "it", "on", "as",
 constexpr int kMaxTries = 24;
 
 }  // namespace
+
+std::uint64_t text_stream(std::uint64_t seed, std::uint64_t kind, std::uint64_t index) {
+  return (seed * 0x9E3779B97F4A7C15ull) ^ (kind << 56) ^ (index * 0xBF58476D1CE4E5B9ull + 1);
+}
 
 std::string word_text(std::uint64_t stream, std::int64_t words) {
   std::mt19937_64 rng(stream);
@@ -83,19 +88,19 @@ FittedText fit_text(TokenCounter& counter, std::uint64_t stream, std::int64_t ta
   return fitted;
 }
 
-void fit_all(TokenCounter& counter, std::vector<FitJob>& jobs) {
-  std::size_t threads = counter.concurrent() ? std::min<std::size_t>(8, jobs.size()) : 1;
+void for_each_count(TokenCounter& counter, std::size_t n, const std::function<void(std::size_t)>& each) {
+  std::size_t threads = counter.concurrent() ? std::min<std::size_t>(8, n) : 1;
   std::atomic<std::size_t> next{0};
   std::mutex mu;
   std::exception_ptr error;
   auto work = [&] {
-    for (std::size_t i; (i = next++) < jobs.size();) {
+    for (std::size_t i; (i = next++) < n;) {
       try {
-        jobs[i].fitted = fit_text(counter, jobs[i].stream, jobs[i].target);
+        each(i);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         if (!error) error = std::current_exception();
-        next = jobs.size();
+        next = n;
       }
     }
   };
@@ -104,6 +109,17 @@ void fit_all(TokenCounter& counter, std::vector<FitJob>& jobs) {
   work();
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
+}
+
+void fit_all(TokenCounter& counter, std::vector<FitJob>& jobs) {
+  for_each_count(counter, jobs.size(),
+                 [&](std::size_t i) { jobs[i].fitted = fit_text(counter, jobs[i].stream, jobs[i].target); });
+}
+
+std::vector<std::int64_t> count_all(TokenCounter& counter, const std::vector<std::string>& texts) {
+  std::vector<std::int64_t> counts(texts.size());
+  for_each_count(counter, texts.size(), [&](std::size_t i) { counts[i] = counter.count(texts[i]); });
+  return counts;
 }
 
 }  // namespace cuprobe

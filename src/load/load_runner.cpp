@@ -162,7 +162,8 @@ class Loop {
   LoadResult run();
 
  private:
-  bool open_loop() const { return opt_.rate > 0 || opt_.ramp != RampUp::kNone; }
+  bool open_loop() const { return opt_.rate > 0 || opt_.ramp != RampUp::kNone || !opt_.arrival_offsets_ns.empty(); }
+  bool next_planned_arrival();
   int cap() const { return open_loop() ? opt_.concurrency : std::max(1, opt_.concurrency); }
   void resolve();
   void plan_arrivals(std::int64_t now);
@@ -184,6 +185,7 @@ class Loop {
   LoadObserver& obs_;
   const volatile int* stop_flag_;
   std::unique_ptr<ArrivalSchedule> arrivals_;
+  std::size_t replayed_ = 0;  // arrival_offsets_ns used so far
   std::vector<SocketAddress> addrs_;
   std::size_t preferred_ = 0;  // the address the last successful connection used
   int ep_ = -1;
@@ -268,7 +270,7 @@ void Loop::plan_arrivals(std::int64_t now) {
       break;
     }
     pending_.push_back(next_arrival_);
-    next_arrival_ = run_start_ + arrivals_->next_offset_ns();
+    if (!next_planned_arrival()) planning_done_ = true;
     // Counting happens in issue(); here only what is queued matters for plan_finished.
     ++planned_;
     bool warm =
@@ -279,6 +281,17 @@ void Loop::plan_arrivals(std::int64_t now) {
     }
   }
   if (!planning_done_) arm_timer(next_arrival_);
+}
+
+// Sets next_arrival_ to the next arrival; false when a replayed schedule has none left.
+bool Loop::next_planned_arrival() {
+  if (opt_.arrival_offsets_ns.empty()) {
+    next_arrival_ = run_start_ + arrivals_->next_offset_ns();
+    return true;
+  }
+  if (replayed_ >= opt_.arrival_offsets_ns.size()) return false;
+  next_arrival_ = run_start_ + opt_.arrival_offsets_ns[replayed_++];
+  return true;
 }
 
 void Loop::fill_slots(std::int64_t now) {
@@ -519,7 +532,9 @@ LoadResult Loop::run() {
 
   result_.realtime_offset_ns = monotonic_to_realtime_offset();
   run_start_ = mono_ns();
-  if (open_loop()) {
+  if (!opt_.arrival_offsets_ns.empty()) {
+    next_planned_arrival();
+  } else if (open_loop()) {
     ArrivalPlan plan;
     plan.rate = opt_.rate;
     plan.burstiness = opt_.arrival == Arrival::kConstant ? kConstantArrivals : opt_.burstiness;
@@ -532,7 +547,7 @@ LoadResult Loop::run() {
     std::string why = check_arrival_plan(plan);
     if (!why.empty()) throw Error(why, kExitUsage);
     arrivals_ = std::make_unique<ArrivalSchedule>(plan);
-    next_arrival_ = run_start_ + arrivals_->next_offset_ns();
+    next_planned_arrival();
   }
   std::int64_t run_deadline = run_start_ + opt_.run_timeout_ns;
   std::int64_t next_scan = run_start_ + kScanIntervalNs;

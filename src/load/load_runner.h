@@ -33,6 +33,11 @@ struct LoadOptions {
   RampUp ramp = RampUp::kNone;          // > kNone selects the open loop, rate ramped over the planned requests
   double ramp_start_rps = 0, ramp_end_rps = 0;
   std::uint64_t seed = 1;
+  // Non-empty: request i is sent this long after the run's start (a replayed
+  // trace's recorded times, non-decreasing); rate, burstiness and ramp are
+  // ignored, `concurrency` caps as in any open loop, and the plan ends with the
+  // schedule when `requests` does not end it first.
+  std::vector<std::int64_t> arrival_offsets_ns;
   std::uint64_t requests = 0;         // measured requests to send; 0 = until duration
   std::int64_t duration_ns = 0;       // stop sending this long after the first measured request; 0 = none
   std::uint64_t warmup_requests = 0;  // sent first, not measured

@@ -109,6 +109,44 @@ TEST(BpeTokenizer, AgreesWithHuggingFaceTokenizers) {
   }
 }
 
+// Token ids, token for token, on text with accents (composed and combining),
+// CJK, Hangul, emoji sequences, Arabic, Devanagari, Thai, non-ASCII digits and
+// spaces: tests/data/bpe/ids.json, from the reference in make_ids.py, which
+// agrees with every count of ref.json above (the library's).
+TEST(BpeTokenizer, IdsAgreeOnNonAsciiText) {
+  nlohmann::json ref = nlohmann::json::parse(std::ifstream(test::data_path("bpe/ids.json")));
+  ASSERT_GE(ref["texts"].size(), 20u);
+  for (const char* name : {"gpt2", "llama3", "qwen2"}) {
+    auto t = BpeTokenCounter::load(test::data_path(std::string("bpe/") + name + ".json"));
+    for (std::size_t i = 0; i < ref["texts"].size(); ++i) {
+      std::string text = ref["texts"][i].get<std::string>();
+      EXPECT_EQ(t->encode(text), ref[name][i].get<std::vector<std::int64_t>>()) << name << ": " << text;
+      EXPECT_EQ(t->count(text), static_cast<std::int64_t>(ref[name][i].size()));
+    }
+  }
+}
+
+TEST(BpeTokenizer, UnicodeClassesSplitAsTheRegex) {
+  // A combining mark is not a letter: GPT-2 splits it off; CJK and Hangul are letters.
+  EXPECT_EQ(pretokenize("cafe\xcc\x81 x", SplitPattern::kGpt2), (Pieces{"cafe", "\xcc\x81", " x"}));
+  EXPECT_EQ(pretokenize("\xe6\x9d\xb1\xe4\xba\xac\xe3\x80\x82", SplitPattern::kGpt2),
+            (Pieces{"\xe6\x9d\xb1\xe4\xba\xac", "\xe3\x80\x82"}));  // 東京 。
+  // Arabic-Indic digits are numbers: Llama 3 takes three at a time.
+  EXPECT_EQ(pretokenize("\xd9\xa1\xd9\xa2\xd9\xa3\xd9\xa4", SplitPattern::kLlama3),
+            (Pieces{"\xd9\xa1\xd9\xa2\xd9\xa3", "\xd9\xa4"}));
+  // U+3000 is white space; a no-break space before a word is its prefix in Llama 3.
+  EXPECT_EQ(pretokenize("a\xe3\x80\x80"
+                        "b",
+                        SplitPattern::kGpt2),
+            (Pieces{"a", "\xe3\x80\x80", "b"}));
+  EXPECT_EQ(pretokenize("a\xc2\xa0"
+                        "b",
+                        SplitPattern::kLlama3),
+            (Pieces{"a",
+                    "\xc2\xa0"
+                    "b"}));
+}
+
 TEST(BpeTokenizer, OtherTokenizersAreOneLine) {
   nlohmann::json doc = tiny_tokenizer();
   doc["model"]["type"] = "Unigram";

@@ -249,6 +249,31 @@ TEST(LoadRunner, OpenLoopConstantRateAndCapQueues) {
   EXPECT_GT(r.records.back().send_ns - r.records.back().scheduled_ns, 20'000'000);
 }
 
+TEST(LoadRunner, ReplayedScheduleSendsAtItsTimes) {
+  StreamServerOptions so;
+  so.ttft_us = 200;
+  so.itl_us = 200;
+  StreamServer s(so);
+  LoadOptions o = options_for(s);
+  o.rate = 5;  // ignored: the schedule decides
+  o.concurrency = 0;
+  o.requests = 100;  // more than the schedule holds: the schedule ends the plan
+  o.arrival_offsets_ns = {0, 0, 30'000'000, 31'000'000, 90'000'000, 150'000'000};
+  LoadResult r = run(o, 2, plain);
+  ASSERT_EQ(r.records.size(), 6u);
+  for (std::size_t i = 0; i < r.records.size(); ++i) {
+    EXPECT_EQ(r.records[i].scheduled_ns - r.records[0].scheduled_ns, o.arrival_offsets_ns[i]) << i;
+    EXPECT_LT(r.records[i].send_ns - r.records[i].scheduled_ns, 15'000'000) << "sent on time: " << i;
+    EXPECT_TRUE(r.records[i].ok()) << r.records[i].error;
+  }
+  EXPECT_GE(r.end_ns - r.start_ns, 150'000'000);
+  // A request count below the schedule's length ends it first.
+  o.requests = 3;
+  r = run(o, 1, plain);
+  ASSERT_EQ(r.records.size(), 3u);
+  EXPECT_EQ(r.records[2].scheduled_ns - r.records[0].scheduled_ns, 30'000'000);
+}
+
 TEST(LoadRunner, PoissonArrivalsAverageTheRate) {
   StreamServerOptions so;
   so.ttft_us = 100;
