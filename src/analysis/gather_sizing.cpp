@@ -35,10 +35,14 @@ bool could_be_gathered(const OpArg& arg, const OpArg& self) {
 
 constexpr int kConsumerLookahead = 16;  // operator calls after the gather that may consume it
 
+// The consumer: an operator with one tensor that could be the gathered rows (a view, reshape, transpose of them)
+// is taken first; else the first operator with several, its largest (a weight of the same last size may be
+// among them: the trace has no tensor ids to tell).
 std::optional<GatherSize> by_consumer(const Profile& profile, std::size_t op_range) {
   const CpuRange& gather = profile.cpu[op_range];
   if (gather.inputs < 0) return std::nullopt;
   const OpArg& self = profile.op_inputs[static_cast<std::size_t>(gather.inputs)].args.at(0);
+  std::optional<GatherSize> several;
   int looked = 0;
   for (std::size_t i = op_range + 1; i < profile.cpu.size() && looked < kConsumerLookahead; ++i) {
     const CpuRange& r = profile.cpu[i];
@@ -46,13 +50,17 @@ std::optional<GatherSize> by_consumer(const Profile& profile, std::size_t op_ran
     if (r.start < gather.end) continue;  // inside the gather: its own reshapes of the indices
     ++looked;
     if (r.inputs < 0) continue;
-    double best = 0;
+    double largest = 0;
+    int candidates = 0;
     for (const OpArg& arg : profile.op_inputs[static_cast<std::size_t>(r.inputs)].args) {
-      if (could_be_gathered(arg, self)) best = std::max(best, numel(arg.dims));
+      if (!could_be_gathered(arg, self)) continue;
+      ++candidates;
+      largest = std::max(largest, numel(arg.dims));
     }
-    if (best > 0) return GatherSize{best, 0, "consumer's input shapes"};
+    if (candidates == 1) return GatherSize{largest, 0, "consumer's input shapes"};
+    if (candidates > 1 && !several) several = GatherSize{largest, 0, "consumer's input shapes"};
   }
-  return std::nullopt;
+  return several;
 }
 
 }  // namespace

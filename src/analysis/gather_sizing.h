@@ -4,8 +4,9 @@
 // exact first: the gather kernel's launch grid (PyTorch's vectorized_gather_kernel
 // runs one block row per gathered index; index_elementwise_kernel<nt, vt> one
 // thread per vt output elements in blocks of nt), else the input shapes of the
-// operator that consumes the result (the largest tensor of the gathered-from
-// tensor's dtype and last size, smaller than it, in the next operator on the thread).
+// operator that consumes the result: a tensor of the gathered-from tensor's dtype
+// and last size, smaller than it, in the next operators on the thread (one with
+// a single such tensor first, else the largest of the first with several).
 #pragma once
 
 #include <cstddef>

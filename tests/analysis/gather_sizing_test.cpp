@@ -93,5 +93,55 @@ TEST(GatherSizing, TheLaunchGridGivesTheGatheredElements) {
   EXPECT_FALSE(gathered_by_launch("index_elementwise_kernel<oops>(long)", a, {100, 10}));
 }
 
+// Nothing to size it from (a kernel of unknown shape, no consumer on the thread): no size, so no work.
+TEST(GatherSizing, AGatherNothingSizesHasNoWork) {
+  Profile p;
+  OpArg self;
+  self.type = "c10::BFloat16";
+  self.dims = {1000, 64};
+  OpArg none;
+  none.type = "GenericList";
+  p.op_inputs.push_back({{self, none}});
+  CpuRange r;
+  r.kind = CpuRangeKind::kOperator;
+  r.name = p.strings.intern("aten::index");
+  r.end = 10;
+  r.tid = 1;
+  r.inputs = 0;
+  p.cpu.push_back(r);
+  GpuActivity k;
+  k.name = p.strings.intern("my_gather");
+  k.grid[0] = 8;
+  p.gpu.push_back(k);
+  OpWork w;
+  w.kind = WorkKind::kGather;
+  w.dims = self.dims;
+  w.element_bytes = 2;
+  std::vector<std::size_t> kernels{0};
+  EXPECT_FALSE(size_gather(p, w, 0, kernels));
+  // Later operators: an mm with two tensors that could be the rows, then a view of [32, 64]: the view, which has
+  // one, sizes it; without the view, the mm's largest (the weight: the trace cannot tell them apart).
+  OpArg rows = self;
+  rows.dims = {32, 64};
+  OpArg weight = self;
+  weight.dims = {64, 64};
+  p.op_inputs.push_back({{weight, rows}});
+  p.op_inputs.push_back({{rows}});
+  for (int i = 0; i < 2; ++i) {
+    r.name = p.strings.intern(i == 0 ? "aten::mm" : "aten::view");
+    r.start = 20 + 20 * i;
+    r.end = r.start + 10;
+    r.inputs = 1 + i;
+    p.cpu.push_back(r);
+  }
+  auto s = size_gather(p, w, 0, kernels);
+  ASSERT_TRUE(s);
+  EXPECT_DOUBLE_EQ(s->elements, 32.0 * 64);
+  EXPECT_EQ(s->source, "consumer's input shapes");
+  EXPECT_DOUBLE_EQ(sized_gather(w, *s).bytes, 32.0 * 64 * 2 * 2);
+  p.cpu.pop_back();
+  EXPECT_DOUBLE_EQ(size_gather(p, w, 0, kernels)->elements, 64.0 * 64);
+}
+
 }  // namespace
 }  // namespace cuprobe
