@@ -48,6 +48,10 @@ FindingsContext::FindingsContext(const Profile& p, const std::vector<KernelClass
   judged.tensor_core_share = percentile(values, 50);
 }
 
+bool FindingsContext::graph_replays() const {
+  return steps.summary.source == "graph replay" || steps.summary.source == "graph launch";
+}
+
 std::string FindingsContext::window_note() const {
   return has_steps() ? std::string() : " (whole trace window: no steps found)";
 }
@@ -144,9 +148,12 @@ void copy_cast_what_if(const Context& ctx, Finding& f) {
   f.claim.activity_ms = ctx.category_activities(Category::kCopyCast);  // what it explains, without a projection
   CopyCastWork c = copy_cast_work(ctx.what_if_inputs(), f.kernels.empty() ? std::string() : f.kernels.front());
   if (!c.known) {
-    w.description = ctx.work.shapes ? "bytes unknown: no copy's operator shapes are in the trace, so no projection"
-                                    : "bytes unknown: the trace has no operator shapes (torch.profiler "
-                                      "record_shapes=True records them), so no projection";
+    w.description = !ctx.work.shapes ? "bytes unknown: the trace has no operator shapes (torch.profiler "
+                                       "record_shapes=True records them), so no projection"
+                    : ctx.graph_replays()
+                        ? "bytes unknown: the copies run inside CUDA graph replays, whose kernels "
+                          "have no launching operator and so no shapes; no projection"
+                        : "bytes unknown: no copy's operator shapes are in the trace, so no projection";
     w.description += left_out(c.beyond_peak_calls);
     return;
   }
@@ -285,8 +292,12 @@ void low_tensor_core_share(Context& ctx) {
     f.claim.activity_ms = std::move(roof.saved);
   } else {
     f.what_if.description =
-        std::string("no projection: it needs ") +
-        (!ctx.work.shapes ? "operator shapes (torch.profiler record_shapes=True)" : "the GPU's peaks (give --peak)");
+        !ctx.work.shapes      ? "no projection: it needs operator shapes (torch.profiler record_shapes=True)"
+        : !ctx.analysis.peaks ? "no projection: it needs the GPU's peaks (give --peak)"
+        : ctx.graph_replays()
+            ? "no projection: the kernels run inside CUDA graph replays, which have no launching operator and so "
+              "no shapes"
+            : "no projection: no non-matmul kernel's launching operator has shapes the work model knows";
     f.claim.activity_ms = std::move(cuda_core_activities);
   }
   f.what_if.description += left_out(roof.beyond_peak_calls);

@@ -46,6 +46,8 @@ struct FindingsContext {
   std::string step_word() const { return has_steps() ? "step" : "trace window"; }
   // Activity i is judged on: in a step (every activity without steps).
   bool counted(std::size_t i) const { return !has_steps() || steps.activity_step[i] >= 0; }
+  // The steps are CUDA graph replays (whose kernels have no launching operator, so no work from shapes).
+  bool graph_replays() const;
   // " (whole trace window: no steps found)" without steps, else "": said wherever a window figure is used.
   std::string window_note() const;
   // A category's share of the GPU time judged on (in steps; without steps, of busy time as the breakdown has it).
