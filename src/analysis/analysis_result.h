@@ -112,6 +112,9 @@ struct KernelWork {
   // Where the bytes come from: "shapes" (operator shapes), "memcpy" (the activity's own
   // byte count) or "counters" (DRAM bytes measured, measured_bytes.h).
   std::string source;
+  // Physics as a check: why the counted work cannot be what the kernel did ("10.6 TB/s is 2.2x the memory
+  // peak"), "" when within the device's peaks (or they are unknown). Such a kernel is left out of the what-ifs.
+  std::string beyond_peak;
 };
 
 struct KernelRow {
@@ -147,23 +150,43 @@ struct CategoryDecisionRow {
 struct WhatIf {
   std::string description;
   double step_ms_now = 0;
-  std::optional<double> step_ms_after;  // none when the trace lacks what the projection needs (said in description)
+  // The step with this finding's own gain taken off (its time no higher-ranked finding claims: finding_gains.h);
+  // none when the trace lacks what the projection needs (said in description).
+  std::optional<double> step_ms_after;
+  // The step were this finding fixed alone (the projection in the description); none as above.
+  std::optional<double> step_ms_after_alone;
+};
+
+// The time a finding's fix would remove, as finding_gains.h apportions it between findings so that each
+// microsecond of the step has one owner: GPU time of given activities, a share of the step's GPU idle time,
+// or time no other finding can claim. Without a projection, the time the finding explains.
+struct FindingClaim {
+  std::vector<std::pair<std::size_t, double>> activity_ms;  // profile.gpu index -> ms over the trace (in steps)
+  double idle_ms = 0;                                       // per step: of the step's GPU idle time
+  double own_ms = 0;  // per step: time only this finding claims (the pipeline overlap)
+  // A finding that names no kernel and fix of its own (low_tensor_core_share, gpu_idle): the time it shares with a
+  // specific finding goes to the specific one.
+  bool generic = false;
 };
 
 struct Finding {
   std::string id;
-  std::string severity;   // "high", "medium", "low"
-  double share = 0;       // of GPU busy time (gpu_idle: of step time)
-  double step_share = 0;  // of step time: what findings are ranked by
+  std::string severity;   // "high", "medium", "low": from gain_ms's share of the step (finding_gains.h)
+  double share = 0;       // of GPU time in steps (of busy time without steps; gpu_idle: of step time)
+  double step_share = 0;  // of step time: the time the finding explains
   std::optional<int> rank;
   std::string title;
   std::string suggestion;
   std::vector<std::string> kernels;
   std::vector<std::pair<std::string, double>> numbers;
   WhatIf what_if;
-  // What findings are ranked by: step_ms_now - step_ms_after, or without a projection the step time the finding
-  // explains (step_share of the step).
-  double gain_ms() const;
+  FindingClaim claim;  // analysis only, not rendered
+  // What findings are ranked by: the step time this finding's fix saves that no higher-ranked finding claims
+  // (finding_gains.h), or without a projection the step time it explains that none claims.
+  double gain = 0;
+  double gain_ms() const { return gain; }
+  // The gain were the finding fixed alone: step_ms_now - step_ms_after_alone, or the step time it explains.
+  double alone_gain_ms() const;
 };
 
 // One GPU of a rank (a process driving several GPUs has several; analysis/device_usage.h).

@@ -7,6 +7,7 @@
 #include "analysis/category_overlap.h"
 #include "analysis/collective_wait.h"
 #include "analysis/device_usage.h"
+#include "analysis/finding_gains.h"
 #include "analysis/findings.h"
 #include "analysis/interval_union.h"
 #include "analysis/kernel_work.h"
@@ -73,6 +74,7 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     WorkAttribution work = attribute_work(p);
     a.op_shapes = work.shapes;
     fill_kernel_work(p, work, a);
+    exclude_beyond_peak(p, a, work);
     add_rank_findings(p, classes[i], steps, work, a);
     // Every kernel's readings for the measured bytes; the report keeps the top ones.
     a.counters = attribute_counters(p, classes[i], std::numeric_limits<std::size_t>::max());
@@ -108,8 +110,9 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
   std::vector<RankInput> inputs;
   for (std::size_t i = 0; i < profiles.size(); ++i) inputs.push_back({&profiles[i], &classes[i], &report.ranks[i]});
   add_collective_wait_findings(inputs);
-  for (auto& a : report.ranks) {
-    rank_findings(a.findings);
+  for (std::size_t i = 0; i < profiles.size(); ++i) {
+    RankAnalysis& a = report.ranks[i];
+    apportion_gains(profiles[i], a);
     report.findings.insert(report.findings.end(), a.findings.begin(), a.findings.end());
     report.warnings.insert(report.warnings.end(), a.warnings.begin(), a.warnings.end());
   }

@@ -12,14 +12,17 @@
 namespace cuprobe {
 namespace {
 
-using Durations = std::map<std::string, std::vector<double>>;  // kernel name -> ms, in call order
+using Durations = std::map<std::string, std::vector<double>>;   // kernel name -> ms, in call order
+using Calls = std::map<std::string, std::vector<std::size_t>>;  // kernel name -> profile.gpu index, in call order
 
-Durations communication_durations(const RankInput& r) {
+Durations communication_durations(const RankInput& r, Calls& calls) {
   Durations d;
   for (std::size_t i = 0; i < r.profile->gpu.size(); ++i) {
     if ((*r.classes)[i].category != Category::kCommunication) continue;
     const auto& a = r.profile->gpu[i];
-    d[std::string(r.profile->name_of(a.name))].push_back(static_cast<double>(a.duration()) / 1e6);
+    std::string name(r.profile->name_of(a.name));
+    d[name].push_back(static_cast<double>(a.duration()) / 1e6);
+    calls[name].push_back(i);
   }
   return d;
 }
@@ -51,7 +54,8 @@ void discount_waiting(RankAnalysis& a, double comm_ms, double waiting_ms) {
 void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
   if (ranks.size() < 2) return;
   std::vector<Durations> durations;
-  for (const auto& r : ranks) durations.push_back(communication_durations(r));
+  std::vector<Calls> calls_of(ranks.size());
+  for (std::size_t r = 0; r < ranks.size(); ++r) durations.push_back(communication_durations(ranks[r], calls_of[r]));
 
   struct Worst {
     std::string name;
@@ -60,7 +64,8 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
     std::size_t peer = 0;
   };
   std::vector<double> excess(ranks.size(), 0.0);
-  std::vector<std::vector<double>> call_excess(ranks.size());  // per paired call, for the what-if
+  std::vector<std::vector<double>> call_excess(ranks.size());                        // per paired call, for the what-if
+  std::vector<std::vector<std::pair<std::size_t, double>>> excess_at(ranks.size());  // profile.gpu index -> excess
   std::vector<Worst> worst(ranks.size());
   for (const auto& [name, first_rank_calls] : durations[0]) {
     std::size_t calls = first_rank_calls.size();
@@ -84,6 +89,7 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
         double extra = durations[r].at(name)[k] - min_ms;
         excess[r] += extra;
         call_excess[r].push_back(extra);
+        excess_at[r].emplace_back(calls_of[r].at(name)[k], extra);
         if (extra > worst[r].here_ms - worst[r].peer_ms) {
           worst[r] = {name, k, durations[r].at(name)[k], min_ms, fastest};
         }
@@ -113,7 +119,6 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
     f.rank = a.rank;
     f.share = a.gpu_time_ms() > 0 ? std::min(1.0, excess[r] / a.gpu_time_ms()) : 0;
     f.step_share = a.window_ms > 0 ? std::min(1.0, excess[r] / a.window_ms) : 0;
-    f.severity = f.share >= thresholds::kSevereShare ? "high" : "medium";
     f.title = buf;
     f.kernels = {w.name};
     f.suggestion =
@@ -135,7 +140,11 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
                                  format_duration_ms(median_excess) + ", on each of its calls): step " +
                                  format_duration_ms(after)
                            : "without the wait for peers: trace window " + format_duration_ms(after),
-                 now, after};
+                 now, std::nullopt, after};
+    // Its claim: the calls' excess, scaled to the what-if (a typical step's wait), step by step.
+    double total = (steps > 0 ? steps : 1.0) * (now - after);
+    double scale = excess[r] > 0 ? std::min(1.0, total / excess[r]) : 0.0;
+    for (auto [i, extra] : excess_at[r]) f.claim.activity_ms.emplace_back(i, extra * scale);
     a.findings.push_back(std::move(f));
     discount_waiting(a, comm_ms, excess[r]);
   }

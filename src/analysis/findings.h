@@ -11,14 +11,11 @@
 
 namespace cuprobe {
 
-// `analysis` must have its breakdown and steps filled. Adds to analysis.findings.
-// Every finding carries a what-if (the step after the fix); `work` gives the bytes behind copy_cast_dominant's.
+// `analysis` must have its breakdown and steps filled. Adds to analysis.findings, judged on the GPU time in steps
+// (the whole window without steps). Every finding carries a what-if (the step were it fixed alone) and a claim;
+// gains, severity and order come from apportion_gains (finding_gains.h) once every finding is in.
+// `work` gives the bytes behind copy_cast_dominant's.
 void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& classes, const StepAssignment& steps,
                        const WorkAttribution& work, RankAnalysis& analysis);
-
-// Largest what-if gain first (Finding::gain_ms); ties by step_share, severity, then id.
-void rank_findings(std::vector<Finding>& findings);
-
-std::string severity_for_share(double share, double medium, double high);
 
 }  // namespace cuprobe

@@ -33,23 +33,34 @@ double WhatIfInputs::per_step(double total) const {
 CopyCastWork copy_cast_work(const WhatIfInputs& in, const std::string& top_kernel) {
   CopyCastWork c;
   const Profile& p = in.profile;
-  // Gathers read part of a tensor: the fraction of it they read, by the tensor's sizes.
-  std::map<std::vector<std::int64_t>, double> gathered;
+  // Gathers read part of a tensor: the fraction of it they read, by the tensor's element count (a view of the
+  // cast's result, [pages, page size, dim] of a [tokens, dim] pool, is gathered from as well).
+  struct Gathered {
+    double fraction = 0;
+    std::string sized_by;
+  };
+  std::map<double, Gathered> gathered;
   for (const auto& op : in.work.ops) {
-    if (op.kind != WorkKind::kGather || op.dims.empty()) continue;
+    if (op.kind != WorkKind::kGather || op.dims.empty() || op.sized_by.empty()) continue;
     double whole = numel(op.dims);
     if (whole <= 0) continue;
-    double& f = gathered[op.dims];
-    f = std::max(f, std::min(1.0, op.elements / whole));
+    Gathered& g = gathered[whole];
+    double f = std::min(1.0, op.elements / whole);
+    if (f >= g.fraction) g = {f, op.sized_by};
   }
-  double bytes = 0, time_ms = 0, saved_by_gather_ms = 0, top_bytes = 0, top_calls = 0;
-  bool any_gathered = false;
+  double bytes = 0, time_ms = 0, top_bytes = 0, top_calls = 0;
+  std::vector<std::pair<std::size_t, double>> known;  // copies with known bytes: their time
   for (std::size_t i = 0; i < p.gpu.size(); ++i) {
     if (in.classes[i].category != Category::kCopyCast || !in.work.activity[i].known || !in.counted(i)) continue;
     const auto& aw = in.work.activity[i];
+    if (aw.beyond_peak) {
+      ++c.beyond_peak_calls;
+      continue;
+    }
     double t = static_cast<double>(p.gpu[i].duration()) / 1e6;
     bytes += aw.bytes;
     time_ms += t;
+    known.emplace_back(i, t);
     if (p.name_of(p.gpu[i].name) == top_kernel) {
       top_bytes += aw.bytes;
       top_calls += 1;
@@ -57,11 +68,13 @@ CopyCastWork copy_cast_work(const WhatIfInputs& in, const std::string& top_kerne
     if (aw.op < 0) continue;
     const OpWork& op = in.work.ops[static_cast<std::size_t>(aw.op)];
     c.casts = c.casts || op.cast;
-    auto g = gathered.find(op.dims);
+    auto g = gathered.find(numel(op.dims));
     if (op.cast && g != gathered.end()) {
-      any_gathered = true;
-      saved_by_gather_ms += t * (1.0 - g->second);
-      c.gathered_fraction = std::max(c.gathered_fraction, g->second);
+      c.saved_gathered.emplace_back(i, t * (1.0 - g->second.fraction));
+      if (g->second.fraction >= c.gathered_fraction) {
+        c.gathered_fraction = g->second.fraction;
+        c.gathered_sized_by = g->second.sized_by;
+      }
     }
   }
   if (bytes <= 0 || time_ms <= 0) return c;
@@ -78,14 +91,24 @@ CopyCastWork copy_cast_work(const WhatIfInputs& in, const std::string& top_kerne
     double peak = *in.analysis.peaks->memory_tbps;
     c.peak_share = c.tbps / peak;
     double at_copy_ms = c.bytes_per_step / (peak * thresholds::kCopyBandwidthShare * 1e12) * 1e3;
-    if (at_copy_ms < c.time_ms_per_step) c.after_copy_bandwidth_ms = now - (c.time_ms_per_step - at_copy_ms);
+    if (at_copy_ms < c.time_ms_per_step) {
+      c.after_copy_bandwidth_ms = now - (c.time_ms_per_step - at_copy_ms);
+      // Spread over the copies by their time: each at the same fraction of copy bandwidth.
+      double kept = at_copy_ms / c.time_ms_per_step;
+      for (auto [i, t] : known) c.saved_at_copy.emplace_back(i, t * (1.0 - kept));
+    }
   }
-  if (any_gathered) c.after_gathered_ms = now - in.per_step(saved_by_gather_ms);
+  if (!c.saved_gathered.empty()) {
+    double saved = 0;
+    for (const auto& [i, ms] : c.saved_gathered) saved += ms;
+    c.after_gathered_ms = now - in.per_step(saved);
+  }
   return c;
 }
 
-std::optional<double> non_matmul_at_roofline_ms(const WhatIfInputs& in) {
-  if (!in.analysis.peaks) return std::nullopt;
+RooflineWork non_matmul_at_roofline(const WhatIfInputs& in) {
+  RooflineWork r;
+  if (!in.analysis.peaks) return r;
   const Profile& p = in.profile;
   double saved = 0;
   bool any = false;
@@ -94,13 +117,21 @@ std::optional<double> non_matmul_at_roofline_ms(const WhatIfInputs& in) {
     Category cat = in.classes[i].category;
     // Kernels with their operator's work only: a memcpy's byte count alone does not say what the kernel could do.
     if (!aw.known || aw.op < 0 || is_matmul(cat) || cat == Category::kCommunication || !in.counted(i)) continue;
+    if (aw.beyond_peak) {
+      ++r.beyond_peak_calls;
+      continue;
+    }
     auto roof = roofline_ms(aw.bytes, aw.flops, aw.dtype, *in.analysis.peaks);
     if (!roof) continue;
     any = true;
-    saved += std::max(0.0, static_cast<double>(p.gpu[i].duration()) / 1e6 - *roof);
+    double t = static_cast<double>(p.gpu[i].duration()) / 1e6;
+    if (t > *roof) {
+      r.saved.emplace_back(i, t - *roof);
+      saved += t - *roof;
+    }
   }
-  if (!any) return std::nullopt;
-  return in.step_ms_now() - in.per_step(saved);
+  if (any) r.after_ms = in.step_ms_now() - in.per_step(saved);
+  return r;
 }
 
 }  // namespace cuprobe

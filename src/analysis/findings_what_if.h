@@ -3,8 +3,10 @@
 // cast, and the non-matmul work at its roofline (docs/findings.md).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/analysis_result.h"
@@ -43,12 +45,22 @@ struct CopyCastWork {
   std::optional<double> after_copy_bandwidth_ms;  // the step with the copies at copy bandwidth
   std::optional<double> after_gathered_ms;        // the step with only the gathered entries cast
   double gathered_fraction = 0;                   // of the cast elements that a later gather reads
+  std::string gathered_sized_by;                  // what sized that gather (OpWork::sized_by)
+  // The GPU time each fix removes, by profile.gpu index (over the trace: the finding's claim).
+  std::vector<std::pair<std::size_t, double>> saved_gathered, saved_at_copy;
+  std::int64_t beyond_peak_calls = 0;  // copies left out: their kernel's counted work is beyond the device's peak
 };
 
 CopyCastWork copy_cast_work(const WhatIfInputs& in, const std::string& top_kernel);
 
-// The step with every non-matmul kernel whose work is known at its roofline; none when
-// no such kernel's roofline is known (no shapes, or no peaks).
-std::optional<double> non_matmul_at_roofline_ms(const WhatIfInputs& in);
+struct RooflineWork {
+  // The step with every non-matmul kernel whose work is known at its roofline; none when
+  // no such kernel's roofline is known (no shapes, or no peaks).
+  std::optional<double> after_ms;
+  std::vector<std::pair<std::size_t, double>> saved;  // GPU time removed, by profile.gpu index
+  std::int64_t beyond_peak_calls = 0;                 // left out: counted work beyond the device's peak
+};
+
+RooflineWork non_matmul_at_roofline(const WhatIfInputs& in);
 
 }  // namespace cuprobe

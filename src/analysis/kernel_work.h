@@ -23,6 +23,8 @@ struct ActivityWork {
   PeakDtype dtype = PeakDtype::kFp32;
   WorkKind kind = WorkKind::kTransfer;
   std::int32_t op = -1;  // index into WorkAttribution::ops; -1 for memcpy/memset records
+  // Its kernel's counted work exceeds the device's peak (KernelWork::beyond_peak): left out of the what-ifs.
+  bool beyond_peak = false;
 };
 
 struct WorkAttribution {
@@ -37,7 +39,11 @@ WorkAttribution attribute_work(const Profile& profile);
 // bandwidth and FLOPs at the dtype's rate; none when a peak it needs is unknown.
 std::optional<double> roofline_ms(double bytes, double flops, PeakDtype dtype, const DevicePeaks& peaks);
 
-// Fills KernelRow::work for the rows whose calls have known work.
+// Fills KernelRow::work for the rows whose calls have known work; a kernel whose counted bytes or FLOPs
+// exceed what the device can do in its time gets KernelWork::beyond_peak.
 void fill_kernel_work(const Profile& profile, const WorkAttribution& work, RankAnalysis& analysis);
+
+// Marks the activities of the kernels beyond the device's peak (ActivityWork::beyond_peak) and warns of each.
+void exclude_beyond_peak(const Profile& profile, RankAnalysis& analysis, WorkAttribution& work);
 
 }  // namespace cuprobe

@@ -98,6 +98,7 @@ struct Tensor {
   const Dims* dims;
   int bytes;
   PeakDtype rate;
+  const Dims* strides;
 };
 
 // Argument i as a tensor of a known dtype (a 0-d tensor has no dims).
@@ -105,10 +106,11 @@ std::optional<Tensor> tensor(const OpInputs& in, std::size_t i) {
   if (i >= in.args.size()) return std::nullopt;
   const DtypeInfo* d = dtype_info(in.args[i].type);
   if (!d) return std::nullopt;
-  return Tensor{&in.args[i].dims, d->bytes, d->rate};
+  return Tensor{&in.args[i].dims, d->bytes, d->rate, &in.args[i].strides};
 }
 
-double tensor_bytes(const Tensor& t) { return numel(*t.dims) * t.bytes; }
+// The bytes a tensor argument's storage holds: read once, expanded dimensions (stride 0) once.
+double tensor_bytes(const Tensor& t) { return storage_elements(*t.dims, *t.strides) * t.bytes; }
 
 bool concrete_true(const OpInputs& in, std::size_t i) { return i < in.args.size() && in.args[i].concrete == "True"; }
 
@@ -222,7 +224,7 @@ std::optional<OpWork> copy_work(std::string_view name, const OpInputs& in) {
     auto dst = tensor(in, 0), src = tensor(in, 1);
     if (!dst || !src) return std::nullopt;
     w.elements = numel(*dst->dims);
-    w.bytes = w.elements * (dst->bytes + src->bytes);
+    w.bytes = w.elements * dst->bytes + tensor_bytes(*src);
     w.cast = in.args[0].type != in.args[1].type;
     w.dims = *dst->dims;
     return w;
@@ -236,59 +238,71 @@ std::optional<OpWork> copy_work(std::string_view name, const OpInputs& in) {
     w.cast = true;  // a dtype was asked for; equal sizes may still differ in type
   }
   w.elements = numel(*src->dims);
-  w.bytes = w.elements * (src->bytes + out_bytes);
+  w.bytes = tensor_bytes(*src) + w.elements * out_bytes;
   w.dims = *src->dims;
   return w;
 }
 
+OpWork gathered(const Tensor& self, double elements, double index_bytes, const char* sized_by) {
+  OpWork w;
+  w.kind = WorkKind::kGather;
+  w.elements = elements;
+  w.bytes = elements * 2 * self.bytes + index_bytes;
+  w.dims = *self.dims;
+  w.element_bytes = self.bytes;
+  w.sized_by = sized_by;
+  return w;
+}
+
+// A gather whose indices' shapes are not in the trace: sized from an out= tensor of self's dtype at argument
+// `out` when there is one, else left for gather_sizing.h to size per call.
+OpWork unsized_gather(const OpInputs& in, const Tensor& self, std::size_t out) {
+  auto o = tensor(in, out);
+  if (o && in.args[out].type == in.args[0].type && !o->dims->empty())
+    return gathered(self, numel(*o->dims), 0, "output argument");
+  return gathered(self, 0, 0, "");
+}
+
+// Indices recorded without shapes: [] for a tensor list, a type but no sizes for a tensor.
+bool no_index_shapes(const OpArg& a) { return a.dims.empty() && a.list_dims.empty(); }
+
 std::optional<OpWork> gather_work(std::string_view name, const OpInputs& in) {
-  std::size_t self = 0, index = 1;
-  double out = 0;
+  auto s = tensor(in, 0);
+  if (!s || s->dims->empty() || in.args.size() < 2) return std::nullopt;
   if (name == "embedding") {  // embedding(weight[V, D], indices)
-    auto wt = tensor(in, 0), idx = tensor(in, 1);
-    if (!wt || !idx || wt->dims->size() != 2) return std::nullopt;
-    out = numel(*idx->dims) * static_cast<double>((*wt->dims)[1]);
-  } else if (name == "index_select") {  // index_select(self, dim, index)
-    index = 2;
-    auto s = tensor(in, 0), idx = tensor(in, 2);
-    if (!s || !idx || s->dims->empty()) return std::nullopt;
-    int dim = 0;
-    const std::string& c = in.args[1].concrete;
-    std::from_chars(c.data(), c.data() + c.size(), dim);
-    if (dim < 0) dim += static_cast<int>(s->dims->size());
-    if (dim < 0 || dim >= static_cast<int>(s->dims->size()) || (*s->dims)[dim] <= 0) return std::nullopt;
-    out = numel(*s->dims) / static_cast<double>((*s->dims)[dim]) * numel(*idx->dims);
-  } else if (name == "index") {  // index(self, indices: TensorList), the leading dims indexed
-    auto s = tensor(in, 0);
-    if (!s || in.args.size() < 2 || in.args[1].list_dims.empty()) return std::nullopt;
+    auto idx = tensor(in, 1);
+    if (!idx || s->dims->size() != 2) return std::nullopt;
+    return gathered(*s, numel(*idx->dims) * static_cast<double>((*s->dims)[1]), tensor_bytes(*idx), "index shapes");
+  }
+  if (name == "index") {  // index(self, indices: Tensor?[]), the leading dims indexed; index.Tensor_out's out third
     const auto& lists = in.args[1].list_dims;
+    if (lists.empty()) return no_index_shapes(in.args[1]) ? std::optional(unsized_gather(in, *s, 2)) : std::nullopt;
     if (lists.size() > s->dims->size()) return std::nullopt;
     double rows = 0;
     for (const auto& l : lists) rows = std::max(rows, numel(l));
-    out = rows * numel(Dims(s->dims->begin() + static_cast<std::ptrdiff_t>(lists.size()), s->dims->end()));
-    auto s_t = *s;
-    OpWork w;
-    w.kind = WorkKind::kGather;
-    w.elements = out;
-    w.bytes = out * 2 * s_t.bytes + rows * 8 * static_cast<double>(lists.size());
-    w.dims = *s_t.dims;
-    return w;
-  } else if (name == "gather") {  // gather(self, dim, index)
-    index = 2;
-    auto idx = tensor(in, 2);
-    if (!idx) return std::nullopt;
-    out = numel(*idx->dims);
-  } else {
-    return std::nullopt;
+    double out = rows * numel(Dims(s->dims->begin() + static_cast<std::ptrdiff_t>(lists.size()), s->dims->end()));
+    return gathered(*s, out, rows * 8 * static_cast<double>(lists.size()), "index shapes");
   }
-  auto s = tensor(in, self), idx = tensor(in, index);
-  if (!s || !idx) return std::nullopt;
-  OpWork w;
-  w.kind = WorkKind::kGather;
-  w.elements = out;
-  w.bytes = out * 2 * s->bytes + tensor_bytes(*idx);
-  w.dims = *s->dims;
-  return w;
+  if (name == "take") {  // take(self, index): one element per index
+    auto idx = tensor(in, 1);
+    if (!idx) return no_index_shapes(in.args[1]) ? std::optional(unsized_gather(in, *s, 2)) : std::nullopt;
+    return gathered(*s, numel(*idx->dims), tensor_bytes(*idx), "index shapes");
+  }
+  if (in.args.size() < 3) return std::nullopt;
+  auto idx = tensor(in, 2);
+  // gather(self, dim, index, sparse_grad, out), index_select(self, dim, index, out): the out= tensor comes
+  // after the arguments the operator takes.
+  std::size_t out = name == "gather" ? 4 : 3;
+  if (!idx) return no_index_shapes(in.args[2]) ? std::optional(unsized_gather(in, *s, out)) : std::nullopt;
+  if (name == "gather") return gathered(*s, numel(*idx->dims), tensor_bytes(*idx), "index shapes");
+  // index_select(self, dim, index)
+  int dim = 0;
+  const std::string& c = in.args[1].concrete;
+  std::from_chars(c.data(), c.data() + c.size(), dim);
+  if (dim < 0) dim += static_cast<int>(s->dims->size());
+  if (dim < 0 || dim >= static_cast<int>(s->dims->size()) || (*s->dims)[dim] <= 0) return std::nullopt;
+  double out_elements = numel(*s->dims) / static_cast<double>((*s->dims)[dim]) * numel(*idx->dims);
+  return gathered(*s, out_elements, tensor_bytes(*idx), "index shapes");
 }
 
 // Elementwise, norm and reduction operators: every tensor argument read once, the result written once.
@@ -401,6 +415,15 @@ int dtype_bytes(std::string_view torch_type) {
   return d ? d->bytes : 0;
 }
 
+double storage_elements(const std::vector<std::int64_t>& dims, const std::vector<std::int64_t>& strides) {
+  if (strides.size() != dims.size()) return numel(dims);
+  double n = 1;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (strides[i] != 0) n *= static_cast<double>(std::max<std::int64_t>(dims[i], 0));
+  }
+  return dims.empty() ? 1 : std::min(n, numel(dims));
+}
+
 std::optional<OpWork> op_work(std::string_view op_name, const OpInputs& inputs) {
   std::string_view name = base_name(op_name);
   if (in(name,
@@ -408,7 +431,7 @@ std::optional<OpWork> op_work(std::string_view op_name, const OpInputs& inputs) 
     return gemm_work(name, inputs);
   if (auto w = attention_work(name, inputs)) return w;
   if (in(name, {"copy_", "_to_copy", "clone"})) return copy_work(name, inputs);
-  if (in(name, {"embedding", "index_select", "index", "gather"})) return gather_work(name, inputs);
+  if (in(name, {"embedding", "index_select", "index", "gather", "take"})) return gather_work(name, inputs);
   return streaming_work(name, inputs);
 }
 

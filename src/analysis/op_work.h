@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +25,11 @@ struct OpWork {
   double elements = 0;                 // copies: elements copied; gathers: elements gathered
   std::vector<std::int64_t> dims;      // copies: the destination's sizes; gathers: the gathered-from tensor's
   bool cast = false;                   // a copy between dtypes
+  // Gathers: what sized the gathered elements: "index shapes", "output argument" (an out= tensor), or per call
+  // (gather_sizing.h) "gather kernel launch", "consumer's input shapes"; "" while unsized (the trace records no
+  // index shapes: torch 2.11 writes aten::index's indices as []), when bytes and elements are 0.
+  std::string sized_by;
+  int element_bytes = 0;  // gathers: bytes per element of the gathered-from tensor
 };
 
 // Bytes per element of a torch type name ("c10::BFloat16" 2, "float" 4, "c10::Float8_e4m3fn" 1); 0 when unknown.
@@ -31,5 +37,9 @@ int dtype_bytes(std::string_view torch_type);
 
 // nullopt when the operator is not one the model knows or its shapes do not fit it.
 std::optional<OpWork> op_work(std::string_view op_name, const OpInputs& inputs);
+
+// The elements a tensor's storage holds for these sizes and strides: a dimension of stride 0 (expand,
+// broadcast) is read once, not once per index. Without strides (or of another rank), every element.
+double storage_elements(const std::vector<std::int64_t>& dims, const std::vector<std::int64_t>& strides);
 
 }  // namespace cuprobe

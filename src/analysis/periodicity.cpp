@@ -40,9 +40,39 @@ std::vector<std::size_t> candidate_lags(const std::vector<StringId>& names) {
   return lags;
 }
 
+// Read-backs recur at `lag`: most of them have another one `lag` kernels later (within a window), and at least
+// half of the lag-long spans of the sequence hold one.
+bool recurs(const std::vector<std::size_t>& read_backs, std::size_t lag, std::size_t n) {
+  const std::size_t window = std::max<std::size_t>(2, lag / 8);
+  std::size_t eligible = 0, hits = 0;
+  for (std::size_t p : read_backs) {
+    if (p + lag + window >= n) break;
+    ++eligible;
+    auto it = std::lower_bound(read_backs.begin(), read_backs.end(), p + lag - std::min(window, p + lag));
+    if (it != read_backs.end() && *it <= p + lag + window) ++hits;
+  }
+  return eligible >= 3 && 2 * hits >= eligible && 2 * (hits + 1) * lag >= n;
+}
+
+// Steps from the read-backs: each begins at one, skipping those less than half a period after the last start
+// (a step that reads back twice); leading kernels form a step when long enough.
+std::vector<std::size_t> starts_at_read_backs(const std::vector<std::size_t>& read_backs, std::size_t period) {
+  std::vector<std::size_t> starts;
+  for (std::size_t p : read_backs) {
+    if (starts.empty()) {
+      if (p >= period / 2) starts.push_back(0);  // the leading kernels: the first call's prefill
+      starts.push_back(p);
+    } else if (p - starts.back() >= period / 2) {
+      starts.push_back(p);
+    }
+  }
+  return starts;
+}
+
 }  // namespace
 
-PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std::vector<double>& boundary_score) {
+PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std::vector<double>& boundary_score,
+                                  const std::vector<bool>& read_back) {
   PeriodicSteps result;
   if (names.size() < kMinKernels) return result;
 
@@ -71,6 +101,29 @@ PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std:
       result.match = m;
       break;
     }
+  }
+
+  // The shortest lag at which the step's result is read back is the step: a longer period
+  // found above was a whole call made several times (generate called in a loop).
+  std::vector<std::size_t> read_backs;
+  for (std::size_t i = 0; i < read_back.size() && i < names.size(); ++i) {
+    if (read_back[i]) read_backs.push_back(i);
+  }
+  if (!read_backs.empty()) {
+    for (auto [lag, m] : scored) {
+      if (lag > period) break;
+      if (m < kMinMatch || !recurs(read_backs, lag, names.size())) continue;
+      period = lag;
+      result.match = m;
+      result.by_read_back = true;
+      break;
+    }
+  }
+  if (result.by_read_back) {
+    result.starts = starts_at_read_backs(read_backs, period);
+    if (result.starts.size() < 2) return PeriodicSteps{};
+    result.period = static_cast<std::int64_t>(period);
+    return result;
   }
 
   // Phase: the position within the period with the highest total boundary score.

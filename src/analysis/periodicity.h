@@ -8,6 +8,11 @@
 // of the period with the highest boundary score: the caller scores a kernel
 // by the idle gap before it, and far higher when a device-to-host copy (the
 // engine reading the step's tokens back) comes just before it.
+// Read-backs are also the evidence of what a step is: when they recur at a lag
+// shorter than the period found (a decode step inside a whole `generate` call
+// that a process makes several times), that lag is the step, and the steps
+// begin at the read-backs, so each call's prefill, of its own length, is a step
+// apart.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +26,12 @@ struct PeriodicSteps {
   std::int64_t period = 0;          // kernels per step; 0 = no periodicity found
   double match = 0;                 // fraction of positions matching one period later
   std::vector<std::size_t> starts;  // index of each step's first kernel
+  bool by_read_back = false;        // the steps begin at the read-backs, which recur at the period
 };
 
-// names: kernel names in launch order; boundary_score[i]: how likely a step starts at kernel i.
-PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std::vector<double>& boundary_score);
+// names: kernel names in launch order; boundary_score[i]: how likely a step starts at kernel i;
+// read_back[i]: a device-to-host copy comes just before kernel i (empty: none known).
+PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std::vector<double>& boundary_score,
+                                  const std::vector<bool>& read_back = {});
 
 }  // namespace cuprobe

@@ -164,6 +164,7 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
   std::vector<std::size_t> kernel_index;           // into profile.gpu
   std::vector<StringId> names;
   std::vector<double> boundary_score;
+  std::vector<bool> read_back;
   TimeNs last_end = 0;
   bool copy_back_since_last_kernel = false;
   const std::int32_t lead = lead_device(profile, launch_of);
@@ -173,12 +174,13 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
     if (a.kind != GpuActivityKind::kKernel || a.device != lead) continue;
     double gap = kernel_index.empty() ? 0.0 : static_cast<double>(std::max<TimeNs>(0, a.start - last_end));
     boundary_score.push_back(gap + (copy_back_since_last_kernel ? kAfterDeviceToHostCopy : 0.0));
+    read_back.push_back(copy_back_since_last_kernel);
     copy_back_since_last_kernel = false;
     last_end = kernel_index.empty() ? a.end : std::max(last_end, a.end);
     kernel_index.push_back(i);
     names.push_back(a.name);
   }
-  PeriodicSteps periodic = find_periodic_steps(names, boundary_score);
+  PeriodicSteps periodic = find_periodic_steps(names, boundary_score, read_back);
   if (periodic.period == 0) return;
 
   auto launch_time = [&](std::size_t k) {
@@ -192,6 +194,7 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
   out.summary.cpu_from = "launch calls";
   out.summary.period_kernels = periodic.period;
   out.summary.marker = "period of " + std::to_string(periodic.period) + " kernels";
+  if (periodic.by_read_back) out.summary.marker += ", each step from a device-to-host read-back";
   const auto& starts = periodic.starts;
   for (std::size_t s = 0; s < starts.size(); ++s) {
     std::size_t begin = starts[s];

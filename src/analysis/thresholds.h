@@ -4,46 +4,36 @@
 
 namespace cuprobe::thresholds {
 
+// Findings fire on shares of the GPU time in steps (of the whole window without steps).
 // copy_cast_dominant: copies and casts take a large share of GPU time.
 inline constexpr double kCopyCastMedium = 0.20;
-inline constexpr double kCopyCastHigh = 0.40;
 
 // low_tensor_core_share: little GPU time in tensor-core kernels.
 inline constexpr double kTensorCoreLow = 0.30;
-inline constexpr double kTensorCoreVeryLow = 0.10;
-// ...and matmul-class kernels (gemm, attention, moe) that run on CUDA cores.
-inline constexpr double kCudaCoreMatmulHigh = 0.20;
 
 // gpu_idle: GPU idle for this fraction of each step (or of the window without steps).
 inline constexpr double kIdleMedium = 0.50;
-inline constexpr double kIdleHigh = 0.80;
 
 // pipeline_bubble: one process's GPUs taking turns; the step would shrink by at
 // least this share were their work overlapped.
 inline constexpr double kBubbleMedium = 0.20;
-inline constexpr double kBubbleHigh = 0.40;
 
 // launch_bound: kernels this short (median) with the GPU idle at least kLaunchBoundIdle of the step.
 inline constexpr double kShortKernelUs = 10.0;
 inline constexpr double kLaunchBoundIdle = 0.30;
 inline constexpr int kLaunchBoundMinKernelsPerStep = 50;
-// ...and its severity: GPU idle in gaps between activities no longer than this (a
+// ...and its claim: GPU idle in gaps between activities no longer than this (a
 // launch explains them; longer gaps are host work).
 inline constexpr double kLaunchGapUs = 20.0;
 
 // communication_dominant: collectives take this share of GPU time.
 inline constexpr double kCommunicationMedium = 0.25;
-inline constexpr double kCommunicationHigh = 0.50;
 
 // collective_wait: a collective on one rank takes this much longer than the
 // same collective on its fastest peer, in total ...
 inline constexpr double kCollectiveWaitMinMs = 1.0;
 // ... and that excess is at least this share of the rank's communication time.
 inline constexpr double kCollectiveWaitShare = 0.20;
-
-// host_memcpy_in_step: host<->device copies inside steps; medium when there is
-// at least this many per step on average.
-inline constexpr double kHostMemcpyPerStepMedium = 1.0;
 
 // graphs_recorded_whole: whole CUDA graph launches (contents unseen) take at least
 // this share of GPU busy time. Above kOpaqueGraphNoTensorFinding, the tensor-core
@@ -60,7 +50,10 @@ inline constexpr double kLatencyBoundPeakShare = 0.10;
 // copy reaches (measured on the H200: a bf16 copy moves 4.25 TB/s of 4.8, 88%).
 inline constexpr double kCopyBandwidthShare = 0.88;
 
-// Severity of any finding whose share is at least this is at least "high".
-inline constexpr double kSevereShare = 0.50;
+// Severity of every finding, from its gain (the step time its fix saves that no higher-ranked finding claims,
+// finding_gains.h) as a share of the step: high from kGainHigh, medium from kGainMedium, else low (so a what-if
+// under 1% of the step is always low).
+inline constexpr double kGainHigh = 0.25;
+inline constexpr double kGainMedium = 0.05;
 
 }  // namespace cuprobe::thresholds

@@ -232,12 +232,15 @@ class BenchRuns {
         identity_(bench_identity(p)),
         run_timeout_ns_(p.load.run_timeout_ns) {}
 
+  void replay_times_of(const BuiltWorkload& built) { built_ = &built; }
+
   // The worst exit code of the runs (1 beats 4).
   int run_all() {
     int exit_code = kExitOk;
     for (std::size_t run = 0; run < p_.rates.size() && !stop_.flag()[0]; ++run) {
       LoadOptions opt = p_.load;
       if (opt.ramp == RampUp::kNone) opt.rate = p_.rates[run];
+      if (built_) apply_workload_arrivals(*built_, opt);  // a timed trace sends at its recorded times
       const LoadResult& load = run_one(opt);
       int code = run_exit_code(reports_.back(), p_.server, p_.timeout_text);
       if (exit_code == kExitOk || (exit_code == kExitThresholdTripped && code == kExitFailed)) exit_code = code;
@@ -293,6 +296,7 @@ class BenchRuns {
   const BenchSettings& settings_;
   RequestFactory factory_;
   Workload* workload_;
+  const BuiltWorkload* built_ = nullptr;
   SamplerThread* sampler_;
   std::string sample_note_;
   StopFlag stop_;  // before the GPUs are listed (bench_identity), as the runs
@@ -314,6 +318,7 @@ int run(const BenchPlan& p) {
     return OutgoingRequest(build_http_request(tpl, prompt), prompt.max_tokens, prompt.expected_prompt_tokens);
   };
   BenchRuns runs(p, tpl, settings, factory, workload.workload.get(), sampler.get(), sample_note);
+  runs.replay_times_of(workload);
   int exit_code = runs.run_all();
   if (runs.reports().empty()) return kExitFailed;  // interrupted before the first run started
   write_bench_outputs(runs.reports(), p.outputs);

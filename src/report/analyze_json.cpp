@@ -16,7 +16,7 @@ void add_kernel_work(json& row, const KernelRow& k) {
   row["dram_bytes_measured"] = k.dram_bytes_measured ? json(*k.dram_bytes_measured) : json(nullptr);
   const std::optional<KernelWork>& w = k.work;
   if (!w) {
-    for (const char* key : {"bytes", "flops", "achieved_tbps", "achieved_tflops", "peak_share", "bound"})
+    for (const char* key : {"bytes", "flops", "achieved_tbps", "achieved_tflops", "peak_share", "bound", "beyond_peak"})
       row[key] = nullptr;
     return;
   }
@@ -29,6 +29,7 @@ void add_kernel_work(json& row, const KernelRow& k) {
   row["work_calls"] = w->calls;
   row["work_dtype"] = w->dtype.empty() ? json(nullptr) : json(w->dtype);
   row["work_source"] = w->source;
+  row["beyond_peak"] = w->beyond_peak.empty() ? json(nullptr) : json(w->beyond_peak);  // physics as a check
 }
 
 json peaks_json(const std::optional<DevicePeaks>& p) {
@@ -249,10 +250,14 @@ json finding_json(const Finding& f) {
   json numbers = json::object();
   for (const auto& [k, v] : f.numbers) numbers[k] = v;
   j["numbers"] = std::move(numbers);
-  j["what_if"] = {{"description", f.what_if.description},
-                  {"step_ms_now", f.what_if.step_ms_now},
-                  {"step_ms_after", f.what_if.step_ms_after ? json(*f.what_if.step_ms_after) : json(nullptr)},
-                  {"gain_ms", f.gain_ms()}};
+  j["what_if"] = {
+      {"description", f.what_if.description},
+      {"step_ms_now", f.what_if.step_ms_now},
+      {"step_ms_after", f.what_if.step_ms_after ? json(*f.what_if.step_ms_after) : json(nullptr)},
+      {"gain_ms", f.gain_ms()},
+      {"step_ms_after_alone", f.what_if.step_ms_after_alone ? json(*f.what_if.step_ms_after_alone) : json(nullptr)},
+      {"gain_ms_alone", f.alone_gain_ms()},
+      {"generic", f.claim.generic}};
   return j;
 }
 

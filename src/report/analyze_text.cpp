@@ -239,7 +239,7 @@ std::string work_text(const RankAnalysis& a, std::size_t top_kernels) {
   if (beside) headers.push_back(">DRAM measured");
   headers.insert(headers.end(), {">FLOPs", ">TB/s", ">TFLOP/s", ">of peak", "bound"});
   TextTable table(headers);
-  bool any = false;
+  bool any = false, beyond = false;
   std::vector<std::string> full;
   for (std::size_t i = 0; i < shown; ++i) {
     if (a.kernels[i].work) full.push_back(a.kernels[i].name);
@@ -249,12 +249,16 @@ std::string work_text(const RankAnalysis& a, std::size_t top_kernels) {
     const auto& k = a.kernels[i];
     if (!k.work) continue;
     any = true;
+    beyond = beyond || !k.work->beyond_peak.empty();
     const KernelWork& w = *k.work;
     std::vector<std::string> row{names[row_index++], format_bytes(w.bytes), w.source};
     if (beside) row.push_back(k.dram_bytes_measured ? format_bytes(*k.dram_bytes_measured) : "-");
     row.insert(row.end(), {w.flops > 0 ? format_fixed(w.flops / 1e9, 1) + " G" : "-", format_fixed(w.achieved_tbps, 2),
                            w.flops > 0 ? format_fixed(w.achieved_tflops, 1) : "-",
-                           w.peak_share ? format_percent(*w.peak_share) : "-", w.bound.empty() ? "-" : w.bound});
+                           w.peak_share ? format_percent(*w.peak_share) : "-",
+                           !w.beyond_peak.empty() ? "beyond peak!"
+                           : w.bound.empty()      ? "-"
+                                                  : w.bound});
     table.add_row(std::move(row));
   }
   std::string peaks =
@@ -267,7 +271,10 @@ std::string work_text(const RankAnalysis& a, std::size_t top_kernels) {
                : std::string();
   }
   return "\n" + table.render() + "  (" + peaks +
-         "; from: shapes = operator shapes, memcpy = the copy's own count, counters = DRAM bytes measured)\n";
+         "; from: shapes = operator shapes, memcpy = the copy's own count, counters = DRAM bytes measured)\n" +
+         (beyond ? "  beyond peak!: the counted work exceeds what the GPU can do in that time, so it is not what the "
+                   "kernel moved; left out of the what-ifs (see the warnings)\n"
+                 : "");
 }
 
 std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
@@ -323,7 +330,7 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
 
 std::string findings_text(const std::vector<Finding>& findings, bool show_rank) {
   if (findings.empty()) return "findings: none (nothing crossed a threshold; see docs/findings.md)\n";
-  std::string out = "findings (ranked by the step time their what-if saves):\n";
+  std::string out = "findings (ranked by the step time their what-if saves that no finding above claims):\n";
   int n = 0;
   for (const auto& f : findings) {
     out += "  " + std::to_string(++n) + ". [" + f.severity + "] " + f.id;
@@ -341,7 +348,17 @@ std::string findings_text(const std::vector<Finding>& findings, bool show_rank) 
     if (w.step_ms_after) {  // the projection first: "3.54 ms -> 0.13 ms (-96%): ..."
       double gain = w.step_ms_now > 0 ? (w.step_ms_now - *w.step_ms_after) / w.step_ms_now : 0;
       out += format_duration_ms(w.step_ms_now) + " -> " + format_duration_ms(*w.step_ms_after) + " (-" +
-             format_percent(std::max(0.0, gain)) + "): ";
+             format_percent(std::max(0.0, gain)) + ")";
+      // Part of its saving is claimed by a finding above: the gain counts only the rest (finding_gains.h).
+      if (w.step_ms_after_alone && f.alone_gain_ms() - f.gain_ms() > 1e-3 * std::max(w.step_ms_now, 1e-9)) {
+        double alone = w.step_ms_now > 0 ? f.alone_gain_ms() / w.step_ms_now : 0;
+        out += " beyond the findings above (alone -" + format_percent(alone) + ")";
+      }
+      out += ": ";
+    } else if (f.alone_gain_ms() - f.gain_ms() > 1e-3 * std::max(w.step_ms_now, 1e-9)) {
+      out += f.gain_ms() > 1e-3 * w.step_ms_now
+                 ? "(explains " + format_duration_ms(f.gain_ms()) + " of the step beyond the findings above) "
+                 : "(the time it explains is claimed by the findings above) ";
     }
     out += w.description + "\n";
   }

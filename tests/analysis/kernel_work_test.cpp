@@ -169,6 +169,70 @@ TEST(KernelWork, AnOperatorsWorkIsSplitBetweenItsKernelsByTime) {
   EXPECT_DOUBLE_EQ(w.activity.at(1).flops, flops * 0.1);
 }
 
+// issue 25, physics as a check: an operator whose counted bytes would take the H200 longer than its kernel ran
+// (here 6.4 GB in 0.1 ms, 64 TB/s) is flagged, warned of, and left out of the what-ifs; the other kernel stays.
+TEST(KernelWork, WorkBeyondTheDevicesPeakIsFlaggedAndLeftOutOfTheWhatIfs) {
+  Profile p;
+  p.devices.push_back({0, "NVIDIA H200", 132, 9, 0, 0});
+  OpInputs huge, small;
+  OpArg a;
+  a.type = "c10::BFloat16";
+  a.dims = {1 << 20, 1024};
+  huge.args = {a, a};
+  a.dims = {1024, 1024};
+  small.args = {a, a};
+  p.op_inputs = {huge, small};
+  for (int i = 0; i < 2; ++i) {
+    CpuRange r;
+    r.kind = CpuRangeKind::kOperator;
+    r.name = p.strings.intern("aten::add");
+    r.start = 100 * i;
+    r.end = r.start + 50;
+    r.tid = 1;
+    r.inputs = i;
+    p.cpu.push_back(r);
+    CpuRange l;
+    l.kind = CpuRangeKind::kRuntime;
+    l.name = p.strings.intern("cudaLaunchKernel");
+    l.start = r.start + 10;
+    l.end = r.start + 20;
+    l.tid = 1;
+    l.correlation = 7 + i;
+    p.cpu.push_back(l);
+    GpuActivity k;
+    k.name = p.strings.intern(i == 0 ? "add_kernel_huge" : "add_kernel_small");
+    k.start = 1000 + 200'000 * i;
+    k.end = k.start + 100'000;  // 0.1 ms
+    k.correlation = 7 + i;
+    k.device = 0;
+    p.gpu.push_back(k);
+  }
+  std::vector<Profile> profiles;
+  profiles.push_back(std::move(p));
+  AnalyzeReport r = analyze_profiles(profiles, {});
+  const RankAnalysis& ra = r.ranks.at(0);
+  const KernelRow* huge_row = kernel(ra, "add_kernel_huge");
+  ASSERT_TRUE(huge_row && huge_row->work);
+  EXPECT_NE(huge_row->work->beyond_peak.find("x the memory bandwidth peak"), std::string::npos)
+      << huge_row->work->beyond_peak;
+  const KernelRow* small_row = kernel(ra, "add_kernel_small");
+  ASSERT_TRUE(small_row && small_row->work);
+  EXPECT_EQ(small_row->work->beyond_peak, "");
+  bool warned = false;
+  for (const auto& w : ra.warnings) warned |= w.find("add_kernel_huge") != std::string::npos;
+  EXPECT_TRUE(warned);
+  const Finding* roof = nullptr;
+  for (const auto& f : r.findings) {
+    if (f.id == "low_tensor_core_share") roof = &f;
+  }
+  ASSERT_TRUE(roof);
+  ASSERT_TRUE(roof->what_if.step_ms_after_alone);
+  // Only the small add at its roofline (6 MB at 4.8 TB/s: 1.3 us of its 100 us); the huge one left out.
+  double small_roof_ms = 3.0 * 1024 * 1024 * 2 / 4.8e12 * 1e3;
+  EXPECT_NEAR(roof->what_if.step_ms_now - *roof->what_if.step_ms_after_alone, 0.1 - small_roof_ms, 1e-9);
+  EXPECT_NE(roof->what_if.description.find("1 kernel calls left out"), std::string::npos) << roof->what_if.description;
+}
+
 // Regression: a host copy's bytes were held against the GPU memory's peak, and a trace whose
 // only known work was memcpy records got a low_tensor_core_share projection of no change.
 TEST(KernelWork, HostCopiesGetNoShareOfTheGpuMemoryPeakNorARooflineProjection) {

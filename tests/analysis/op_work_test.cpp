@@ -125,6 +125,55 @@ TEST(OpWork, GathersReadTheRowsTheyIndex) {
   EXPECT_DOUBLE_EQ(s->elements, 384.0 * 1536);
 }
 
+OpArg strided(std::vector<std::int64_t> dims, std::vector<std::int64_t> strides, std::string type) {
+  OpArg a = t(std::move(dims), std::move(type));
+  a.strides = std::move(strides);
+  return a;
+}
+
+// issue 25: torch.index_select runs as aten::gather with the index expanded to the output's sizes (stride 0 along
+// the row): its storage is 384 int64, not 384 x 1536, which counted the gather at 2.2x the H200's bandwidth.
+TEST(OpWork, AnExpandedIndexIsReadByItsStorage) {
+  EXPECT_DOUBLE_EQ(storage_elements({384, 1536}, {1, 0}), 384);
+  EXPECT_DOUBLE_EQ(storage_elements({384, 64, 576}, {1, 0, 0}), 384);
+  EXPECT_DOUBLE_EQ(storage_elements({384, 1536}, {}), 384.0 * 1536);  // no strides recorded: every element
+  EXPECT_DOUBLE_EQ(storage_elements({8, 1, 576}, {576, 576, 1}), 8.0 * 576);
+  auto g = op_work("aten::gather",
+                   {{strided({32000, 1536}, {1536, 1}, kBf16), scalar("0"), strided({384, 1536}, {1, 0}, "long int"),
+                     scalar("False"), strided({384, 1536}, {1536, 1}, kBf16)}});
+  ASSERT_TRUE(g);
+  EXPECT_DOUBLE_EQ(g->elements, 384.0 * 1536);
+  EXPECT_DOUBLE_EQ(g->bytes, 384.0 * 1536 * 2 * 2 + 384 * 8);
+  EXPECT_EQ(g->sized_by, "index shapes");
+  // A broadcast operand of an elementwise operator is read once too; the output is written whole.
+  auto add = op_work("aten::add", {{t({8, 4096}, kBf16), strided({8, 4096}, {0, 1}, kBf16)}});
+  ASSERT_TRUE(add);
+  EXPECT_DOUBLE_EQ(add->bytes, 2.0 * (8 * 4096 + 4096 + 8 * 4096));
+}
+
+// torch 2.11 records aten::index's indices (Tensor?[]) as []: the gather is known but left for its call to size.
+TEST(OpWork, AGatherWithoutIndexShapesIsLeftUnsized) {
+  OpArg none;
+  none.type = "GenericList";
+  auto w = op_work("aten::index", {{t({496000, 576}, kBf16), none}});
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->kind, WorkKind::kGather);
+  EXPECT_EQ(w->sized_by, "");
+  EXPECT_EQ(w->elements, 0);
+  EXPECT_EQ(w->bytes, 0);
+  EXPECT_EQ(w->element_bytes, 2);
+  EXPECT_EQ(w->dims, (std::vector<std::int64_t>{496000, 576}));
+  // index.Tensor_out and gather's out= give the gathered size.
+  auto out = op_work("aten::index", {{t({496000, 576}, kBf16), none, t({4096, 576}, kBf16)}});
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->sized_by, "output argument");
+  EXPECT_DOUBLE_EQ(out->elements, 4096.0 * 576);
+  auto take = op_work("aten::take", {{t({1000, 64}, kBf16), t({128}, "long int")}});
+  ASSERT_TRUE(take);
+  EXPECT_DOUBLE_EQ(take->elements, 128);
+  EXPECT_DOUBLE_EQ(take->bytes, 128.0 * 2 * 2 + 128 * 8);
+}
+
 TEST(OpWork, ElementwiseNormAndReductionStreamTheirTensors) {
   auto mul = op_work("aten::mul", {{t({4, 96, 1536}, "float"), t({4, 96, 1}, "float")}});
   ASSERT_TRUE(mul);

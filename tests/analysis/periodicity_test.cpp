@@ -66,6 +66,54 @@ TEST(Periodicity, ManyLayersDoNotHideTheStep) {
   EXPECT_EQ(r.starts[1], 801u);
 }
 
+// issue 25: a process calling generate 4 times (a prefill of its own kernels, then 16 decode steps, each read back
+// to the host). The whole call repeats exactly (350 kernels) where the decode step (20) mismatches around each
+// prefill; the read-backs recurring every 20 kernels say which one is the step, and each prefill is a step apart.
+TEST(Periodicity, SeveralGenerateCallsGiveTheirDecodeStepsNotTheCall) {
+  std::vector<StringId> names;
+  std::vector<double> score;
+  std::vector<bool> read_back;
+  std::vector<std::size_t> expected;
+  for (int call = 0; call < 4; ++call) {
+    for (int step = -1; step < 16; ++step) {
+      expected.push_back(names.size());
+      std::size_t length = step < 0 ? 30 : 20;  // the prefill: 30 kernels of other names
+      for (std::size_t i = 0; i < length; ++i) {
+        names.push_back(static_cast<StringId>(step < 0 ? 50 + i : 1 + i));
+        bool first = i == 0 && !names.empty() && names.size() > 1;
+        read_back.push_back(first);
+        score.push_back(first ? 1e15 : 1'000.0 + static_cast<double>(i % 5));
+      }
+    }
+  }
+  PeriodicSteps without = find_periodic_steps(names, score);
+  EXPECT_EQ(without.period, 350);  // the call, as before
+  PeriodicSteps r = find_periodic_steps(names, score, read_back);
+  EXPECT_EQ(r.period, 20);
+  EXPECT_TRUE(r.by_read_back);
+  EXPECT_EQ(r.starts, expected);
+  EXPECT_EQ(r.starts.size(), 4u * 17);
+}
+
+// Read-backs once per step do not turn a layer into a step.
+TEST(Periodicity, AReadBackPerStepKeepsTheStepAboveItsLayers) {
+  std::vector<StringId> names;
+  std::vector<double> score;
+  std::vector<bool> read_back;
+  for (int step = 0; step < 10; ++step) {
+    auto s = step_names();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      names.push_back(s[i]);
+      read_back.push_back(i == 0 && step > 0);
+      score.push_back(i == 0 ? 1e15 : 1'000.0);
+    }
+  }
+  PeriodicSteps r = find_periodic_steps(names, score, read_back);
+  EXPECT_EQ(r.period, 19);
+  ASSERT_EQ(r.starts.size(), 10u);
+  EXPECT_EQ(r.starts[3], 3u * 19);
+}
+
 TEST(Periodicity, NoRepetitionNoSteps) {
   std::vector<StringId> names;
   std::vector<double> score;

@@ -1,0 +1,229 @@
+// The findings about the GPU waiting: for the host (gpu_idle, launch_bound) or for another GPU of the rank
+// (pipeline_bubble).
+#include <algorithm>
+
+#include "analysis/findings_context.h"
+#include "analysis/thresholds.h"
+#include "common/percentile.h"
+#include "common/units.h"
+
+namespace cuprobe {
+namespace {
+
+using Context = FindingsContext;
+
+// Synchronizing calls and launches per step, for the idle and launch findings.
+struct HostCalls {
+  bool seen = false;  // the trace has runtime/driver calls at all (run files only with --api)
+  double launches = 0;
+  double syncs = 0;
+  double launch_us_mean = 0;
+};
+
+constexpr const char* kNoHostCalls = "the trace has no CUDA runtime calls; `cuprobe record --api` records them";
+
+HostCalls host_calls(const Context& ctx) {
+  HostCalls h;
+  double launch_us = 0;
+  for (const auto& r : ctx.profile.cpu) {
+    if (r.kind != CpuRangeKind::kRuntime) continue;
+    h.seen = true;
+    std::string_view n = ctx.profile.name_of(r.name);
+    if (is_launch_call(n)) {
+      h.launches += 1;
+      launch_us += static_cast<double>(r.end - r.start) / 1e3;
+    } else if (is_synchronizing_call(n)) {
+      h.syncs += 1;
+    }
+  }
+  if (h.launches > 0) h.launch_us_mean = launch_us / h.launches;
+  double divisor = ctx.has_steps() ? ctx.step_count() : 1.0;
+  h.launches /= divisor;
+  h.syncs /= divisor;
+  return h;
+}
+
+double idle_share(const Context& ctx) {
+  const auto& s = ctx.steps.summary;
+  if (!s.steps.empty() && s.median_ms > 0) return std::clamp(1.0 - s.gpu_median_ms / s.median_ms, 0.0, 1.0);
+  return std::clamp(1.0 - ctx.analysis.gpu_busy_share, 0.0, 1.0);
+}
+
+void gpu_idle(Context& ctx, const HostCalls& calls) {
+  double idle = idle_share(ctx);
+  if (idle < thresholds::kIdleMedium) return;
+  Finding f;
+  f.id = "gpu_idle";
+  f.share = idle;
+  f.step_share = idle;
+  const auto& s = ctx.steps.summary;
+  // A rank on several GPUs: idle is the time none of them works (pipeline_bubble covers their waits on each other).
+  std::size_t gpus = ctx.analysis.devices.size();
+  std::string who = gpus > 1 ? "All " + std::to_string(gpus) + " GPUs idle " : "GPU idle ";
+  std::string busy = gpus > 1 ? " time any GPU works in a " : " GPU time in a ";
+  if (ctx.has_steps()) {
+    f.title = who + format_percent(idle) + " of each step (" + format_duration_ms(s.gpu_median_ms) + busy +
+              format_duration_ms(s.median_ms) + " step): host- or launch-bound";
+  } else {
+    f.title = who + format_percent(idle) + " of the trace window: host- or launch-bound" + ctx.window_note();
+  }
+  std::string syncs = calls.seen ? format_fixed(calls.syncs, 1) + (ctx.has_steps() ? " per step here: " : " here: ") +
+                                       ".item(), .cpu(), printing tensors"
+                                 : ".item(), .cpu(), printing tensors; `cuprobe record --api` counts them";
+  f.suggestion =
+      "The GPU waits for the CPU. Capture the step in a CUDA graph (torch.compile mode=\"reduce-overhead\", "
+      "or the engine's CUDA-graph option), remove per-step synchronizations (" +
+      syncs + "), and move host-side work (sampling, stopping checks) off the critical path or onto the GPU.";
+  f.numbers = {{"idle_share", idle}};
+  // The step with the GPU busy time as its floor, as a CUDA graph gets close to.
+  double now = ctx.step_ms_now();
+  double after = ctx.has_steps() ? s.gpu_median_ms : ctx.analysis.gpu_busy_ms;
+  f.what_if = {"the GPU never waiting for the host (the " + ctx.step_word() +
+                   " replayed as a CUDA graph): " + ctx.step_word() + " = GPU busy time " + format_duration_ms(after),
+               now, std::nullopt, after};
+  f.claim.generic = true;  // the idle launch_bound does not explain: host work
+  f.claim.idle_ms = now - after;
+  if (calls.seen)
+    f.numbers.insert(f.numbers.end(), {{"launches_per_step", calls.launches}, {"syncs_per_step", calls.syncs}});
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
+// The share of step time (of the window without steps) that the GPU idles in
+// gaps of at most thresholds::kLaunchGapUs between its activities: gaps a launch
+// can explain, where longer ones are host work.
+double short_gap_share(const Context& ctx) {
+  TimeNs short_ns = 0, last_end = 0;
+  bool any = false;
+  for (std::size_t i = 0; i < ctx.profile.gpu.size(); ++i) {
+    const auto& a = ctx.profile.gpu[i];
+    if (!ctx.counted(i)) continue;
+    TimeNs gap = any ? a.start - last_end : 0;
+    if (gap > 0 && static_cast<double>(gap) <= thresholds::kLaunchGapUs * 1e3) short_ns += gap;
+    last_end = any ? std::max(last_end, a.end) : a.end;
+    any = true;
+  }
+  double total_ms = ctx.analysis.window_ms;
+  if (ctx.has_steps()) {
+    total_ms = 0;
+    for (const Step& s : ctx.steps.summary.steps) total_ms += static_cast<double>(s.time) / 1e6;
+  }
+  return total_ms > 0 ? std::min(1.0, static_cast<double>(short_ns) / 1e6 / total_ms) : 0.0;
+}
+
+// Steps replayed from CUDA graphs: the host launches one graph, not its kernels, so
+// the short gaps between them are the graph's own node-to-node latency (widened by
+// per-node tracing), not launches a graph would remove.
+bool steps_are_graph_replays(const Context& ctx, std::size_t kernels) {
+  const std::string& source = ctx.steps.summary.source;
+  if (source == "graph replay" || source == "graph launch") return true;
+  std::size_t in_graphs = 0;
+  for (const auto& a : ctx.profile.gpu) {
+    if (a.kind == GpuActivityKind::kKernel && a.graph_id >= 0) ++in_graphs;
+  }
+  return kernels > 0 && in_graphs * 2 >= kernels;
+}
+
+void launch_bound(Context& ctx, const HostCalls& calls) {
+  std::vector<double> durations_us;
+  for (std::size_t i = 0; i < ctx.profile.gpu.size(); ++i) {
+    const auto& a = ctx.profile.gpu[i];
+    if (a.kind == GpuActivityKind::kKernel && ctx.counted(i))
+      durations_us.push_back(static_cast<double>(a.duration()) / 1e3);
+  }
+  if (durations_us.empty() || steps_are_graph_replays(ctx, durations_us.size())) return;
+  double median_us = percentile(durations_us, 50);
+  double kernels_per_step = static_cast<double>(durations_us.size()) / (ctx.has_steps() ? ctx.step_count() : 1.0);
+  double idle = idle_share(ctx);
+  if (median_us > thresholds::kShortKernelUs || idle < thresholds::kLaunchBoundIdle ||
+      kernels_per_step < thresholds::kLaunchBoundMinKernelsPerStep) {
+    return;
+  }
+  double now = ctx.step_ms_now();
+  double step_us = now * 1e3;
+  double launch_cost = step_us > 0 ? calls.launches * calls.launch_us_mean / step_us : 0;
+  Finding f;
+  f.id = "launch_bound";
+  // Judged on the GPU timeline, which every input has: the idle in gaps short enough
+  // for a launch to explain. The launch calls' cost (torch traces, `record --api`) is
+  // a number beside it.
+  double short_gaps = short_gap_share(ctx);
+  f.step_share = std::min(idle, short_gaps);
+  f.share = f.step_share;
+  f.title = format_fixed(kernels_per_step, 0) + (ctx.has_steps() ? " kernels per step" : " kernels") +
+            " with a median of " + format_fixed(median_us, 1) + " us" + ctx.window_note() + ": ";
+  f.title += calls.launches > 0
+                 ? "too short to hide the " + format_fixed(calls.launch_us_mean, 1) + " us it takes to launch each"
+                 : "too short to hide their launches (" + std::string(kNoHostCalls) + ")";
+  f.suggestion =
+      "Cut launches per step: CUDA graphs replay the whole step with one launch; fuse small elementwise "
+      "and norm kernels (torch.compile, fused RMSNorm/rotary/activation kernels); batch more requests "
+      "per step so each kernel does more work.";
+  f.numbers = {
+      {"kernels_per_step", kernels_per_step}, {"median_kernel_us", median_us}, {"short_gap_share", short_gaps}};
+  if (calls.launches > 0) {
+    f.numbers.emplace_back("launch_api_us_mean", calls.launch_us_mean);
+    f.numbers.emplace_back("launch_call_share", std::min(1.0, launch_cost));
+  }
+  // The gaps a launch explains gone, as when the step is launched as one CUDA graph (the longer ones, host work,
+  // are gpu_idle's).
+  double after = now - f.step_share * now;
+  f.what_if = {"the GPU's gaps of up to " + format_fixed(thresholds::kLaunchGapUs, 0) +
+                   " us between its kernels gone (the step launched as one CUDA graph): " + ctx.step_word() + " " +
+                   format_duration_ms(after),
+               now, std::nullopt, after};
+  f.claim.idle_ms = now - after;
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
+// One process's GPUs taking turns (a pipeline across GPUs without micro-batches: Hugging Face device_map="auto"):
+// each idles while another works. Judged by what overlapping their work would save.
+void pipeline_bubble(Context& ctx) {
+  const auto& devices = ctx.analysis.devices;
+  if (devices.size() < 2 || ctx.analysis.overlapped_step_ms <= 0) return;
+  double now = ctx.step_ms_now();
+  double after = std::min(now, ctx.analysis.overlapped_step_ms);
+  double saved = now > 0 ? (now - after) / now : 0.0;
+  if (saved < thresholds::kBubbleMedium) return;
+  auto least = std::min_element(devices.begin(), devices.end(), [](const DeviceRow& a, const DeviceRow& b) {
+    return a.waiting_share < b.waiting_share;
+  });
+  auto most = std::max_element(devices.begin(), devices.end(), [](const DeviceRow& a, const DeviceRow& b) {
+    return a.waiting_share < b.waiting_share;
+  });
+  Finding f;
+  f.id = "pipeline_bubble";
+  f.share = saved;
+  f.step_share = saved;
+  std::string range =
+      format_percent(least->waiting_share) +
+      (most->waiting_share - least->waiting_share >= 0.005 ? "-" + format_percent(most->waiting_share) : std::string());
+  f.title = std::to_string(devices.size()) + " GPUs take turns: each waits " + range + " of the " + ctx.step_word() +
+            " while another works";
+  f.suggestion =
+      "One process runs its GPUs one after another (Hugging Face device_map=\"auto\", a pipeline fed one batch at "
+      "a time), so mostly one GPU works at a time. Split each layer across the GPUs instead (tensor parallelism: "
+      "vLLM/SGLang --tensor-parallel-size), feed the pipeline several micro-batches so the GPUs overlap, or fit the "
+      "model on fewer GPUs.";
+  f.numbers = {{"gpus", static_cast<double>(devices.size())}};
+  for (const DeviceRow& d : devices) {
+    f.numbers.emplace_back("gpu" + std::to_string(d.device) + "_busy_share", 1.0 - d.idle_share);
+    f.numbers.emplace_back("gpu" + std::to_string(d.device) + "_waiting_share", d.waiting_share);
+  }
+  f.what_if = {"the GPUs' work overlapped (tensor parallel, or a pipeline kept full): " + ctx.step_word() +
+                   " = time no GPU works + the busiest GPU's busy time " + format_duration_ms(after) +
+                   " (a bound: splitting the work adds communication)",
+               now, std::nullopt, after};
+  f.claim.own_ms = now - after;
+  ctx.analysis.findings.push_back(std::move(f));
+}
+
+}  // namespace
+
+void add_host_findings(FindingsContext& ctx) {
+  HostCalls calls = host_calls(ctx);
+  gpu_idle(ctx, calls);
+  launch_bound(ctx, calls);
+  pipeline_bubble(ctx);
+}
+
+}  // namespace cuprobe
