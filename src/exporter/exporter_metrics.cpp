@@ -5,83 +5,13 @@
 #include <map>
 #include <vector>
 
+#include "collect/counters/counter_columns.h"
 #include "collect/device/nvml.h"
 #include "common/prometheus_text.h"
 #include "report/sample_format.h"
 
 namespace cuprobe {
 namespace {
-
-// A PM counter column and the series it becomes.
-struct ColumnSeries {
-  const char* column;
-  const char* family;
-  const char* help;
-  double scale;
-  const char* pipe;  // value of the pipe label, or nullptr
-};
-
-constexpr double kPct = 0.01;
-constexpr const char* kTensorOpHelp =
-    "Ratio of cycles the tensor pipe is active on one kind of MMA (hmma: fp16/bf16/tf32, imma: int8/int4, dmma: "
-    "fp64).";
-
-const std::vector<ColumnSeries>& counter_series() {
-  static const std::vector<ColumnSeries> table = {
-      {"gr_active_pct", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "Ratio of time the graphics engine is active.", kPct, nullptr},
-      {"sm_active_pct", "DCGM_FI_PROF_SM_ACTIVE", "The ratio of cycles an SM has at least 1 warp assigned.", kPct,
-       nullptr},
-      {"tensor_active_pct", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "Ratio of cycles the tensor (HMMA) pipe is active.",
-       kPct, nullptr},
-      {"dram_pct", "DCGM_FI_PROF_DRAM_ACTIVE",
-       "Ratio of cycles the device memory interface is active sending or receiving data.", kPct, nullptr},
-      {"fp64_active_pct", "DCGM_FI_PROF_PIPE_FP64_ACTIVE", "Ratio of cycles the fp64 pipes are active.", kPct, nullptr},
-      {"fp32_active_pct", "DCGM_FI_PROF_PIPE_FP32_ACTIVE", "Ratio of cycles the fp32 pipes are active.", kPct, nullptr},
-      {"fp16_active_pct", "DCGM_FI_PROF_PIPE_FP16_ACTIVE", "Ratio of cycles the fp16 pipes are active.", kPct, nullptr},
-      {"pcie_read_bytes_per_s", "DCGM_FI_PROF_PCIE_RX_BYTES",
-       "The rate of data received over the PCIe bus - including both protocol headers and data payloads - in bytes "
-       "per second.",
-       1, nullptr},
-      {"pcie_write_bytes_per_s", "DCGM_FI_PROF_PCIE_TX_BYTES",
-       "The rate of data transmitted over the PCIe bus - including both protocol headers and data payloads - in "
-       "bytes per second.",
-       1, nullptr},
-      {"nvlink_rx_bytes_per_s", "DCGM_FI_PROF_NVLINK_RX_BYTES",
-       "The rate of data received over NVLink, not including protocol headers, in bytes per second.", 1, nullptr},
-      {"nvlink_tx_bytes_per_s", "DCGM_FI_PROF_NVLINK_TX_BYTES",
-       "The rate of data transmitted over NVLink, not including protocol headers, in bytes per second.", 1, nullptr},
-      {"tensor_hmma_pct", "cuprobe_pipe_tensor_op_active", kTensorOpHelp, kPct, "hmma"},
-      {"tensor_imma_pct", "cuprobe_pipe_tensor_op_active", kTensorOpHelp, kPct, "imma"},
-      {"tensor_dmma_pct", "cuprobe_pipe_tensor_op_active", kTensorOpHelp, kPct, "dmma"},
-      {"fma_pct", "cuprobe_pipe_fma_active",
-       "FMA pipe (fp32/int CUDA-core math), ratio of peak (instructions on GH100, active cycles on Blackwell).", kPct,
-       nullptr},
-      {"dram_read_pct", "cuprobe_dram_read_active", "DRAM read throughput, ratio of peak.", kPct, nullptr},
-      {"dram_write_pct", "cuprobe_dram_write_active", "DRAM write throughput, ratio of peak.", kPct, nullptr},
-      {"dram_read_bytes_per_s", "cuprobe_dram_read_bytes_per_second", "DRAM bytes read per second.", 1, nullptr},
-      {"dram_write_bytes_per_s", "cuprobe_dram_write_bytes_per_second", "DRAM bytes written per second.", 1, nullptr},
-  };
-  return table;
-}
-
-struct VitalSeries {
-  const char* column;
-  const char* family;
-  const char* help;
-  double scale;
-};
-
-const std::vector<VitalSeries>& vital_series() {
-  static const std::vector<VitalSeries> table = {
-      {"power_w", "DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", 1},
-      {"sm_clock_mhz", "DCGM_FI_DEV_SM_CLOCK", "SM clock frequency (in MHz).", 1},
-      {"mem_clock_mhz", "DCGM_FI_DEV_MEM_CLOCK", "Memory clock frequency (in MHz).", 1},
-      {"temperature_c", "DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", 1},
-      {"memory_used_bytes", "DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", 1.0 / (1 << 20)},
-      {"gpu_util_pct", "DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", 1},
-  };
-  return table;
-}
 
 struct Family {
   std::string name, type, help;
@@ -143,17 +73,14 @@ void add_counters(Page& page, const ExporterSnapshot& s, const GpuWindowValues& 
   for (std::size_t i = 0; i < s.counter_columns.size() && i < g.counter_means.size(); ++i) {
     double v = g.counter_means[i];
     if (std::isnan(v)) continue;
-    const ColumnSeries* known = nullptr;
-    for (const auto& c : counter_series()) {
-      if (s.counter_columns[i] == c.column) known = &c;
-    }
+    const CounterColumn* known = find_counter_column(s.counter_columns[i], ColumnSource::kCounter);
     if (!known) {
       page.add("cuprobe_pm_metric", "gauge", "A PM sampling metric given with --metrics, by its CUPTI name.",
                labels + "," + label("metric", s.counter_columns[i]), v);
       continue;
     }
-    std::string l = known->pipe ? labels + "," + label("pipe", known->pipe) : labels;
-    page.add(known->family, "gauge", known->help, l, v * known->scale);
+    std::string l = known->pipe.empty() ? labels : labels + "," + label("pipe", std::string(known->pipe));
+    page.add(std::string(known->series), "gauge", std::string(known->series_help), l, v * known->series_scale);
   }
   if (g.last_sample_end_ns > 0) {
     page.add("cuprobe_sample_age_seconds", "gauge",
@@ -165,10 +92,12 @@ void add_counters(Page& page, const ExporterSnapshot& s, const GpuWindowValues& 
 }
 
 void add_vitals(Page& page, const ExporterSnapshot& s, const GpuWindowValues& g, const std::string& labels) {
-  for (const auto& v : vital_series()) {
-    int i = column_index(s.vital_columns, v.column);
+  for (const CounterColumn& v : kCounterColumns) {
+    // The bitmask is rendered from the reasons the windows hold one by one (below).
+    if (v.source != ColumnSource::kVital || v.name == "clock_event_reasons") continue;
+    int i = column_index(s.vital_columns, std::string(v.name));
     if (i < 0 || i >= static_cast<int>(g.vital_means.size()) || std::isnan(g.vital_means[i])) continue;
-    page.add(v.family, "gauge", v.help, labels, g.vital_means[i] * v.scale);
+    page.add(std::string(v.series), "gauge", std::string(v.series_help), labels, g.vital_means[i] * v.series_scale);
   }
   std::uint64_t mask = 0;
   bool any = false;
@@ -181,9 +110,9 @@ void add_vitals(Page& page, const ExporterSnapshot& s, const GpuWindowValues& g,
              "Fraction of NVML reads in the window with this clock event (throttle) reason set.",
              labels + "," + label("reason", r.name), g.vital_means[i]);
   }
-  if (any) {
-    page.add("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "gauge",
-             "Current clock event reasons (bitmask of nvmlClocksEventReasons; bits seen during the window).", labels,
+  const CounterColumn* reasons = find_counter_column("clock_event_reasons", ColumnSource::kVital);
+  if (any && reasons) {
+    page.add(std::string(reasons->series), "gauge", std::string(reasons->series_help), labels,
              static_cast<double>(mask));
   }
 }

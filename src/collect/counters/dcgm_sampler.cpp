@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "collect/counters/counter_columns.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "net/http_fetch.h"
@@ -16,6 +17,9 @@ namespace {
 
 constexpr std::chrono::seconds kFetchTimeout{5};
 constexpr std::size_t kBodyLimit = 1 << 20;  // http_fetch's cap: a page that size was cut
+
+// The counter columns DCGM publishes (its profiling fields); the vital signs come from NVML.
+bool read_from_dcgm(const CounterColumn& c) { return c.source == ColumnSource::kCounter && c.dcgm_field_id != 0; }
 
 std::string page_path(const HttpUrl& url) { return url.path.empty() ? "/metrics" : url.path; }
 
@@ -39,12 +43,13 @@ class DcgmSampler final : public DeviceSampler {
     PrometheusPage page = fetch_page(url_);
     std::set<std::string> present;
     for (const auto& s : page.samples) present.insert(s.name);
-    for (const auto& f : dcgm_fields()) {
-      if (present.count(f.dcgm)) {
-        names_.emplace_back(f.column);
-        raw_.emplace_back(f.dcgm);
+    for (const CounterColumn& c : kCounterColumns) {
+      if (!read_from_dcgm(c)) continue;
+      if (present.count(std::string(c.series))) {
+        names_.emplace_back(c.name);
+        raw_.emplace_back(c.series);
       } else {
-        skipped_.emplace_back(f.column);
+        skipped_.emplace_back(c.name);
       }
     }
     if (names_.empty()) {
@@ -136,30 +141,12 @@ class DcgmSampler final : public DeviceSampler {
 
 }  // namespace
 
-const std::vector<DcgmField>& dcgm_fields() {
-  static const std::vector<DcgmField> fields = {
-      {"DCGM_FI_PROF_GR_ENGINE_ACTIVE", "gr_active_pct", 100},
-      {"DCGM_FI_PROF_SM_ACTIVE", "sm_active_pct", 100},
-      {"DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "tensor_active_pct", 100},
-      {"DCGM_FI_PROF_DRAM_ACTIVE", "dram_pct", 100},
-      {"DCGM_FI_PROF_PIPE_FP64_ACTIVE", "fp64_active_pct", 100},
-      {"DCGM_FI_PROF_PIPE_FP32_ACTIVE", "fp32_active_pct", 100},
-      {"DCGM_FI_PROF_PIPE_FP16_ACTIVE", "fp16_active_pct", 100},
-      {"DCGM_FI_PROF_PCIE_RX_BYTES", "pcie_read_bytes_per_s", 1},
-      {"DCGM_FI_PROF_PCIE_TX_BYTES", "pcie_write_bytes_per_s", 1},
-      {"DCGM_FI_PROF_NVLINK_RX_BYTES", "nvlink_rx_bytes_per_s", 1},
-      {"DCGM_FI_PROF_NVLINK_TX_BYTES", "nvlink_tx_bytes_per_s", 1},
-  };
-  return fields;
-}
-
 std::vector<CounterRow> dcgm_rows(const PrometheusPage& page, const std::vector<std::string>& columns,
                                   std::int64_t start_ns, std::int64_t end_ns) {
   std::map<std::string, std::pair<std::size_t, double>> by_field;  // DCGM name → column index, scale
-  for (const auto& f : dcgm_fields()) {
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      if (columns[i] == f.column) by_field[f.dcgm] = {i, f.scale};
-    }
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const CounterColumn* c = find_counter_column(columns[i], ColumnSource::kCounter);
+    if (c && read_from_dcgm(*c)) by_field[std::string(c->series)] = {i, 1.0 / c->series_scale};
   }
   std::map<int, CounterRow> rows;
   for (const auto& s : page.samples) {

@@ -2,7 +2,8 @@
 // where DCGM's profiling holds the counters (the GPU Operator's default), cuprobe
 // reads what DCGM publishes rather than failing. A DeviceSampler that fetches the
 // page every interval, parses it (common/prometheus_text.h) and turns DCGM's
-// fields into cuprobe's columns (ratios become percentages).
+// fields into cuprobe's columns (ratios become percentages): the profiling fields
+// that collect/counters/counter_columns.h maps to a counter column, in its order.
 #pragma once
 
 #include <memory>
@@ -14,14 +15,6 @@
 #include "net/http_url.h"
 
 namespace cuprobe {
-
-// One DCGM field and the cuprobe column it fills.
-struct DcgmField {
-  const char* dcgm;    // "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"
-  const char* column;  // "tensor_active_pct"
-  double scale;        // column value = DCGM value * scale
-};
-const std::vector<DcgmField>& dcgm_fields();
 
 // The rows of one page: one per whole GPU (MIG instances, with a GPU_I_ID label, are left
 // out), `gpu` = dcgm-exporter's gpu label, values in `columns` order (NaN where absent).
