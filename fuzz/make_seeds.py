@@ -105,12 +105,28 @@ HTTP = {
 }
 
 
+HTTP_REQUESTS = {
+    "prometheus": b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:9401\r\nUser-Agent: Prometheus/2.42.0\r\n"
+                  b"Accept: application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;"
+                  b"q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1\r\nAccept-Encoding: gzip\r\n"
+                  b"X-Prometheus-Scrape-Timeout-Seconds: 10\r\n\r\n",
+    "curl_query": b"GET /healthz?verbose=1 HTTP/1.1\r\nHost: localhost\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n",
+    "head_pipelined": b"HEAD / HTTP/1.0\r\naccept:text/plain\r\n\r\nGET /metrics HTTP/1.1\r\n\r\n",
+    "post_body": b"POST /metrics HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}",
+    "half_open": b"GET /metrics HTTP/1.1\r\n",
+    "bare_lf": b"GET /metrics HTTP/1.1\nAccept: x\n\n",
+}
+
+
 def stream_seeds():
     for name, (api, body) in SSE.items():
         write("sse", name, bytes([api, 7]) + body)
     for name, response in HTTP.items():
         # Byte 0 'x': default caps (bits 0 and 1 clear); byte 1: the piece size.
         write("http_response", name, b"x\x05" + response)
+    for name, request in HTTP_REQUESTS.items():
+        # Byte 0 'x' (bit 0 clear): the server's 16 KiB head cap; byte 1: the piece size.
+        write("http_request", name, b"x\x05" + request)
 
 
 if __name__ == "__main__":

@@ -6,31 +6,22 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cctype>
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <vector>
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "net/descriptor_limit.h"
 
 namespace cuprobe {
 namespace {
 
-constexpr std::size_t kMaxRequest = 16 << 10;
-constexpr std::int64_t kDeadlineNs = 5'000'000'000;
-
-// Waits for `events` until the deadline; false on timeout or error.
-bool wait_for(int fd, short events, std::int64_t deadline_ns) {
-  for (;;) {
-    std::int64_t left_ms = (deadline_ns - mono_ns()) / 1'000'000;
-    if (left_ms <= 0) return false;
-    pollfd p{fd, events, 0};
-    int r = poll(&p, 1, static_cast<int>(left_ms));
-    if (r > 0) return true;
-    if (r == 0 || errno != EINTR) return false;
-  }
-}
+constexpr int kStopCheckMs = 100;
+constexpr std::size_t kAcceptsPerRound = 64;         // then the open connections get their turn
+constexpr std::int64_t kAcceptPauseNs = 50'000'000;  // out of descriptors with none to close
 
 std::string reason_phrase(int status) {
   switch (status) {
@@ -42,6 +33,8 @@ std::string reason_phrase(int status) {
       return "Not Found";
     case 405:
       return "Method Not Allowed";
+    case 431:
+      return "Request Header Fields Too Large";
     case 503:
       return "Service Unavailable";
     default:
@@ -49,36 +42,169 @@ std::string reason_phrase(int status) {
   }
 }
 
-bool header_is(std::string_view line, std::string_view name) {
-  if (line.size() <= name.size() || line[name.size()] != ':') return false;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(line[i])) != name[i]) return false;
-  }
-  return true;
+std::string format_response(const HttpResponse& resp, bool head_only) {
+  std::string out = "HTTP/1.1 " + std::to_string(resp.status) + " " + reason_phrase(resp.status) +
+                    "\r\nContent-Type: " + resp.content_type +
+                    "\r\nContent-Length: " + std::to_string(resp.body.size()) + "\r\nConnection: close\r\n\r\n";
+  if (!head_only) out += resp.body;
+  return out;
 }
 
-// Parses the request head; false when it is not HTTP.
-bool parse_request(std::string_view head, HttpRequest& req) {
-  std::size_t eol = head.find("\r\n");
-  std::string_view line = head.substr(0, eol);
-  std::size_t sp1 = line.find(' ');
-  std::size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
-  if (sp2 == std::string_view::npos || line.substr(sp2 + 1, 5) != "HTTP/") return false;
-  req.method = std::string(line.substr(0, sp1));
-  std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
-  req.path = std::string(target.substr(0, target.find('?')));
-  while (eol != std::string_view::npos) {
-    std::size_t next = head.find("\r\n", eol + 2);
-    std::string_view h = head.substr(eol + 2, next == std::string_view::npos ? next : next - eol - 2);
-    if (header_is(h, "accept")) {
-      std::string_view v = h.substr(7);
-      while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
-      req.accept = std::string(v);
-    }
-    eol = next;
+std::int64_t ms_to_ns(std::chrono::milliseconds ms) { return static_cast<std::int64_t>(ms.count()) * 1'000'000; }
+
+struct Connection {
+  int fd = -1;  // -1 once closed
+  HttpRequestParser parser;
+  std::string out;  // the response, once the request is read
+  std::size_t sent = 0;
+  std::int64_t deadline_ns = 0;  // for the request head, then for the response
+  bool writing() const { return !out.empty(); }
+};
+
+// The connections of one serve() call, in the order they were accepted.
+class ConnectionLoop {
+ public:
+  ConnectionLoop(int listen_fd, const HttpServerLimits& limits, const HttpHandler& handler)
+      : listen_fd_(listen_fd), limits_(limits), handler_(handler) {}
+  ~ConnectionLoop() {
+    for (auto& c : connections_) close_connection(c);
   }
-  return true;
-}
+  ConnectionLoop(const ConnectionLoop&) = delete;
+  ConnectionLoop& operator=(const ConnectionLoop&) = delete;
+
+  // Waits up to kStopCheckMs for any socket, then serves what is ready.
+  void run_once() {
+    std::int64_t now = mono_ns();
+    int timeout_ms = kStopCheckMs;
+    std::vector<pollfd> fds;
+    fds.reserve(connections_.size() + 1);
+    fds.push_back({listen_fd_, static_cast<short>(now < accept_paused_until_ ? 0 : POLLIN), 0});
+    for (auto& c : connections_) {
+      if (c.deadline_ns <= now) close_connection(c);
+      fds.push_back({c.fd, static_cast<short>(c.writing() ? POLLOUT : POLLIN), 0});  // fd -1: ignored by poll
+      if (c.fd >= 0) timeout_ms = std::min<std::int64_t>(timeout_ms, (c.deadline_ns - now + 999'999) / 1'000'000);
+    }
+    int ready = poll(fds.data(), fds.size(), std::max(timeout_ms, 1));
+    if (ready > 0) {
+      now = mono_ns();
+      for (std::size_t i = 0; i + 1 < fds.size(); ++i) {
+        Connection& c = connections_[i];
+        if (c.fd < 0 || fds[i + 1].revents == 0) continue;
+        if (c.writing()) {
+          send_some(c);
+        } else {
+          read_some(c, now);
+        }
+      }
+      if (fds[0].revents & POLLIN) accept_some(now);
+    }
+    std::erase_if(connections_, [](const Connection& c) { return c.fd < 0; });
+  }
+
+ private:
+  void close_connection(Connection& c) {
+    if (c.fd < 0) return;
+    close(c.fd);
+    c.fd = -1;
+    --open_;
+  }
+
+  // Closes the oldest connection still waiting for its request (else the oldest); false when none is open.
+  bool close_oldest() {
+    auto waiting = std::find_if(connections_.begin(), connections_.end(),
+                                [](const Connection& c) { return c.fd >= 0 && !c.writing(); });
+    if (waiting == connections_.end()) {
+      waiting = std::find_if(connections_.begin(), connections_.end(), [](const Connection& c) { return c.fd >= 0; });
+    }
+    if (waiting == connections_.end()) return false;
+    close_connection(*waiting);
+    return true;
+  }
+
+  void accept_some(std::int64_t now) {
+    bool out_of_descriptors = false;
+    for (std::size_t n = 0; n < kAcceptsPerRound;) {
+      int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd >= 0) {
+        if (open_ >= limits_.max_connections) close_oldest();
+        Connection c;
+        c.fd = fd;
+        c.parser = HttpRequestParser(limits_.max_head_bytes);
+        c.deadline_ns = now + ms_to_ns(limits_.head_timeout);
+        connections_.push_back(std::move(c));
+        ++open_;
+        ++n;
+        continue;
+      }
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if ((errno == EMFILE || errno == ENFILE) && !out_of_descriptors && close_oldest()) {
+        out_of_descriptors = true;  // one retry: the descriptor just closed
+        continue;
+      }
+      if (errno == EMFILE || errno == ENFILE) accept_paused_until_ = now + kAcceptPauseNs;
+      return;  // EAGAIN: none left
+    }
+  }
+
+  void read_some(Connection& c, std::int64_t now) {
+    char buf[4096];
+    while (c.parser.state() == HttpRequestParser::State::kHead) {
+      ssize_t n = recv(c.fd, buf, sizeof buf, 0);
+      if (n > 0) {
+        c.parser.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        return;
+      } else {
+        close_connection(c);  // closed or reset before the request was complete
+        return;
+      }
+    }
+    respond(c, now);
+  }
+
+  void respond(Connection& c, std::int64_t now) {
+    const HttpRequest& req = c.parser.request();
+    HttpResponse resp;
+    if (c.parser.state() == HttpRequestParser::State::kFailed) {
+      int status = c.parser.error_status();
+      resp = {status, "text/plain; charset=utf-8",
+              status == 431 ? "request head too large\n" : "not an HTTP request\n"};
+    } else if (req.method != "GET" && req.method != "HEAD") {
+      resp = {405, "text/plain; charset=utf-8", "only GET and HEAD\n"};
+    } else {
+      resp = handler_(req);
+    }
+    c.out = format_response(resp, req.method == "HEAD");
+    c.deadline_ns = now + ms_to_ns(limits_.write_timeout);
+    send_some(c);
+  }
+
+  // Sends what the socket takes; closes the connection once all is sent or the peer is gone.
+  void send_some(Connection& c) {
+    while (c.sent < c.out.size()) {
+      ssize_t n = send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
+      if (n > 0) {
+        c.sent += static_cast<std::size_t>(n);
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        return;
+      } else {
+        break;
+      }
+    }
+    close_connection(c);
+  }
+
+  int listen_fd_;
+  const HttpServerLimits& limits_;
+  const HttpHandler& handler_;
+  std::vector<Connection> connections_;
+  std::size_t open_ = 0;
+  std::int64_t accept_paused_until_ = 0;
+};
 
 }  // namespace
 
@@ -103,7 +229,10 @@ ListenAddress parse_listen_address(std::string_view text) {
   return a;
 }
 
-HttpServer::HttpServer(const ListenAddress& address) {
+HttpServer::HttpServer(const ListenAddress& address, HttpServerLimits limits) : limits_(limits) {
+  if (limits_.max_connections == 0) limits_.max_connections = 1;
+  // Room for the connection cap (a lower hard limit is handled when accept() runs out).
+  raise_descriptor_limit(limits_.max_connections + kDescriptorHeadroom);
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -116,14 +245,14 @@ HttpServer::HttpServer(const ListenAddress& address) {
   }
   std::string error = "no address";
   for (addrinfo* ai = res; ai; ai = ai->ai_next) {
-    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
     if (fd < 0) {
       error = std::strerror(errno);
       continue;
     }
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 64) == 0) {
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, SOMAXCONN) == 0) {
       fd_ = fd;
       break;
     }
@@ -143,50 +272,9 @@ HttpServer::~HttpServer() {
   if (fd_ >= 0) close(fd_);
 }
 
-void HttpServer::serve(const std::function<HttpResponse(const HttpRequest&)>& handler, const volatile int* stop) {
-  while (!*stop) {
-    pollfd p{fd_, POLLIN, 0};
-    int r = poll(&p, 1, 100);
-    if (r <= 0) continue;  // timeout, or EINTR from a stop signal
-    int client = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (client < 0) continue;
-    handle_connection(client, handler);
-    close(client);
-  }
-}
-
-void HttpServer::handle_connection(int fd, const std::function<HttpResponse(const HttpRequest&)>& handler) {
-  std::int64_t deadline = mono_ns() + kDeadlineNs;
-  std::string head;
-  char buf[4096];
-  while (head.find("\r\n\r\n") == std::string::npos) {
-    if (head.size() > kMaxRequest || !wait_for(fd, POLLIN, deadline)) return;
-    ssize_t n = recv(fd, buf, sizeof buf, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    head.append(buf, static_cast<std::size_t>(n));
-  }
-  HttpRequest req;
-  HttpResponse resp;
-  if (!parse_request(head, req)) {
-    resp = {400, "text/plain; charset=utf-8", "not an HTTP request\n"};
-  } else if (req.method != "GET" && req.method != "HEAD") {
-    resp = {405, "text/plain; charset=utf-8", "only GET and HEAD\n"};
-  } else {
-    resp = handler(req);
-  }
-  std::string out = "HTTP/1.1 " + std::to_string(resp.status) + " " + reason_phrase(resp.status) +
-                    "\r\nContent-Type: " + resp.content_type +
-                    "\r\nContent-Length: " + std::to_string(resp.body.size()) + "\r\nConnection: close\r\n\r\n";
-  if (req.method != "HEAD") out += resp.body;
-  std::size_t sent = 0;
-  while (sent < out.size()) {
-    if (!wait_for(fd, POLLOUT, deadline)) return;
-    ssize_t n = send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    sent += static_cast<std::size_t>(n);
-  }
+void HttpServer::serve(const HttpHandler& handler, const volatile int* stop) {
+  ConnectionLoop loop(fd_, limits_, handler);
+  while (!*stop) loop.run_once();
 }
 
 }  // namespace cuprobe
