@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -143,16 +145,19 @@ bool is_redirect(int status) {
   return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
 
-// The headers without Authorization lines.
-std::string without_authorization(const std::string& headers) {
-  std::string kept;
-  for (std::size_t pos = 0; pos < headers.size();) {
-    std::size_t end = headers.find("\r\n", pos);
-    end = end == std::string::npos ? headers.size() : end + 2;
-    if (strncasecmp(headers.c_str() + pos, "authorization:", 14) != 0) kept.append(headers, pos, end - pos);
-    pos = end;
-  }
-  return kept;
+// The user's headers (-H, --api-key) are given for the URL's origin: scheme, host and port.
+bool same_origin(const HttpUrl& a, const HttpUrl& b) {
+  return a.https == b.https && a.port == b.port && strcasecmp(a.host.c_str(), b.host.c_str()) == 0;
+}
+
+// Once per process: which headers a redirect did not carry, and where to.
+void say_headers_withheld(const HttpUrl& from, const HttpUrl& to) {
+  static std::atomic<bool> said{false};
+  if (said.exchange(true)) return;
+  std::fprintf(stderr,
+               "cuprobe: a redirect from %s leads to %s (another scheme, host or port): the -H headers and "
+               "Authorization are not sent there\n",
+               repair_utf8(from.base()).c_str(), repair_utf8(to.base()).c_str());
 }
 
 }  // namespace
@@ -164,9 +169,11 @@ HttpFetchResult http_fetch(const HttpUrl& server, const HttpClientConfig& client
   HttpClientConfig config = client;
   std::string current_path = path, current_method = method, body = json_body;
   std::vector<std::string> seen{at.base() + current_path};
+  bool withheld = false;  // the user's headers were left out of a hop
   for (int hops = 0;; ++hops) {
     HttpFetchResult r = fetch_once(at, config, current_method.c_str(), current_path, body, deadline);
     r.redirects = hops;
+    r.headers_withheld = withheld;
     if (hops > 0) r.url = at.base() + current_path;
     if (!r.responded || !is_redirect(r.status) || r.location.empty()) return r;
     if (hops == kMaxRedirects) {
@@ -195,8 +202,14 @@ HttpFetchResult http_fetch(const HttpUrl& server, const HttpClientConfig& client
       return r;
     }
     seen.push_back(next.base() + next_path);
-    if (next.host != at.host || next.port != at.port || (at.https && !next.https)) {
-      config.extra_headers = without_authorization(config.extra_headers);
+    if (same_origin(next, server)) {
+      config.extra_headers = client.extra_headers;
+    } else {
+      config.extra_headers.clear();
+      if (!client.extra_headers.empty()) {
+        withheld = true;
+        say_headers_withheld(server, next);
+      }
     }
     if (next.https && !config.tls) {
       try {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "support/run_cuprobe.h"
+#include "support/scripted_server.h"
 #include "support/stream_server.h"
 
 namespace cuprobe::test {
@@ -51,6 +52,36 @@ TEST(Wait, UsageErrors) {
   EXPECT_NE(r.err.find("only http:// and https://"), std::string::npos);
   EXPECT_EQ(run_cuprobe({"wait", "http://127.0.0.1:1", "--timeout", "soon"}).exit_code, 2);
   EXPECT_EQ(run_cuprobe({"wait", "--help"}).exit_code, 0);
+}
+
+// Issue 23: -H headers followed a redirect to another host. /health and /v1/models both
+// redirect to another port: the server there sees none of the keys, and stderr says so once.
+TEST(Wait, RedirectToAnotherPortCarriesNoCustomHeaders) {
+  ScriptedServer other([](const ScriptedRequest& req) {
+    if (req.path == "/v1/models") return http_response(200, "{\"data\":[{\"id\":\"elsewhere\"}]}");
+    return http_response(200, "ok", "text/plain");
+  });
+  std::string other_url = other.url();
+  ScriptedServer s([&](const ScriptedRequest& req) {
+    return "HTTP/1.1 307 Temporary Redirect\r\nLocation: " + other_url + req.path +
+           "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+  });
+  auto r = run_cuprobe({"wait", s.url(), "-H", "api-key: azure-secret", "-H", "x-api-key: other-secret", "--api-key",
+                        "sk-secret", "--timeout", "5s"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("models: elsewhere"), std::string::npos) << r.out;
+  ASSERT_GE(other.requests().size(), 2u);
+  for (const auto& req : other.requests()) {
+    EXPECT_EQ(req.head.find("secret"), std::string::npos) << req.head;
+  }
+  for (const auto& req : s.requests()) {
+    EXPECT_NE(req.head.find("api-key: azure-secret"), std::string::npos) << "the URL's own origin gets them";
+  }
+  std::string note = "the -H headers and Authorization are not sent there";
+  std::size_t at = r.err.find(note);
+  EXPECT_NE(at, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(note, at + 1), std::string::npos) << "said once: " << r.err;
+  EXPECT_NE(r.err.find("leads to " + other_url), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -76,5 +76,72 @@ TEST(HttpFetch, FollowsRedirectsOnControlCalls) {
   EXPECT_NE(r.detail.find("more than 5 redirects"), std::string::npos) << r.detail;
 }
 
+// Issue 23: Azure's api-key: or x-api-key: followed a redirect to another host. The user's
+// headers belong to the URL's origin: another port (or host, or scheme) gets none of them.
+TEST(HttpFetch, CustomHeadersStayWithTheirOrigin) {
+  auto echo = [](const test::ScriptedRequest& req) {
+    nlohmann::json j = {{"path", req.path},
+                        {"method", req.method},
+                        {"api-key", req.header("api-key")},
+                        {"x-api-key", req.header("x-api-key")},
+                        {"auth", req.header("Authorization")}};
+    return test::http_response(200, j.dump());
+  };
+  std::string home;  // the first server's URL
+  int s_port = 0;
+  test::ScriptedServer other([&](const test::ScriptedRequest& req) {
+    if (req.path == "/back") return redirect(302, home + "/echo");
+    return echo(req);
+  });
+  test::ScriptedServer s([&](const test::ScriptedRequest& req) {
+    if (req.path == "/away") return redirect(307, other.url() + "/v1/completions");
+    if (req.path == "/there-and-back") return redirect(302, other.url() + "/back");
+    if (req.path == "/local") return redirect(301, "/echo");
+    if (req.path == "/by-name") return redirect(302, "http://localhost:" + std::to_string(s_port) + "/echo");
+    return echo(req);
+  });
+  home = s.url();
+  s_port = s.port();
+  HttpUrl url = parse_http_url(s.url());
+  HttpClientConfig client;
+  client.extra_headers = "api-key: azure-secret\r\nx-api-key: other-secret\r\nAuthorization: Bearer k\r\n";
+  auto t = std::chrono::seconds(5);
+
+  HttpFetchResult r = http_fetch(url, client, "POST", "/away", "{\"prompt\":\"x\"}", t);
+  ASSERT_EQ(r.status, 200) << r.detail;
+  auto j = nlohmann::json::parse(r.body);
+  EXPECT_EQ(j["path"], "/v1/completions");
+  EXPECT_EQ(j["method"], "POST") << "307 repeats the POST";
+  EXPECT_EQ(j["api-key"], "") << "api-key sent to another port";
+  EXPECT_EQ(j["x-api-key"], "") << "x-api-key sent to another port";
+  EXPECT_EQ(j["auth"], "");
+  EXPECT_TRUE(r.headers_withheld);
+  ASSERT_EQ(other.requests().size(), 1u);
+  EXPECT_EQ(other.requests()[0].head.find("api-key"), std::string::npos) << other.requests()[0].head;
+
+  r = http_fetch(url, client, "GET", "/local", "", t);
+  j = nlohmann::json::parse(r.body);
+  EXPECT_EQ(j["api-key"], "azure-secret") << "a redirect within the origin keeps them";
+  EXPECT_EQ(j["x-api-key"], "other-secret");
+  EXPECT_EQ(j["auth"], "Bearer k");
+  EXPECT_FALSE(r.headers_withheld);
+
+  r = http_fetch(url, client, "GET", "/there-and-back", "", t);
+  EXPECT_EQ(r.redirects, 2);
+  j = nlohmann::json::parse(r.body);
+  EXPECT_EQ(j["path"], "/echo");
+  EXPECT_EQ(j["api-key"], "azure-secret") << "back at their origin, the headers are sent again";
+  EXPECT_TRUE(r.headers_withheld);
+  for (const auto& req : other.requests()) EXPECT_EQ(req.header("x-api-key"), "") << req.path;
+
+  // Another host name for the same server and port is another origin too.
+  r = http_fetch(url, client, "GET", "/by-name", "", t);
+  ASSERT_EQ(r.status, 200) << r.detail;
+  j = nlohmann::json::parse(r.body);
+  EXPECT_EQ(j["path"], "/echo");
+  EXPECT_EQ(j["api-key"], "") << "sent on from 127.0.0.1 to localhost";
+  EXPECT_TRUE(r.headers_withheld);
+}
+
 }  // namespace
 }  // namespace cuprobe
