@@ -78,12 +78,20 @@ std::unique_ptr<BackgroundProcess> start_prometheus(const std::string& dir, int 
       dir + "/prometheus");
 }
 
+// `cuprobe exporter` on a free port (*port) with the fake GPUs, its logs in DIR.
+std::unique_ptr<BackgroundProcess> start_exporter(const std::string& dir, int* port) {
+  *port = free_tcp_port();
+  return std::make_unique<BackgroundProcess>(
+      CUPROBE_BINARY, std::vector<std::string>{"exporter", "--listen", "127.0.0.1:" + std::to_string(*port)},
+      dir + "/exporter", fake_gpu_env());
+}
+
 TEST(PrometheusServer, ScrapesTheExporterSeriesAndLabels) {
   if (access(kPrometheus, X_OK) != 0) GTEST_SKIP() << "prometheus not installed (Debian package prometheus)";
   std::string dir = temp_dir();
-  int exporter_port = free_tcp_port();
-  BackgroundProcess exporter(CUPROBE_BINARY, {"exporter", "--listen", "127.0.0.1:" + std::to_string(exporter_port)},
-                             dir + "/exporter", fake_gpu_env());
+  int exporter_port = 0;
+  auto exporter_process = start_exporter(dir, &exporter_port);
+  BackgroundProcess& exporter = *exporter_process;
   int prom_port = 0;
   auto prometheus_process = start_prometheus(dir, exporter_port, &prom_port);
   BackgroundProcess& prometheus = *prometheus_process;
@@ -133,9 +141,9 @@ TEST(PrometheusServer, ScrapesTheExporterSeriesAndLabels) {
 TEST(PrometheusServer, ScrapesOnTimeWhileHundredsOfSocketsStall) {
   if (access(kPrometheus, X_OK) != 0) GTEST_SKIP() << "prometheus not installed (Debian package prometheus)";
   std::string dir = temp_dir();
-  int exporter_port = free_tcp_port();
-  BackgroundProcess exporter(CUPROBE_BINARY, {"exporter", "--listen", "127.0.0.1:" + std::to_string(exporter_port)},
-                             dir + "/exporter", fake_gpu_env());
+  int exporter_port = 0;
+  auto exporter_process = start_exporter(dir, &exporter_port);
+  BackgroundProcess& exporter = *exporter_process;
   int status = 0;
   for (int i = 0; i < 200 && status != 200; ++i) {
     http_get(exporter_port, "/healthz", "", &status);
