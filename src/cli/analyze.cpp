@@ -21,13 +21,14 @@ void write_csv_tables(const AnalyzeReport& report, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("--csv: cannot create directory " + dir + ": " + ec.message());
+  std::string written;
   for (const auto& [name, text] : analyze_csv(report)) {
     AtomicFile file((std::filesystem::path(dir) / name).string());
     file.stream() << text;
     file.commit();
+    written += (written.empty() ? "" : ", ") + name;
   }
-  std::fprintf(stderr, "cuprobe analyze: wrote categories.csv, kernels.csv, steps.csv, findings.csv in %s\n",
-               dir.c_str());
+  std::fprintf(stderr, "cuprobe analyze: wrote %s in %s\n", written.c_str(), dir.c_str());
 }
 
 int run_analyze(int argc, char** argv) {
@@ -51,8 +52,10 @@ int run_analyze(int argc, char** argv) {
   app.add_option("--top", top, "kernels to list per rank (default 15)");
   app.add_flag("--strict", strict,
                "fail (exit 1) when the import counted any problem (a data_loss or error import stat; see warnings)");
-  app.add_option("--csv", csv_dir,
-                 "also write categories.csv, kernels.csv, steps.csv, findings.csv into DIR (created if missing)");
+  app.add_option(
+      "--csv", csv_dir,
+      "also write categories.csv, kernels.csv, steps.csv, findings.csv and the tables idle.csv, launches.csv,\n"
+      "annotations.csv, api.csv, copies.csv, queues.csv into DIR (created if missing)");
   if (auto rc = parse_args(app, argc, argv)) return *rc;
   apply_peak_flag(peak, options);
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "report/analyze_tables_json.h"
+
 namespace cuprobe {
 namespace {
 
@@ -177,7 +179,12 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                        {"mean_us", k.mean_us},
                        {"per_step_ms", k.per_step_ms},
                        {"decided_by", category_source_name(k.decided_by)},
-                       {"rule", k.rule}});
+                       {"rule", k.rule},
+                       {"min_us", k.min_us},
+                       {"median_us", k.median_us},
+                       {"p90_us", k.p90_us},
+                       {"max_us", k.max_us},
+                       {"std_us", k.std_us}});
     add_kernel_work(kernels.back(), k);
   }
   j["kernels"] = std::move(kernels);
@@ -190,6 +197,7 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   j["import_stats"] = import_stats_json(a.import_stats);
   j["complete"] = a.complete;
   if (!a.counters.metrics.empty()) j["counters"] = counters_json(a.counters);
+  add_trace_tables_json(j, a);
   return j;
 }
 

@@ -1,0 +1,22 @@
+// A GPU stream as the per-stream tables key it: streams are numbered per device.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace cuprobe {
+
+struct StreamKey {
+  std::int32_t device = -1;
+  std::int64_t stream = -1;
+  bool operator==(const StreamKey&) const = default;
+  bool operator<(const StreamKey& o) const { return device != o.device ? device < o.device : stream < o.stream; }
+};
+
+struct StreamKeyHash {
+  std::size_t operator()(const StreamKey& k) const {
+    return std::hash<std::int64_t>()(k.stream) * 31 + std::hash<std::int32_t>()(k.device);
+  }
+};
+
+}  // namespace cuprobe
