@@ -12,6 +12,7 @@
 #include "import/nsys_sqlite/nsys_importer.h"
 #include "import/nsys_sqlite/report_export.h"
 #include "import/rank_from_name.h"
+#include "import/rocprofv3_json/rocprofv3_importer.h"
 #include "import/run_file/run_file_importer.h"
 #include "import/split_by_process.h"
 #include "import/sqlite_file_kind.h"
@@ -67,6 +68,7 @@ std::vector<Profile> load_any(const std::string& path, bool split) {
   }
   if (!std::filesystem::is_regular_file(path, ec)) return load_stream(path, split);
   if (looks_like_run_file(path)) return load_sqlite(path, {}, split);
+  if (is_rocprofv3_json_file(path)) return processes(import_rocprofv3_json(path), split);
   return processes(import_kineto_json(path), split);
 }
 
@@ -78,6 +80,8 @@ const char* no_gpu_activity(const Profile& p) {
     return "the Nsight Systems export holds no CUDA kernels, memcpys or memsets (was it recorded with "
            "--trace=cuda?)";
   }
+  if (p.source == "rocprofv3")
+    return "the rocprofv3 output has no kernel dispatches or memory copies (was it recorded with --kernel-trace?)";
   return "the trace has no GPU activity (kernels, memcpy, memset): was it recorded with ProfilerActivity.CUDA?";
 }
 
