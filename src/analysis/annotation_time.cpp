@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analysis/track_keys.h"
+
 namespace cuprobe {
 namespace {
 
@@ -13,16 +15,6 @@ struct Instance {
   TimeNs end = 0;  // the range's own end (CPU)
   TimeNs first_start = INT64_MAX;
   TimeNs last_end = INT64_MIN;
-};
-
-struct ThreadKey {
-  std::int64_t pid, tid;
-  bool operator==(const ThreadKey&) const = default;
-};
-struct ThreadKeyHash {
-  std::size_t operator()(const ThreadKey& k) const {
-    return std::hash<std::int64_t>()(k.pid) * 31 + std::hash<std::int64_t>()(k.tid);
-  }
 };
 
 }  // namespace

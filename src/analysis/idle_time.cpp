@@ -5,7 +5,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "analysis/stream_key.h"
+#include "analysis/track_keys.h"
 #include "common/percentile.h"
 
 namespace cuprobe {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "analysis/stream_key.h"
+#include "analysis/track_keys.h"
 
 namespace cuprobe {
 

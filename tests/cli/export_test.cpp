@@ -85,15 +85,16 @@ TEST(ExportCli, MergesRanksIntoOneTraceAProcessEach) {
   for (const auto& e : j["traceEvents"]) {
     std::string ph = e["ph"];
     if (ph == "M") {
-      if (e["name"] == "process_name") process_names[e["pid"]] = e["args"]["name"];
-      if (e["name"] == "thread_name") named_threads.insert({e["pid"], e["tid"]});
+      int pid = e["pid"].get<int>();
+      if (e["name"] == "process_name") process_names[pid] = e["args"]["name"].get<std::string>();
+      if (e["name"] == "thread_name") named_threads.insert({pid, e["tid"].get<int>()});
       continue;
     }
     ASSERT_TRUE(e["pid"] == 1 || e["pid"] == 2) << e.dump();
     if (ph == "X") {
-      used_threads.insert({e["pid"], e["tid"]});
+      used_threads.insert({e["pid"].get<int>(), e["tid"].get<int>()});
       earliest = std::min(earliest, e["ts"].get<double>());
-      if (e["cat"] == "kernel") ++kernels_of_pid[e["pid"]];
+      if (e["cat"] == "kernel") ++kernels_of_pid[e["pid"].get<int>()];
     }
   }
   EXPECT_EQ(kernels_of_pid[1], 384u);

@@ -54,6 +54,8 @@ def events(trace):
         if cat in GPU_CATS:
             rec["stream"] = (args.get("device", -1), args.get("stream", -1))
             rec["cat"] = cat
+            if cat != "kernel":  # cuprobe's names for copies and memsets, whatever Kineto spelled
+                rec["name"] = "Memset" if cat == "gpu_memset" else "Memcpy " + copy_kind(rec)
             gpu.append(rec)
         elif cat in RUNTIME_CATS:
             runtime.append(rec)

@@ -1,4 +1,4 @@
-// A GPU stream as the per-stream tables key it: streams are numbered per device.
+// The tracks the walks over a profile key by: a GPU stream (numbered per device) and a CPU thread (per process).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,17 @@ struct StreamKey {
 struct StreamKeyHash {
   std::size_t operator()(const StreamKey& k) const {
     return std::hash<std::int64_t>()(k.stream) * 31 + std::hash<std::int32_t>()(k.device);
+  }
+};
+
+struct ThreadKey {
+  std::int64_t pid = -1, tid = -1;
+  bool operator==(const ThreadKey&) const = default;
+};
+
+struct ThreadKeyHash {
+  std::size_t operator()(const ThreadKey& k) const {
+    return std::hash<std::int64_t>()(k.pid) * 31 + std::hash<std::int64_t>()(k.tid);
   }
 };
 
