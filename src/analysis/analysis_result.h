@@ -12,6 +12,7 @@
 #include "analysis/counter_attribution.h"
 #include "analysis/device_peaks.h"
 #include "analysis/kernel_taxonomy.h"
+#include "analysis/trace_tables.h"
 #include "model/profile.h"
 
 namespace cuprobe {
@@ -126,6 +127,9 @@ struct KernelRow {
   double time_ms = 0;
   double share = 0;  // of GPU busy time, as CategoryRow::share
   double mean_us = 0;
+  // The spread of its calls' durations (analysis/kernel_durations.h).
+  double min_us = 0, median_us = 0, p90_us = 0, max_us = 0;
+  double std_us = 0;  // population
   double per_step_ms = 0;
   double per_step_median_ms = 0;
   double summed_share = 0;                               // of summed activity time, as CategoryRow::summed_share
@@ -230,6 +234,13 @@ struct RankAnalysis {
   std::optional<DevicePeaks> peaks;  // the device's (table and --peak), none for a GPU not in the table
   bool op_shapes = false;            // the trace carries operator shapes (record_shapes)
   bool complete = true;              // false when the source says the recording was cut short
+  // The peers' first tables (analysis/trace_tables.h).
+  IdleBreakdown idle;
+  LaunchStats launches;
+  std::vector<AnnotationRow> annotations;  // by GPU time, largest first
+  std::vector<ApiRow> api;                 // by total time, largest first
+  std::vector<CopyRow> copies;             // by time, largest first
+  std::vector<QueueRow> queues;            // by device, then stream
 
   // What shares of GPU time (categories, kernels, tensor cores) are of: the busy time summed over the rank's GPUs,
   // gpu_busy_ms on one GPU (on several, their union would count two GPUs working at once as one).

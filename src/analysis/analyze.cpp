@@ -3,15 +3,23 @@
 #include <algorithm>
 #include <limits>
 
+#include "analysis/annotation_time.h"
+#include "analysis/api_summary.h"
 #include "analysis/breakdown.h"
 #include "analysis/category_overlap.h"
 #include "analysis/collective_wait.h"
+#include "analysis/copy_summary.h"
 #include "analysis/device_usage.h"
 #include "analysis/finding_gains.h"
 #include "analysis/findings.h"
+#include "analysis/idle_time.h"
 #include "analysis/interval_union.h"
+#include "analysis/kernel_durations.h"
 #include "analysis/kernel_work.h"
+#include "analysis/launch_links.h"
+#include "analysis/launch_stats.h"
 #include "analysis/measured_bytes.h"
+#include "analysis/queue_length.h"
 #include "analysis/step_detection.h"
 #include "model/time_range.h"
 
@@ -34,6 +42,18 @@ void fill_window(const Profile& p, RankAnalysis& a) {
   a.gpu_busy_ms = static_cast<double>(busy_time(p.gpu)) / 1e6;
   a.gpu_busy_share = a.window_ms > 0 ? a.gpu_busy_ms / a.window_ms : 0.0;
   a.gpu_activities = static_cast<std::int64_t>(p.gpu.size());
+}
+
+// The peers' first tables (analysis/trace_tables.h).
+void fill_trace_tables(const Profile& p, const StepAssignment& steps, RankAnalysis& a) {
+  fill_kernel_durations(p, a.kernels);
+  const LaunchLinks links = link_launches(p);
+  a.idle = idle_by_stream(p, links, steps);
+  a.launches = launch_stats(p, links);
+  a.annotations = annotation_time(p, links, steps, a.gpu_time_ms());
+  a.api = api_summary(p);
+  a.copies = copy_summary(p);
+  a.queues = queue_length(p, links);
 }
 
 std::string device_name(const Profile& p) {
@@ -65,6 +85,7 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     classes[i] = classify_activities(p);
     compute_breakdown(p, classes[i], steps, a);
     fill_category_overlap(p, classes[i], steps, a);
+    fill_trace_tables(p, steps, a);
     std::string first_device = p.devices.empty() ? std::string() : p.devices.front().name;
     auto table = first_device.empty() ? std::nullopt : peaks_for_device(first_device);
     if (table || !options.peak_overrides.empty()) a.peaks = apply_peak_overrides(table, options.peak_overrides);

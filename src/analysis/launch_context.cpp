@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/track_keys.h"
+
 namespace cuprobe {
 
 bool is_launch_call(std::string_view name) { return name.find("Launch") != std::string_view::npos; }
@@ -24,15 +26,6 @@ void for_each_launch_with_enclosing(
     const Profile& profile, const CorrelationIndex& wanted,
     const std::function<void(const CpuRange& launch, std::span<const CpuRange* const> enclosing)>& fn) {
   if (wanted.empty()) return;
-  struct ThreadKey {
-    std::int64_t pid, tid;
-    bool operator==(const ThreadKey&) const = default;
-  };
-  struct Hash {
-    std::size_t operator()(const ThreadKey& k) const {
-      return std::hash<std::int64_t>()(k.pid) * 31 + std::hash<std::int64_t>()(k.tid);
-    }
-  };
   auto encloses = [](const CpuRange& r) {
     return r.kind == CpuRangeKind::kOperator || r.kind == CpuRangeKind::kAnnotation;
   };
@@ -65,7 +58,7 @@ void for_each_launch_with_enclosing(
   } else {
     std::stable_sort(order.begin(), order.end(), before);
   }
-  std::unordered_map<ThreadKey, std::vector<const CpuRange*>, Hash> open;  // per thread, outermost first
+  std::unordered_map<ThreadKey, std::vector<const CpuRange*>, ThreadKeyHash> open;  // per thread, outermost first
   ThreadKey thread{};
   std::vector<const CpuRange*>* stack = nullptr;  // thread's; consecutive ranges are mostly on one thread
   for (const CpuRange* r : order) {

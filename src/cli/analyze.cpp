@@ -49,8 +49,10 @@ void declare(CLI::App& app, AnalyzeFlags& f) {
   app.add_option("--top", f.top, "kernels to list per rank (default 15)");
   app.add_flag("--strict", f.strict,
                "fail (exit 1) when the import counted any problem (a data_loss or error import stat; see warnings)");
-  app.add_option("--csv", f.csv_dir,
-                 "also write categories.csv, kernels.csv, steps.csv, findings.csv into DIR (created if missing)");
+  app.add_option(
+      "--csv", f.csv_dir,
+      "also write categories.csv, kernels.csv, steps.csv, findings.csv, overlap.csv and the tables idle.csv,\n"
+      "launches.csv, annotations.csv, api.csv, copies.csv, queues.csv into DIR (created if missing)");
 }
 
 // The flags are the plan but for --peak, which sets the options' peaks.

@@ -1,13 +1,16 @@
-// cuprobe export --chrome INPUT -o trace.json: a run file, a torch/Kineto trace
+// cuprobe export --chrome INPUT... -o trace.json: a run file, a torch/Kineto trace
 // (or anything load_profile reads) as a Chrome/Perfetto trace. It goes through
 // the model, so the output is trimmed to what cuprobe keeps: GPU activities,
-// CPU ranges and counter samples.
+// CPU ranges and counter samples. Several inputs (or a directory) are the ranks
+// of one job, loaded as `analyze` loads them and merged into one file, a process
+// per rank (report/chrome_export.h says how the clocks line up).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "cli/parse_args.h"
 #include "cli/verb.h"
@@ -22,32 +25,59 @@ namespace {
 
 int run_export(int argc, char** argv) {
   CLI::App app(
-      "Convert a cuprobe run file or a torch/Kineto trace to a trimmed Chrome/Perfetto trace.\n"
-      "Usage: cuprobe export --chrome INPUT -o trace.json",
+      "Convert a cuprobe run file or a torch/Kineto trace to a trimmed Chrome/Perfetto trace; several inputs\n"
+      "(the ranks of one job, or a directory of them) become one file with a process per rank.\n"
+      "Usage: cuprobe export --chrome INPUT... -o trace.json",
       argv[0]);
-  std::string input, output;
+  std::vector<std::string> inputs;
+  std::string output;
   bool chrome = false;
   app.add_flag("--chrome", chrome, "write a Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev)")->required();
-  app.add_option("input", input, "run file (cuprobe record) or trace (.json, .json.gz, .json.xz)")->required();
+  app.add_option("inputs", inputs,
+                 "run file (cuprobe record) or trace (.json, .json.gz, .json.xz); several, or a directory: one rank "
+                 "each, merged")
+      ->required();
   app.add_option("-o,--output", output, "output file ('-' for stdout)")->required();
   if (auto code = parse_args(app, argc, argv)) return *code;
-  Profile profile = load_profile(input);
+  std::error_code ec;
+  bool merged = inputs.size() > 1 || std::filesystem::is_directory(inputs.front(), ec);
+  std::vector<Profile> ranks;
+  if (merged)
+    ranks = load_profiles(inputs);
+  else
+    ranks.push_back(load_profile(inputs.front()));
+  auto write = [&](std::ostream& out) {
+    if (merged)
+      write_merged_chrome_trace(ranks, out);
+    else
+      write_chrome_trace(ranks.front(), out);
+  };
   if (output == "-") {
-    write_chrome_trace(profile, std::cout);
+    write(std::cout);
     std::cout.flush();
     if (!std::cout) throw Error("writing to stdout failed");
   } else {
-    AtomicFile file(output, {input});
-    write_chrome_trace(profile, file.stream());
+    std::vector<std::string> read = profile_files(ranks);
+    read.insert(read.end(), inputs.begin(), inputs.end());  // an output over any file read is refused
+    AtomicFile file(output, read);
+    write(file.stream());
     file.commit();
   }
-  say("export", "%zu GPU activities, %zu ranges, %zu counter samples%s", profile.gpu.size(), profile.cpu.size(),
-      profile.counters.size(),
-      profile.complete ? "" : " (the recording is incomplete: see 'cuprobe analyze' warnings)");
+  std::size_t gpu = 0, cpu = 0, counters = 0;
+  bool complete = true;
+  for (const Profile& p : ranks) {
+    gpu += p.gpu.size();
+    cpu += p.cpu.size();
+    counters += p.counters.size();
+    complete = complete && p.complete;
+  }
+  std::string what = merged ? std::to_string(ranks.size()) + " ranks, " : std::string();
+  say("export", "%s%zu GPU activities, %zu ranges, %zu counter samples%s", what.c_str(), gpu, cpu, counters,
+      complete ? "" : " (a recording is incomplete: see 'cuprobe analyze' warnings)");
   return 0;
 }
 
-const VerbRegistration kRegistration{"export", "convert a run file or trace to a trimmed Chrome/Perfetto trace",
+const VerbRegistration kRegistration{"export", "convert a run file or traces (one per rank) to a Chrome/Perfetto trace",
                                      &run_export};
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "import/nsys_sqlite/nsys_importer.h"
 #include "import/nsys_sqlite/report_export.h"
 #include "import/rank_from_name.h"
+#include "import/rocprofv3_json/rocprofv3_importer.h"
 #include "import/run_file/run_file_importer.h"
 #include "import/split_by_process.h"
 #include "import/temp_dir.h"
@@ -81,6 +82,7 @@ std::vector<Profile> load_any(const std::string& path, bool split) {
     case TraceFormat::kSqliteStream:
       return load_stream(path, split);
     default:  // JSON, or bytes the Kineto reader says what is wrong with
+      if (is_rocprofv3_json_file(path)) return processes(import_rocprofv3_json(path), split);
       return processes(import_kineto_json(path), split);
   }
 }
@@ -93,6 +95,8 @@ const char* no_gpu_activity(const Profile& p) {
     return "the Nsight Systems export holds no CUDA kernels, memcpys or memsets (was it recorded with "
            "--trace=cuda?)";
   }
+  if (p.source == "rocprofv3")
+    return "the rocprofv3 output has no kernel dispatches or memory copies (was it recorded with --kernel-trace?)";
   return "the trace has no GPU activity (kernels, memcpy, memset): was it recorded with ProfilerActivity.CUDA?";
 }
 

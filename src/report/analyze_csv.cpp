@@ -1,30 +1,19 @@
 #include "report/analyze_csv.h"
 
-#include <cstdio>
-
+#include "report/analyze_tables_csv.h"
+#include "report/csv_table.h"
 #include "report/kernel_display_names.h"
 
 namespace cuprobe {
 namespace {
 
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
+std::string num(double v) { return csv_number(v); }
 
 std::string rank_cell(const RankAnalysis& a, std::size_t index) {
   return std::to_string(a.rank ? *a.rank : static_cast<int>(index));
 }
 
-struct Csv {
-  std::string text;
-  explicit Csv(const std::vector<std::string>& header) { row(header); }
-  void row(const std::vector<std::string>& cells) {
-    for (std::size_t i = 0; i < cells.size(); ++i) text += (i ? "," : "") + csv_field(cells[i]);
-    text += "\r\n";
-  }
-};
+using Csv = CsvText;
 
 std::string categories_csv(const AnalyzeReport& r) {
   Csv csv({"rank", "category", "time_ms", "share", "calls", "per_step_ms", "per_step_median_ms", "summed_share"});
@@ -39,7 +28,8 @@ std::string categories_csv(const AnalyzeReport& r) {
 
 std::string kernels_csv(const AnalyzeReport& r) {
   Csv csv({"rank", "kernel", "category", "tensor_core", "precision", "calls", "time_ms", "share", "mean_us",
-           "per_step_ms", "decided_by_rule", "summed_share", "display_name"});
+           "per_step_ms", "decided_by_rule", "summed_share", "display_name", "min_us", "median_us", "p90_us", "max_us",
+           "std_us"});
   for (std::size_t i = 0; i < r.ranks.size(); ++i) {
     std::vector<std::string> display = rank_kernel_display_names(r.ranks[i]);
     std::size_t row = 0;
@@ -47,7 +37,8 @@ std::string kernels_csv(const AnalyzeReport& r) {
       csv.row({rank_cell(r.ranks[i], i), k.name, std::string(category_name(k.category)),
                k.tensor_core ? (*k.tensor_core ? "yes" : "no") : "",
                k.precision ? std::string(precision_name(*k.precision)) : "", std::to_string(k.calls), num(k.time_ms),
-               num(k.share), num(k.mean_us), num(k.per_step_ms), k.rule, num(k.summed_share), display[row++]});
+               num(k.share), num(k.mean_us), num(k.per_step_ms), k.rule, num(k.summed_share), display[row++],
+               num(k.min_us), num(k.median_us), num(k.p90_us), num(k.max_us), num(k.std_us)});
     }
   }
   return csv.text;
@@ -125,11 +116,13 @@ std::string csv_field(std::string_view s) {
 }
 
 std::vector<std::pair<std::string, std::string>> analyze_csv(const AnalyzeReport& report) {
-  return {{"categories.csv", categories_csv(report)},
-          {"kernels.csv", kernels_csv(report)},
-          {"steps.csv", steps_csv(report)},
-          {"findings.csv", findings_csv(report)},
-          {"overlap.csv", overlap_csv(report)}};
+  std::vector<std::pair<std::string, std::string>> tables{{"categories.csv", categories_csv(report)},
+                                                          {"kernels.csv", kernels_csv(report)},
+                                                          {"steps.csv", steps_csv(report)},
+                                                          {"findings.csv", findings_csv(report)},
+                                                          {"overlap.csv", overlap_csv(report)}};
+  for (auto& table : trace_tables_csv(report)) tables.push_back(std::move(table));
+  return tables;
 }
 
 }  // namespace cuprobe

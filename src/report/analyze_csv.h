@@ -10,13 +10,11 @@
 #include <vector>
 
 #include "analysis/analysis_result.h"
+#include "report/csv_table.h"
 
 namespace cuprobe {
 
 // (file name, contents) for each table, in a fixed order.
 std::vector<std::pair<std::string, std::string>> analyze_csv(const AnalyzeReport& report);
-
-// One CSV field: quoted when it holds a comma, quote, or line break (RFC 4180).
-std::string csv_field(std::string_view s);
 
 }  // namespace cuprobe

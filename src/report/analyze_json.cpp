@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "report/analyze_tables_json.h"
 #include "report/kernel_display_names.h"
 
 namespace cuprobe {
@@ -219,7 +220,12 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                        {"decided_by", category_source_name(k.decided_by)},
                        {"rule", k.rule},
                        {"summed_share", k.summed_share},
-                       {"display_name", display[i]}});  // unique in the rank's table; "name" is the full name
+                       {"display_name", display[i]},  // unique in the rank's table; "name" is the full name
+                       {"min_us", k.min_us},
+                       {"median_us", k.median_us},
+                       {"p90_us", k.p90_us},
+                       {"max_us", k.max_us},
+                       {"std_us", k.std_us}});
     add_kernel_work(kernels.back(), k);
   }
   j["kernels"] = std::move(kernels);
@@ -232,6 +238,7 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   j["import_stats"] = import_stats_json(a.import_stats);
   j["complete"] = a.complete;
   if (!a.counters.metrics.empty()) j["counters"] = counters_json(a.counters);
+  add_trace_tables_json(j, a);
   return j;
 }
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/findings_what_if.h"
 #include "common/units.h"
+#include "report/analyze_tables_text.h"
 #include "report/kernel_display_name.h"
 #include "report/kernel_display_names.h"
 #include "report/text_table.h"
@@ -300,12 +302,13 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
   out += overlap_line(a);
   out += category_decisions_line(a);
 
-  TextTable kernels({"kernel", ">calls", ">total", ">mean", ">share", "category", "TC", "prec"});
+  TextTable kernels({"kernel", ">calls", ">total", ">mean", ">median", ">max", ">share", "category", "TC", "prec"});
   std::vector<std::string> kernel_names = rank_kernel_display_names(a);
   for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
     const auto& k = a.kernels[i];
     kernels.add_row({kernel_names[i], std::to_string(k.calls), format_duration_ms(k.time_ms),
-                     format_duration_ms(k.mean_us / 1e3), format_percent(k.summed_share), category_cell(k),
+                     format_duration_ms(k.mean_us / 1e3), format_duration_ms(k.median_us / 1e3),
+                     format_duration_ms(k.max_us / 1e3), format_percent(k.summed_share), category_cell(k),
                      tri_state(k.tensor_core), k.precision ? std::string(precision_name(*k.precision)) : "-"});
   }
   out += "\n" + kernels.render();
@@ -323,6 +326,7 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
     for (std::size_t i = 0; i < unknown_names.size(); ++i) out += (i ? ", " : " ") + unknown_names[i];
     out += a.unknown_kernels.size() > 5 ? ", ...\n" : "\n";
   }
+  out += trace_tables_text(a, top_kernels);
   return out;
 }
 

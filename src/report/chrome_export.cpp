@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -61,34 +63,44 @@ std::string micros(TimeNs t, TimeNs base) {
   return buf;
 }
 
-}  // namespace
+// Where an event goes: a pid and a tid (Chrome's tracks), and the prefix of a counter's name.
+struct Track {
+  std::int64_t pid = 0, tid = 0;
+};
 
-void write_chrome_trace(const Profile& p, std::ostream& out) {
-  TimeNs base = std::numeric_limits<TimeNs>::max();
+// Separates the events of the traceEvents array.
+struct EventList {
+  std::ostream& out;
+  bool first = true;
+  void next() {
+    if (!first) out << ",\n";
+    first = false;
+  }
+};
+
+TimeNs earliest(const Profile& p, TimeNs base) {
   for (const auto& a : p.gpu) base = std::min(base, a.start);
   for (const auto& r : p.cpu) base = std::min(base, r.start);
   for (const auto& c : p.counters) base = std::min(base, c.start);
-  if (base == std::numeric_limits<TimeNs>::max()) base = 0;
+  return base;
+}
 
-  out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"base_time_ns\":" << base << ",\"source\":";
-  put_string(out, p.source);
-  out << ",\"complete\":" << (p.complete ? "true" : "false") << "},\"traceEvents\":[\n";
-  bool first = true;
-  auto sep = [&] {
-    if (!first) out << ",\n";
-    first = false;
-  };
-  std::set<std::int32_t> devices;
+// The GPU activities, CPU ranges and counter samples of a profile, each on the track its function gives;
+// counter names get `counter_prefix(device)` in front.
+template <typename GpuTrack, typename CpuTrack, typename CounterPid, typename CounterPrefix>
+void write_events(const Profile& p, TimeNs base, EventList& list, GpuTrack gpu_track, CpuTrack cpu_track,
+                  CounterPid counter_pid, CounterPrefix counter_prefix) {
+  std::ostream& out = list.out;
   for (const auto& a : p.gpu) {
-    devices.insert(a.device);
-    sep();
+    list.next();
     const char* cat = a.kind == GpuActivityKind::kKernel   ? "kernel"
                       : a.kind == GpuActivityKind::kMemcpy ? "gpu_memcpy"
                       : a.kind == GpuActivityKind::kGraph  ? "cuda_graph"
                                                            : "gpu_memset";
+    Track t = gpu_track(a);
     out << "{\"ph\":\"X\",\"cat\":\"" << cat << "\",\"name\":";
     put_string(out, p.name_of(a.name));
-    out << ",\"pid\":" << kGpuPidBase + a.device << ",\"tid\":" << a.stream << ",\"ts\":" << micros(a.start, base)
+    out << ",\"pid\":" << t.pid << ",\"tid\":" << t.tid << ",\"ts\":" << micros(a.start, base)
         << ",\"dur\":" << micros(a.end, a.start) << ",\"args\":{\"device\":" << a.device << ",\"stream\":" << a.stream
         << ",\"correlation\":" << a.correlation;
     if (a.graph_id >= 0) out << ",\"graph id\":" << a.graph_id;
@@ -103,38 +115,138 @@ void write_chrome_trace(const Profile& p, std::ostream& out) {
     out << "}}";
   }
   for (const auto& r : p.cpu) {
-    sep();
+    list.next();
     const char* cat = r.kind == CpuRangeKind::kAnnotation ? "user_annotation"
                       : r.kind == CpuRangeKind::kRuntime  ? "cuda_runtime"
                       : r.kind == CpuRangeKind::kOperator ? "cpu_op"
                                                           : "cpu";
+    Track t = cpu_track(r);
     out << "{\"ph\":\"X\",\"cat\":\"" << cat << "\",\"name\":";
     put_string(out, p.name_of(r.name));
-    out << ",\"pid\":" << r.pid << ",\"tid\":" << r.tid << ",\"ts\":" << micros(r.start, base)
+    out << ",\"pid\":" << t.pid << ",\"tid\":" << t.tid << ",\"ts\":" << micros(r.start, base)
         << ",\"dur\":" << micros(r.end, r.start);
     if (r.correlation >= 0) out << ",\"args\":{\"correlation\":" << r.correlation << '}';
     out << '}';
   }
   for (const auto& c : p.counters) {
-    devices.insert(c.device);
     if (!std::isfinite(c.value)) continue;
-    sep();
+    list.next();
     out << "{\"ph\":\"C\",\"name\":";
-    put_string(out, p.name_of(c.metric));
+    put_string(out, counter_prefix(c.device) + std::string(p.name_of(c.metric)));
     char value[40];
     std::snprintf(value, sizeof value, "%.6g", c.value);
-    out << ",\"pid\":" << kGpuPidBase + c.device << ",\"ts\":" << micros(c.start, base)
+    out << ",\"pid\":" << counter_pid(c.device) << ",\"ts\":" << micros(c.start, base)
         << ",\"args\":{\"value\":" << value << "}}";
   }
-  for (std::int32_t d : devices) {
-    sep();
-    std::string name = "GPU " + std::to_string(d);
-    for (const auto& info : p.devices) {
-      if (info.id == d && !info.name.empty()) name += " (" + info.name + ")";
+}
+
+// "GPU 1 (NVIDIA H200)".
+std::string gpu_name(const Profile& p, std::int32_t d) {
+  std::string name = "GPU " + std::to_string(d);
+  for (const auto& info : p.devices) {
+    if (info.id == d && !info.name.empty()) return name + " (" + info.name + ")";
+  }
+  return name;
+}
+
+void metadata_event(EventList& list, const char* what, std::int64_t pid, std::optional<std::int64_t> tid,
+                    const std::string& name) {
+  list.next();
+  list.out << "{\"ph\":\"M\",\"name\":\"" << what << "\",\"pid\":" << pid;
+  if (tid) list.out << ",\"tid\":" << *tid;
+  list.out << ",\"args\":{\"name\":";
+  put_string(list.out, name);
+  list.out << "}}";
+}
+
+void sort_index_event(EventList& list, const char* what, std::int64_t pid, std::optional<std::int64_t> tid,
+                      std::int64_t index) {
+  list.next();
+  list.out << "{\"ph\":\"M\",\"name\":\"" << what << "\",\"pid\":" << pid;
+  if (tid) list.out << ",\"tid\":" << *tid;
+  list.out << ",\"args\":{\"sort_index\":" << index << "}}";
+}
+
+}  // namespace
+
+void write_chrome_trace(const Profile& p, std::ostream& out) {
+  TimeNs base = earliest(p, std::numeric_limits<TimeNs>::max());
+  if (base == std::numeric_limits<TimeNs>::max()) base = 0;
+
+  out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"base_time_ns\":" << base << ",\"source\":";
+  put_string(out, p.source);
+  out << ",\"complete\":" << (p.complete ? "true" : "false") << "},\"traceEvents\":[\n";
+  EventList list{out};
+  std::set<std::int32_t> devices;
+  for (const auto& a : p.gpu) devices.insert(a.device);
+  for (const auto& c : p.counters) devices.insert(c.device);
+  write_events(
+      p, base, list,
+      [](const GpuActivity& a) {
+        return Track{kGpuPidBase + a.device, a.stream};
+      },
+      [](const CpuRange& r) {
+        return Track{r.pid, r.tid};
+      },
+      [](std::int32_t device) { return kGpuPidBase + device; }, [](std::int32_t) { return std::string(); });
+  for (std::int32_t d : devices) metadata_event(list, "process_name", kGpuPidBase + d, std::nullopt, gpu_name(p, d));
+  out << "\n]}\n";
+}
+
+void write_merged_chrome_trace(const std::vector<Profile>& ranks, std::ostream& out) {
+  TimeNs base = std::numeric_limits<TimeNs>::max();
+  for (const Profile& p : ranks) base = earliest(p, base);
+  if (base == std::numeric_limits<TimeNs>::max()) base = 0;
+
+  out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"base_time_ns\":" << base
+      << ",\"clock\":\"each rank's own timestamps, one common origin: no rank is shifted\",\"ranks\":[";
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const Profile& p = ranks[i];
+    out << (i ? "," : "") << "{\"pid\":" << i + 1 << ",\"rank\":";
+    if (p.rank)
+      out << *p.rank;
+    else
+      out << "null";
+    out << ",\"file\":";
+    put_string(out, p.file);
+    out << ",\"source\":";
+    put_string(out, p.source);
+    out << ",\"complete\":" << (p.complete ? "true" : "false") << '}';
+  }
+  out << "]},\"traceEvents\":[\n";
+  EventList list{out};
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const Profile& p = ranks[i];
+    const auto pid = static_cast<std::int64_t>(i + 1);
+    // Tracks numbered within the rank's process: its GPU streams first (by device, stream), then its CPU threads.
+    std::map<std::pair<std::int32_t, std::int64_t>, std::int64_t> streams;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> threads;
+    for (const auto& a : p.gpu) streams.try_emplace({a.device, a.stream}, 0);
+    for (const auto& r : p.cpu) threads.try_emplace({r.pid, r.tid}, 0);
+    std::int64_t next = 1;
+    for (auto& [key, tid] : streams) tid = next++;
+    for (auto& [key, tid] : threads) tid = next++;
+    write_events(
+        p, base, list,
+        [&](const GpuActivity& a) {
+          return Track{pid, streams.at({a.device, a.stream})};
+        },
+        [&](const CpuRange& r) {
+          return Track{pid, threads.at({r.pid, r.tid})};
+        },
+        [&](std::int32_t) { return pid; }, [&](std::int32_t device) { return gpu_name(p, device) + " "; });
+    std::string label = p.rank ? "rank " + std::to_string(*p.rank) : "rank ?";
+    metadata_event(list, "process_name", pid, std::nullopt, label + ": " + p.file);
+    sort_index_event(list, "process_sort_index", pid, std::nullopt, pid);
+    for (const auto& [key, tid] : streams) {
+      metadata_event(list, "thread_name", pid, tid, gpu_name(p, key.first) + " stream " + std::to_string(key.second));
+      sort_index_event(list, "thread_sort_index", pid, tid, tid);
     }
-    out << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << kGpuPidBase + d << ",\"args\":{\"name\":";
-    put_string(out, name);
-    out << "}}";
+    for (const auto& [key, tid] : threads) {
+      metadata_event(list, "thread_name", pid, tid,
+                     "CPU pid " + std::to_string(key.first) + " tid " + std::to_string(key.second));
+      sort_index_event(list, "thread_sort_index", pid, tid, tid);
+    }
   }
   out << "\n]}\n";
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <ostream>
+#include <vector>
 
 #include "model/profile.h"
 
@@ -12,5 +13,12 @@ namespace cuprobe {
 // Timestamps are microseconds from the profile's earliest event; the absolute
 // start (ns since the unix epoch) is in "otherData.base_time_ns".
 void write_chrome_trace(const Profile& profile, std::ostream& out);
+
+// Several ranks in one file (`export --chrome R0 R1 ...`): each rank one process (pid 1, 2, ... in the order
+// given), its GPU streams and CPU threads as that process's threads, its counters as its counter tracks. Clocks
+// are aligned as `analyze` aligns them, which is not at all: every rank keeps its own timestamps (Kineto's
+// baseTimeNanoseconds applied, run files' CLOCK_REALTIME), and one origin, the earliest event of any rank, is
+// subtracted from all. "otherData.ranks" lists pid, rank, file and source of each.
+void write_merged_chrome_trace(const std::vector<Profile>& ranks, std::ostream& out);
 
 }  // namespace cuprobe

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "store/run_file_schema.h"
@@ -60,6 +62,61 @@ TEST(ExportCli, WritesATrimmedChromeTraceOfAKinetoTrace) {
     gpu_events += cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "cuda_graph";
   }
   EXPECT_EQ(gpu_events, calls);
+}
+
+// Two ranks in one file: a process each, on one time origin, every event kept.
+TEST(ExportCli, MergesRanksIntoOneTraceAProcessEach) {
+  std::string dir = temp_dir();
+  std::vector<std::string> files{data_path("tp2_mlp_decode_rank1.json.gz"), data_path("tp2_mlp_decode_rank0.json.gz")};
+  auto r = run_cuprobe({"export", "--chrome", files[0], files[1], "-o", dir + "/merged.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("2 ranks"), std::string::npos) << r.err;
+  std::ifstream in(dir + "/merged.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto j = nlohmann::json::parse(ss.str());
+  ASSERT_EQ(j["otherData"]["ranks"].size(), 2u);
+  EXPECT_EQ(j["otherData"]["ranks"][0]["rank"], 0);  // in rank order, whatever the order given
+  EXPECT_EQ(j["otherData"]["ranks"][0]["pid"], 1);
+  std::map<int, std::size_t> kernels_of_pid;
+  std::map<int, std::string> process_names;
+  std::set<std::pair<int, int>> named_threads, used_threads;
+  double earliest = 1e300;
+  for (const auto& e : j["traceEvents"]) {
+    std::string ph = e["ph"];
+    if (ph == "M") {
+      int pid = e["pid"].get<int>();
+      if (e["name"] == "process_name") process_names[pid] = e["args"]["name"].get<std::string>();
+      if (e["name"] == "thread_name") named_threads.insert({pid, e["tid"].get<int>()});
+      continue;
+    }
+    ASSERT_TRUE(e["pid"] == 1 || e["pid"] == 2) << e.dump();
+    if (ph == "X") {
+      used_threads.insert({e["pid"].get<int>(), e["tid"].get<int>()});
+      earliest = std::min(earliest, e["ts"].get<double>());
+      if (e["cat"] == "kernel") ++kernels_of_pid[e["pid"].get<int>()];
+    }
+  }
+  EXPECT_EQ(kernels_of_pid[1], 384u);
+  EXPECT_EQ(kernels_of_pid[2], 384u);
+  EXPECT_EQ(earliest, 0.0);  // one origin: the earliest event of any rank
+  EXPECT_EQ(named_threads, used_threads);
+  EXPECT_EQ(process_names[1].rfind("rank 0: ", 0), 0u) << process_names[1];
+  EXPECT_EQ(process_names[2].rfind("rank 1: ", 0), 0u) << process_names[2];
+  // Rank 1's events keep their distance to rank 0's: its timestamps are shifted by the same origin.
+  auto single = run_cuprobe({"export", "--chrome", files[0], "-o", "-"});
+  ASSERT_EQ(single.exit_code, 0);
+  auto one = nlohmann::json::parse(single.out);
+  auto base_one = one["otherData"]["base_time_ns"].get<std::int64_t>();
+  auto base_all = j["otherData"]["base_time_ns"].get<std::int64_t>();
+  EXPECT_LE(base_all, base_one);
+  double first_kernel_one = 1e300, first_kernel_merged = 1e300;
+  for (const auto& e : one["traceEvents"])
+    if (e.value("cat", "") == "kernel") first_kernel_one = std::min(first_kernel_one, e["ts"].get<double>());
+  for (const auto& e : j["traceEvents"])
+    if (e.value("cat", "") == "kernel" && e["pid"] == 2)
+      first_kernel_merged = std::min(first_kernel_merged, e["ts"].get<double>());
+  EXPECT_NEAR(first_kernel_merged, first_kernel_one + static_cast<double>(base_one - base_all) / 1e3, 1e-3);
 }
 
 TEST(ExportCli, BadInputIsOneLineAndNonZero) {

@@ -171,6 +171,8 @@ json rank_json(const Profile& p, const RankAnalysis& a) {
                        {"calls", k.calls},
                        {"time_ms", round4(k.time_ms)},
                        {"mean_us", round4(k.mean_us)},
+                       {"median_us", round4(k.median_us)},
+                       {"max_us", round4(k.max_us)},
                        {"share", round4(k.share)},
                        {"summed_share", round4(k.summed_share)},
                        {"tensor_core", k.tensor_core ? json(*k.tensor_core) : json()},

@@ -250,9 +250,11 @@
                                     (perStep && o.steps_with_copy ? " (median per step " + pct(o.copy_overlapped_share_step_median) + ")" : ""));
       if (parts.length) note(s, "overlap: " + parts.join("; "));
       var kCols = [{title: "kernel", name: 1}, {title: "category"}, {title: "calls", num: 1}, {title: "total", num: 1, fmt: ms},
-                   {title: "mean", num: 1, fmt: function (v) { return ms(v / 1000); }}, {title: "share", num: 1, fmt: pct}, {title: "TC"}, {title: "precision"}];
+                   {title: "mean", num: 1, fmt: function (v) { return ms(v / 1000); }},
+                   {title: "median", num: 1, fmt: function (v) { return ms(v / 1000); }},
+                   {title: "max", num: 1, fmt: function (v) { return ms(v / 1000); }}, {title: "share", num: 1, fmt: pct}, {title: "TC"}, {title: "precision"}];
       table(s, kCols, r.kernels.map(function (k) {
-        return [{text: k.display_name || k.name, title: k.name}, k.category, k.calls, k.time_ms, k.mean_us, k.summed_share, k.tensor_core === null ? "?" : k.tensor_core ? "yes" : "no", k.precision || "-"];
+        return [{text: k.display_name || k.name, title: k.name}, k.category, k.calls, k.time_ms, k.mean_us, k.median_us, k.max_us, k.summed_share, k.tensor_core === null ? "?" : k.tensor_core ? "yes" : "no", k.precision || "-"];
       }), "search kernels");
       if (r.kernels_left_out) note(s, r.kernels_left_out + " more kernels (the smallest) left out of the page; `cuprobe analyze --csv DIR` has them all.");
     });

@@ -1,0 +1,100 @@
+// The tables that users of Holistic Trace Analysis and `nsys stats` open first,
+// per rank: idle time by cause per stream, launch delays per kernel, GPU time per
+// annotation, the runtime API summary, copies by kind, queue length per stream.
+// Plain data; each is computed by its own file (idle_time, launch_stats,
+// annotation_time, api_summary, copy_summary, queue_length) and defined in
+// docs/analyze-tables.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cuprobe {
+
+// HTA get_idle_time_breakdown: a gap between consecutive activities of one stream is host wait when the later one's
+// launch call started after the earlier one ended, else kernel wait when shorter than the threshold, else other.
+struct StreamIdle {
+  std::int32_t device = -1;
+  std::int64_t stream = -1;
+  std::int64_t gaps = 0;  // positive gaps between consecutive activities
+  double host_wait_ms = 0;
+  double kernel_wait_ms = 0;
+  double other_ms = 0;
+  double idle_ms() const { return host_wait_ms + kernel_wait_ms + other_ms; }
+};
+
+struct IdleBreakdown {
+  double kernel_wait_threshold_us = 0;  // HTA's consecutive_kernel_delay
+  bool launches_known = false;          // without launch calls no gap can be host wait
+  std::vector<StreamIdle> streams;      // by device, then stream
+  StreamIdle total;                     // the streams summed (device and stream -1)
+  // Medians over steps of each cause summed over the streams (a gap belongs to the step of the activity that ends
+  // it); 0 without steps.
+  double step_host_wait_median_ms = 0;
+  double step_kernel_wait_median_ms = 0;
+  double step_other_median_ms = 0;
+};
+
+// HTA get_cuda_kernel_launch_stats, per kernel name: the launch call's CPU duration and the launch delay (the
+// activity's GPU start minus the end of its launch call).
+struct LaunchRow {
+  std::string name;
+  std::int64_t launches = 0;
+  double cpu_median_us = 0, cpu_p90_us = 0, cpu_max_us = 0;
+  double delay_median_us = 0, delay_p90_us = 0, delay_max_us = 0;
+  double delay_total_ms = 0;
+  std::int64_t cpu_outliers = 0;    // launch calls longer than LaunchStats::cpu_cutoff_us
+  std::int64_t delay_outliers = 0;  // delays longer than LaunchStats::delay_cutoff_us
+  std::int64_t short_kernels = 0;   // GPU duration shorter than the launch call's
+};
+
+struct LaunchStats {
+  double cpu_cutoff_us = 0;        // HTA's runtime_cutoff
+  double delay_cutoff_us = 0;      // HTA's launch_delay_cutoff
+  LaunchRow all;                   // every launch of the rank (name "(all)"); launches 0 without launch calls
+  std::vector<LaunchRow> kernels;  // by total delay, largest first
+};
+
+// GPU time of the activities launched inside each annotation (NVTX range, record_function), nested ones counted
+// for every enclosing name (nsys nvtx_kern_sum); names differing only in a trailing "#<digits>" are one row.
+struct AnnotationRow {
+  std::string name;
+  std::int64_t ranges = 0;           // instances of the name
+  std::int64_t ranges_with_gpu = 0;  // instances that launched GPU work
+  std::int64_t activities = 0;
+  double gpu_ms = 0;       // summed durations of those activities
+  double gpu_span_ms = 0;  // per instance, first start to last end of its activities, summed
+  double share = 0;        // gpu_ms of the rank's GPU time
+  double per_step_ms = 0;  // gpu_ms inside steps / steps (0 without steps)
+};
+
+// nsys cuda_api_sum: runtime/driver calls by name.
+struct ApiRow {
+  std::string name;
+  std::int64_t calls = 0;
+  double total_ms = 0;
+  double mean_us = 0, median_us = 0, max_us = 0;
+};
+
+// nsys cuda_gpu_mem_time_sum and cuda_gpu_mem_size_sum: copies by direction, and memsets.
+struct CopyRow {
+  std::string kind;  // "HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "unknown", "memset"
+  std::int64_t count = 0;
+  std::int64_t sized = 0;  // of count, those whose byte count is known
+  double bytes = 0;        // summed over the sized ones
+  double time_ms = 0;
+  double gbps = 0;  // bytes / the sized ones' time (GB/s, 1e9 bytes); 0 when none is sized
+};
+
+// HTA get_queue_length_summary: launches on a stream whose activity has not started yet (+1 at the launch call's
+// start, -1 at the activity's GPU start), over the stream's time from its first launch to its last start.
+struct QueueRow {
+  std::int32_t device = -1;
+  std::int64_t stream = -1;
+  std::int64_t launches = 0;
+  double mean = 0;  // time-weighted
+  std::int64_t max = 0;
+};
+
+}  // namespace cuprobe
