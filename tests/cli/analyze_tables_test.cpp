@@ -74,7 +74,7 @@ TEST(AnalyzeTablesCli, TwoRanksTablesAreConsistent) {
 }
 
 TEST(AnalyzeTablesCli, RocprofOutputFillsEveryTable) {
-  auto j = analyze_json({data_path("rocprofv3_matrix_transpose.json")});
+  auto j = analyze_json({data_path("rocprofv3/matrix_transpose_results.json")});
   const auto& rank = j["ranks"][0];
   EXPECT_EQ(rank["device"], "AMD Instinct MI300X");
   EXPECT_EQ(rank["gpu_activities"], 6);

@@ -1,4 +1,4 @@
-// rocprofv3's JSON output into the model (tests/data/rocprofv3_matrix_transpose.json: the SDK's own
+// rocprofv3's JSON output into the model (tests/data/rocprofv3/matrix_transpose_results.json: the SDK's own
 // MatrixTranspose test program, written to source/docs/rocprofv3-schema.json).
 #include "import/rocprofv3_json/rocprofv3_importer.h"
 
@@ -14,7 +14,7 @@
 namespace cuprobe {
 namespace {
 
-std::string fixture_path() { return std::string(CUPROBE_TEST_DATA_DIR) + "/rocprofv3_matrix_transpose.json"; }
+std::string fixture_path() { return std::string(CUPROBE_TEST_DATA_DIR) + "/rocprofv3/matrix_transpose_results.json"; }
 
 Profile import_text(const std::string& text) {
   auto source = memory_byte_source(text, 7);  // short reads
