@@ -79,7 +79,7 @@ nlohmann::ordered_json step_timeline(const Profile& p, const RankAnalysis& rank,
   std::size_t left_out = keep_longest(gpu, kTimelineMaxGpuEvents) + keep_longest(cpu, kTimelineMaxCpuEvents);
 
   using json = nlohmann::ordered_json;
-  auto rel = [&](TimeNs t) { return round4(static_cast<double>(t - lo) / 1e6); };
+  auto rel = [origin = lo](TimeNs t) { return round4(static_cast<double>(t - origin) / 1e6); };
   json j;
   j["label"] = label;
   j["step"] = step;
