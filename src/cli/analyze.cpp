@@ -88,10 +88,7 @@ int run_analyze(int argc, char** argv) {
       "with findings. Give one file per rank (.json, .json.gz, .json.xz, .cuprobe, nsys .sqlite or .nsys-rep) or a\n"
       "directory of them; ranks come from distributedInfo, the processes and GPUs of an nsys export, or the name.",
       argv[0]};
-  AnalyzeFlags flags;
-  declare(app, flags);
-  if (auto rc = parse_args(app, argc, argv)) return *rc;
-  return run(plan(std::move(flags)));
+  return declare_plan_run<AnalyzeFlags>(app, argc, argv, declare, plan, run);
 }
 
 const VerbRegistration kRegistration{"analyze", "where each step's GPU time goes (torch/Kineto traces, cuprobe runs)",

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -149,16 +150,15 @@ void wait_for_server(const BenchPlan& p, RequestTemplate& tpl) {
 // Builds the workload (it may ask the server to count tokens) and drops the request fields
 // the server rejects; returns the settings the report names.
 BenchSettings prepare_requests(const BenchPlan& p, RequestTemplate& tpl, BuiltWorkload& workload) {
-  BenchSettings s;
+  nlohmann::ordered_json notes = nlohmann::ordered_json::array();
   if (p.workload) {
     if (!p.quiet) say("bench", "building the %s workload", p.dataset_name.c_str());
     workload = build_workload(*p.workload, p.server, p.client, tpl.model);
     if (!workload.note.empty()) {
-      s.notes.push_back(repair_utf8(workload.note));
+      notes.push_back(repair_utf8(workload.note));
       if (!p.quiet) say("bench", "%s", workload.note.c_str());
     }
   }
-  s.prompts = workload.workload ? workload.workload->describe() : p.prompts->describe();
   // A server that rejects stream_options or ignore_eos gets the run without them.
   FieldProbeResult probe = drop_rejected_fields(p.server, p.client, tpl,
                                                 std::min(std::chrono::nanoseconds(std::chrono::seconds(30)),
@@ -167,25 +167,28 @@ BenchSettings prepare_requests(const BenchPlan& p, RequestTemplate& tpl, BuiltWo
     std::string note = "the server rejected " + field + " (HTTP 400/422): requests are sent without it" +
                        (field == "stream_options" ? "; output tokens are counted from the stream"
                                                   : "; outputs may end before max_tokens");
-    s.notes.push_back(note);
+    notes.push_back(note);
     if (!p.quiet) say("bench", "%s", note.c_str());
   }
-  s.url = p.server.base() + p.server.path;
-  s.endpoint = p.endpoint;
-  s.model = tpl.model;
-  s.arrival = p.arrival;
-  s.ramp_up = p.ramp_up;
-  s.input_len = p.input_len;
-  if (workload.workload) s.dataset = workload.settings;
-  s.output_len = p.output_len;
-  s.ignore_eos = tpl.ignore_eos;
-  s.stream_options = tpl.stream_options;
-  s.temperature = tpl.temperature;
-  s.max_error_rate = p.max_error_rate;
-  s.fields_dropped = probe.dropped;
-  s.percentiles = p.metrics.percentiles;
-  s.server_metrics = p.server_metrics;
-  return s;
+  std::optional<nlohmann::ordered_json> dataset;
+  if (workload.workload) dataset = workload.settings;
+  return BenchSettings{.url = p.server.base() + p.server.path,
+                       .endpoint = p.endpoint,
+                       .model = tpl.model,
+                       .prompts = workload.workload ? workload.workload->describe() : p.prompts->describe(),
+                       .arrival = p.arrival,
+                       .ramp_up = p.ramp_up,
+                       .input_len = p.input_len,
+                       .dataset = std::move(dataset),
+                       .output_len = p.output_len,
+                       .ignore_eos = tpl.ignore_eos,
+                       .stream_options = tpl.stream_options,
+                       .temperature = tpl.temperature,
+                       .max_error_rate = p.max_error_rate,
+                       .fields_dropped = probe.dropped,
+                       .notes = std::move(notes),
+                       .percentiles = p.metrics.percentiles,
+                       .server_metrics = p.server_metrics};
 }
 
 // The identity every result names; the GPUs only where a result is written.

@@ -63,10 +63,7 @@ int run_devices(int argc, char** argv) {
       "Lists each GPU: index, name, chip, SMs, memory, the processes holding it, and whether its "
       "hardware counters can be read (and if not, why).",
       "cuprobe devices"};
-  DevicesFlags flags;
-  declare(app, flags);
-  if (auto code = parse_args(app, argc, argv)) return *code;
-  return run(plan(flags));
+  return declare_plan_run<DevicesFlags>(app, argc, argv, declare, plan, run);
 }
 
 const VerbRegistration kRegistration{"devices", "list GPUs, whether they are idle, whether counters can be read",

@@ -128,10 +128,7 @@ int run_diff(int argc, char** argv) {
       "Compare two runs: GPU time per step before (A) and after (B), what moved, which findings changed.\n"
       "A side of several ranks is a comma-separated list: r0.json.gz,r1.json.gz",
       argv[0]};
-  DiffFlags flags;
-  declare(app, flags);
-  if (auto rc = parse_args(app, argc, argv)) return *rc;
-  return run(plan(flags));
+  return declare_plan_run<DiffFlags>(app, argc, argv, declare, plan, run);
 }
 
 const VerbRegistration kRegistration{"diff", "did my change help? step time before/after and what moved", &run_diff};

@@ -113,10 +113,7 @@ int run_exporter(int argc, char** argv) {
       "  cuprobe exporter [--listen 127.0.0.1:9401] [--source cupti|dcgm=URL]\n"
       "Runs until SIGTERM or SIGINT.",
       "cuprobe exporter"};
-  ExporterFlags flags;
-  declare(app, flags);
-  if (auto code = parse_args(app, argc, argv)) return *code;
-  return run(plan(flags));
+  return declare_plan_run<ExporterFlags>(app, argc, argv, declare, plan, run);
 }
 
 const VerbRegistration kRegistration{"exporter", "serve GPU counters and vital signs to Prometheus (/metrics)",

@@ -68,10 +68,7 @@ int run(const WaitPlan& p) {
 int run_wait(int argc, char** argv) {
   CLI::App app{"Wait until an inference server is ready: GET /health, then GET /v1/models (503 = loading)."};
   app.name(argv[0]);
-  WaitFlags flags;
-  declare(app, flags);
-  if (auto code = parse_args(app, argc, argv)) return *code;
-  return run(plan(flags));
+  return declare_plan_run<WaitFlags>(app, argc, argv, declare, plan, run);
 }
 
 const VerbRegistration kRegistration{"wait", "wait until an inference server is ready (or time out)", &run_wait};

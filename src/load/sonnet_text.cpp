@@ -5,9 +5,9 @@
 #include "load/sonnet_text.h"
 
 namespace cuprobe {
+namespace {
 
-std::string_view sonnet_text() {
-  static constexpr std::string_view kText = R"sonnets(FROM fairest creatures we desire increase,
+constexpr std::string_view kText = R"sonnets(FROM fairest creatures we desire increase,
 That thereby beauty's rose might never die,
 But as the riper should by time decease,
 His tender heir might bear his memory:
@@ -526,7 +526,10 @@ And by a part of all thy glory live.
 Look, what is best, that best I wish in thee:
 This wish I have; then ten times happy me!
 )sonnets";
-  return kText;
-}
+
+}  // namespace
+
+// The text lives beside the function, not in it (.clang-tidy counts a function's lines).
+std::string_view sonnet_text() { return kText; }
 
 }  // namespace cuprobe

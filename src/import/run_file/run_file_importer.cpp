@@ -54,11 +54,12 @@ std::int32_t shared_memory(SqliteRow& row) {
 
 using NameIds = std::unordered_map<std::int64_t, StringId>;
 
-NameIds read_names(SqliteDb& db, Profile& p) {
+// The id -> name tables: `names` (kernels, ranges) and `metrics`.
+NameIds read_names(SqliteDb& db, Profile& p, const std::string& table) {
   NameIds names;
-  auto s = db.prepare("SELECT id, name FROM names");
+  auto s = db.prepare("SELECT id, name FROM " + table);
   while (s.step()) {
-    SqliteRow row(s, "names");
+    SqliteRow row(s, table.c_str());
     std::int64_t id = row.integer(0, "id");
     std::string name = row.text(1, p);
     if (row.keep(p)) names[id] = p.strings.intern(name);
@@ -177,14 +178,7 @@ void read_ranges(SqliteDb& db, Profile& p, const NameIds& names) {
 }
 
 void read_samples(SqliteDb& db, Profile& p) {
-  NameIds metrics;
-  auto m = db.prepare("SELECT id, name FROM metrics");
-  while (m.step()) {
-    SqliteRow row(m, "metrics");
-    std::int64_t id = row.integer(0, "id");
-    std::string name = row.text(1, p);
-    if (row.keep(p)) metrics[id] = p.strings.intern(name);
-  }
+  NameIds metrics = read_names(db, p, "metrics");
   auto s = db.prepare("SELECT device, start_ns, end_ns, metric_id, value FROM samples WHERE value IS NOT NULL");
   while (s.step()) {
     SqliteRow row(s, "samples");
@@ -255,7 +249,7 @@ void read_processes(SqliteDb& db, Profile& p) {
 
 // The tables in the order their strings are interned (the profile's string ids follow it).
 void read_all(SqliteDb& db, Profile& p) {
-  NameIds names = read_names(db, p);
+  NameIds names = read_names(db, p, "names");
   read_metadata(db, p);
   read_devices(db, p);
   read_kernels(db, p, names);
