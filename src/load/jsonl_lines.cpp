@@ -1,21 +1,22 @@
 #include "load/jsonl_lines.h"
 
 #include <cmath>
-#include <fstream>
+
+#include "load/dataset_file.h"
 
 namespace cuprobe {
 
 void for_each_jsonl_object(const std::string& path,
                            const std::function<void(const nlohmann::json& object, long long line)>& each) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "cannot open the dataset");
+  DatasetFile in(path);  // bounded, and JSON errors by byte, as every dataset
   std::string text;
+  std::uint64_t line_start = 0;
   long long line = 0;
-  while (std::getline(in, text)) {
+  while (in.next_line(text, line_start)) {
     ++line;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) throw jsonl_line_error(path, line, "not a JSON object");
+    nlohmann::json doc = in.parse_line(text, line_start, line);
+    if (!doc.is_object()) throw jsonl_line_error(path, line, "not a JSON object");
     each(doc, line);
   }
 }
