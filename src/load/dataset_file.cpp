@@ -15,6 +15,8 @@
 namespace cuprobe {
 namespace {
 
+constexpr std::uint64_t kKeptBlanks = 4096;  // whitespace in a row outside strings that parse_json passes on
+
 // The DOM builder of the JSON library, keeping the position and reason of the first error instead of throwing
 // the library's message (which quotes the offending text).
 class PositionedDom : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
@@ -81,31 +83,78 @@ DatasetFile::~DatasetFile() { ::close(fd_); }
 
 DatasetFile::int_type DatasetFile::underflow() {
   if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-  consumed_ += static_cast<std::uint64_t>(egptr() - eback());
-  ssize_t n;
-  do {
-    n = ::read(fd_, buffer_.data(), buffer_.size());
-  } while (n < 0 && errno == EINTR);
-  if (n < 0) {
-    throw InputError(path_, static_cast<long long>(consumed_), "read failed: " + errno_text(errno));
+  handed_ += static_cast<std::uint64_t>(egptr() - eback());
+  for (;;) {
+    ssize_t n;
+    do {
+      n = ::read(fd_, buffer_.data(), buffer_.size());
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) throw InputError(path_, static_cast<long long>(read_), "read failed: " + errno_text(errno));
+    read_ += static_cast<std::uint64_t>(n);
+    if (read_ > max_bytes_) throw InputError(path_, over_the_limit(max_bytes_));
+    if (n == 0) {
+      if (collapse_) end_blank_run(handed_);
+      setg(buffer_.data(), buffer_.data(), buffer_.data());
+      return traits_type::eof();
+    }
+    std::size_t kept = collapse_ ? collapse(buffer_.data(), static_cast<std::size_t>(n)) : static_cast<std::size_t>(n);
+    if (kept == 0) continue;
+    setg(buffer_.data(), buffer_.data(), buffer_.data() + kept);
+    return traits_type::to_int_type(*gptr());
   }
-  if (consumed_ + static_cast<std::uint64_t>(n) > max_bytes_) throw InputError(path_, over_the_limit(max_bytes_));
-  setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
-  return n == 0 ? traits_type::eof() : traits_type::to_int_type(*gptr());
+}
+
+std::size_t DatasetFile::collapse(char* data, std::size_t n) {
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    char c = data[i];
+    if (in_string_) {
+      if (escaped_) {
+        escaped_ = false;
+      } else if (c == '\\') {
+        escaped_ = true;
+      } else if (c == '"') {
+        in_string_ = false;
+      }
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (++blank_run_ > kKeptBlanks) {
+        ++dropped_;
+        continue;
+      }
+    } else {
+      end_blank_run(handed_ + out);
+      in_string_ = c == '"';
+    }
+    data[out++] = c;
+  }
+  return out;
+}
+
+void DatasetFile::end_blank_run(std::uint64_t at) {
+  if (blank_run_ > kKeptBlanks && (drops_.empty() || drops_.back().second != dropped_))
+    drops_.emplace_back(at, dropped_);
+  blank_run_ = 0;
+}
+
+std::uint64_t DatasetFile::file_offset(std::uint64_t handed) const {
+  auto after = std::upper_bound(drops_.begin(), drops_.end(), handed,
+                                [](std::uint64_t at, const auto& drop) { return at < drop.first; });
+  return handed + (after == drops_.begin() ? 0 : std::prev(after)->second);
 }
 
 nlohmann::json DatasetFile::parse_json() {
   nlohmann::json doc;
   PositionedDom dom(doc);
+  collapse_ = true;
   if (!nlohmann::json::sax_parse(std::istreambuf_iterator<char>(this), std::istreambuf_iterator<char>(), &dom)) {
-    throw InputError(path_, static_cast<long long>(dom.error_at), dom.reason);
+    throw InputError(path_, static_cast<long long>(file_offset(dom.error_at)), dom.reason);
   }
   return doc;
 }
 
 bool DatasetFile::next_line(std::string& line, std::uint64_t& line_start) {
   line.clear();
-  line_start = consumed_ + static_cast<std::uint64_t>(gptr() - eback());
+  line_start = handed_ + static_cast<std::uint64_t>(gptr() - eback());
   int_type c = sgetc();
   if (traits_type::eq_int_type(c, traits_type::eof())) return false;
   for (; !traits_type::eq_int_type(c, traits_type::eof()); c = snextc()) {

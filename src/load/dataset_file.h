@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <streambuf>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cuprobe {
@@ -37,11 +38,22 @@ class DatasetFile final : public std::streambuf {
   int_type underflow() override;
 
  private:
+  std::size_t collapse(char* data, std::size_t n);
+  void end_blank_run(std::uint64_t at);
+  std::uint64_t file_offset(std::uint64_t handed) const;
+
   std::string path_;
   std::uint64_t max_bytes_;
   int fd_ = -1;
-  std::uint64_t consumed_ = 0;  // bytes handed out before the buffer
+  std::uint64_t read_ = 0;    // bytes read from the file
+  std::uint64_t handed_ = 0;  // bytes handed out before the buffer
   std::vector<char> buffer_;
+  // parse_json drops whitespace outside strings past kKeptBlanks in a row: the JSON library keeps every byte
+  // between two tokens, so a gigabyte of blanks would cost a gigabyte. drops_: (handed offset, bytes dropped
+  // before it), to name the file's own byte in messages.
+  bool collapse_ = false, in_string_ = false, escaped_ = false;
+  std::uint64_t blank_run_ = 0, dropped_ = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> drops_;
 };
 
 // A JSON library error as a short reason with what to do, never the offending text.
