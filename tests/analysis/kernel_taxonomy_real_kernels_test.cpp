@@ -20,6 +20,7 @@
 
 #include "analysis/kernel_taxonomy.h"
 #include "analysis/kernel_taxonomy_ops.h"
+#include "support/test_paths.h"
 
 namespace cuprobe {
 namespace {

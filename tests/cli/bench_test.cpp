@@ -19,6 +19,7 @@
 #include "support/run_cuprobe.h"
 #include "support/scripted_server.h"
 #include "support/stream_server.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {

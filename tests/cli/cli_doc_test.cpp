@@ -8,6 +8,7 @@
 #include <string>
 
 #include "support/run_cuprobe.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {

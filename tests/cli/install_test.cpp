@@ -9,6 +9,7 @@
 #include "common/version.h"
 #include "store/sqlite_db.h"
 #include "support/run_cuprobe.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {

@@ -18,6 +18,7 @@
 #include "common/units.h"
 #include "support/read_csv.h"
 #include "support/run_cuprobe.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {

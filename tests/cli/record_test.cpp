@@ -17,6 +17,7 @@
 #include "import/run_file/run_file_importer.h"
 #include "store/sqlite_db.h"
 #include "support/run_cuprobe.h"
+#include "support/test_paths.h"
 #include "wire/record_wire.h"
 
 namespace cuprobe::test {

@@ -12,6 +12,7 @@
 #include "support/fake_gpu_env.h"
 #include "support/run_cuprobe.h"
 #include "support/scripted_server.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {

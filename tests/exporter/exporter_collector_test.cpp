@@ -6,6 +6,7 @@
 
 #include "collect/counters/counter_refusal.h"
 #include "common/error.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {

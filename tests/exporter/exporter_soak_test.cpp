@@ -9,6 +9,7 @@
 #include "common/clock.h"
 #include "exporter/exporter_collector.h"
 #include "exporter/exporter_metrics.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {

@@ -16,6 +16,7 @@
 #include "support/fake_gpu_env.h"
 #include "support/run_cuprobe.h"
 #include "support/stalled_clients.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "support/run_cuprobe.h"
+#include "support/test_paths.h"
 
 namespace cuprobe {
 namespace {

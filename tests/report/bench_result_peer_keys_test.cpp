@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "report/bench_result.h"
+#include "support/test_paths.h"
 
 namespace cuprobe {
 namespace {

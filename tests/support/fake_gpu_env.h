@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "support/test_paths.h"
+
 namespace cuprobe::test {
 
 inline std::vector<std::string> fake_gpu_env() {

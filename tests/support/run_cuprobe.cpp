@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "common/start_command.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 

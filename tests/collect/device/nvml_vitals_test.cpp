@@ -5,6 +5,7 @@
 
 #include "collect/device/nvml.h"
 #include "collect/device/nvml_sampler.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {

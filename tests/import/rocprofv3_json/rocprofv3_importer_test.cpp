@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "import/load_profiles.h"
+#include "support/test_paths.h"
 
 namespace cuprobe {
 namespace {
