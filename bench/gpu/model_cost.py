@@ -11,7 +11,7 @@ by transformers from a config (random weights, bf16; 12 layers by default),
 Prints one JSON line (tag, medians, the realtime-ns windows of both phases so a
 run file's kernels can be counted per token and per replay).
 --mode torch-profiler runs both phases inside torch.profiler (CPU + CUDA)."""
-import argparse, json, statistics, time
+import argparse, json, statistics, sys, time
 
 t_start = time.time()
 import torch
@@ -71,7 +71,9 @@ def capture_decode():
         model(input_ids=prompt, past_key_values=cache, cache_position=torch.arange(128, device="cuda"),
               use_cache=True)
     ids = prompt[:, -1:].clone()
-    pos = torch.tensor([128], device="cuda")
+    # The last prompt slot, rewritten by every replay: inside the cache whatever length this
+    # transformers gives it (5.17 on the H200 sized it to the prefill: position 128 asserted).
+    pos = torch.tensor([127], device="cuda")
 
     def step():
         with torch.no_grad():
@@ -132,6 +134,7 @@ def capture_no_cache():
 
 def both():
     out = eager_phase()
+    print(json.dumps({"tag": args.tag, "phase": "eager", **out}), file=sys.stderr, flush=True)
     try:
         graph, logits = capture_decode()
         out["graph_kind"] = "static-cache decode"
