@@ -21,7 +21,7 @@ record||record|
 record-hw64|CUPROBE_PM_HW_BUFFER_MIB=64|record|
 record-no-counters||record --no-counters|
 record-kernel-only||record --no-counters --kinds kernel|
-record-kernel-only-no-subscribe|CUPROBE_RECORD_SUBSCRIBE=0|record --no-counters --kinds kernel|
+record-kernel-only-no-subscribe|CUPROBE_INJECT_SUBSCRIBE=none|record --no-counters --kinds kernel|
 record-no-nvtx||record --no-counters --kinds kernel,memcpy,memset|
 plain-graph||-|--graph
 record-graph-whole||record --graphs whole|--graph

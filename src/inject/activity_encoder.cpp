@@ -41,12 +41,13 @@ Wire common_fields(const Cupti* c) {
 std::uint32_t ActivityEncoder::intern(const char* s, wire::StringKind kind, std::string& out) {
   if (!s) s = "<unnamed>";
   auto& map = ids_[static_cast<int>(kind)];
-  auto it = map.find(s);
+  std::string_view name(s);
+  auto it = map.find(name);
   if (it != map.end()) return it->second;
   std::uint32_t id = next_id_++;
-  map.emplace(s, id);
+  map.emplace(name, id);
   wire::append_frame(out, wire::Type::kString, wire::String{id, static_cast<std::uint32_t>(kind)},
-                     std::string_view(s, strnlen(s, wire::kMaxPayload - sizeof(wire::String))));
+                     name.substr(0, wire::kMaxPayload - sizeof(wire::String)));
   return id;
 }
 

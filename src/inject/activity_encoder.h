@@ -5,7 +5,9 @@
 #include <cupti.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "inject/cupti_api.h"
@@ -31,8 +33,13 @@ class ActivityEncoder {
   std::uint32_t intern(const char* s, wire::StringKind kind, std::string& out);
   void encode(const CUpti_Activity* record, std::string& out, const CaptureWindow& graph_window);
 
+  // Looked up by string_view: no string is built (nor allocated) per record.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   const CuptiApi& api_;
-  std::unordered_map<std::string, std::uint32_t> ids_[3];
+  std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> ids_[3];
   std::uint32_t next_id_ = 1;
   struct OpenMarker {
     std::int64_t start;

@@ -34,7 +34,8 @@ std::string CuptiApi::load() {
        required_symbol("cuptiEnableCallback", enable_callback), required_symbol("cuptiGetCallbackName", callback_name),
        optional_symbol("cuptiEnableDomain", enable_domain),
        optional_symbol("cuptiActivityEnableHWTrace", enable_hw_trace), optional_symbol("cuptiGetStreamIdEx", stream_id),
-       optional_symbol("cuptiGetDeviceId", device_id), optional_symbol("cuptiGetGraphExecId", graph_exec_id)});
+       optional_symbol("cuptiActivitySetAttribute", set_attribute), optional_symbol("cuptiGetDeviceId", device_id),
+       optional_symbol("cuptiGetGraphExecId", graph_exec_id)});
 }
 
 const char* CuptiApi::result_string(CUptiResult r) const {

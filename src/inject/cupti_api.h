@@ -26,6 +26,7 @@ struct CuptiApi {
   decltype(&::cuptiGetCallbackName) callback_name = nullptr;
   decltype(&::cuptiEnableDomain) enable_domain = nullptr;  // optional: null when the library lacks it
   CUptiResult (*enable_hw_trace)(uint8_t) = nullptr;       // optional: cuptiActivityEnableHWTrace, newer CUPTIs only
+  decltype(&::cuptiActivitySetAttribute) set_attribute = nullptr;  // optional
   // Optional: ids for launches timed outside CUPTI's activity records (--graphs events).
   decltype(&::cuptiGetStreamIdEx) stream_id = nullptr;
   decltype(&::cuptiGetDeviceId) device_id = nullptr;

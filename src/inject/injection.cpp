@@ -31,17 +31,21 @@
 
 #include "common/clock.h"
 #include "common/shared_library.h"
+#include "inject/activity_buffer_pool.h"
 #include "inject/activity_encoder.h"
 #include "inject/cupti_api.h"
 #include "inject/graph_event_timer.h"
+#include "inject/inject_knobs.h"
+#include "inject/worker_placement.h"
 #include "wire/capture_window.h"
 #include "wire/record_wire.h"
 
 namespace cuprobe::inject {
 namespace {
 
-constexpr std::size_t kBufferBytes = 4u << 20;
-constexpr std::size_t kMaxQueuedBuffers = 64;  // 256 MiB waiting for the worker: beyond that, drop
+constexpr std::size_t kMaxQueuedBuffers = 64;  // 512 MiB waiting for the worker: beyond that, drop
+constexpr std::size_t kPooledBuffers = 16;     // kept for reuse (activity_buffer_pool.h)
+constexpr std::size_t kPrefilledBuffers = 2;   // touched by the worker before CUPTI asks
 
 struct Completed {
   std::uint8_t* buffer;
@@ -78,6 +82,14 @@ class Recorder {
   void send_clock_sync(std::string& out);
   bool give_up(wire::NoticeCode code, const std::string& text);  // says why, says goodbye, closes
   void yield_cupti(const std::string& caller);
+  CUptiResult subscribe(CUpti_SubscriberHandle* subscriber, bool needed);
+  bool register_buffers();
+  void enable_graph_and_device_records();
+  void release_buffer(std::uint8_t* buffer);
+  void start_worker();
+
+  InjectKnobs knobs_;                         // CUPROBE_INJECT_*: cost measurement (inject_knobs.h)
+  std::unique_ptr<ActivityBufferPool> pool_;  // BufferMode::kPool
 
   CuptiApi api_;
   int fd_ = -1;
@@ -199,9 +211,8 @@ CUpti_ActivityKind cupti_kind(ActivityKind kind) {
   return CUPTI_ACTIVITY_KIND_INVALID;
 }
 
-// Whether `kind` is in the comma-separated CUPROBE_RECORD_KINDS (all when unset).
-bool kind_in_environment(ActivityKind kind) {
-  const char* env = std::getenv(wire::kKindsEnv);
+// Whether `kind` is in the comma-separated list `env` (CUPROBE_RECORD_KINDS; all when unset).
+bool kind_in_list(ActivityKind kind, const char* env) {
   if (!env || !*env) return true;
   std::string list = std::string(",") + env + ",";
   return list.find("," + std::string(name_of(kind)) + ",") != std::string::npos;
@@ -357,9 +368,22 @@ void Recorder::on_cupti_state(CUpti_CallbackId id, CUptiResult result, const cha
 }
 
 void Recorder::buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
-  *size = *buffer ? kBufferBytes : 0;
+  if (pool_) {
+    *buffer = pool_->take();
+    *size = *buffer ? pool_->buffer_bytes() : 0;
+  } else {
+    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, knobs_.buffer_bytes));
+    *size = *buffer ? knobs_.buffer_bytes : 0;
+  }
   *max_records = 0;
+}
+
+void Recorder::release_buffer(std::uint8_t* buffer) {
+  if (pool_) {
+    pool_->give_back(buffer);
+  } else {
+    std::free(buffer);
+  }
 }
 
 void Recorder::buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_t* buffer, std::size_t valid) {
@@ -372,13 +396,13 @@ void Recorder::buffer_completed(CUcontext ctx, std::uint32_t stream, std::uint8_
   std::unique_lock lock(mutex_);
   if (valid == 0 || parent_gone_) {
     lock.unlock();
-    std::free(buffer);
+    release_buffer(buffer);
     return;
   }
   if (queue_.size() >= kMaxQueuedBuffers) {
     ++queue_drops_;  // counted in buffers; the worker reports it
     lock.unlock();
-    std::free(buffer);
+    release_buffer(buffer);
     return;
   }
   queue_.push_back({buffer, valid});
@@ -445,7 +469,7 @@ void Recorder::worker_loop() {
     for (const auto& c : batch) {
       std::uint64_t bad_before = encoder_->unreadable();
       encoder_->encode_buffer(c.buffer, c.valid, out, graph_window);
-      std::free(c.buffer);
+      release_buffer(c.buffer);
       if (encoder_->unreadable() != bad_before) {
         wire::append_frame(out, wire::Type::kLoss,
                            wire::Loss{1, static_cast<std::uint32_t>(wire::LossReason::kBadRecord), 0});
@@ -470,12 +494,83 @@ void Recorder::worker_loop() {
   }
 }
 
+// The callback subscription serves --capture cuda-profiler and --graphs events, tells us
+// when another tool already holds CUPTI, passes on CUPTI's warnings and says when the
+// first context exists. Driver-API callbacks are enabled only where an option needs them:
+// each one enabled puts the driver's calls through CUPTI's dispatcher.
+CUptiResult Recorder::subscribe(CUpti_SubscriberHandle* subscriber, bool needed) {
+  if (knobs_.subscribe == SubscribeMode::kNone && !needed) return CUPTI_ERROR_NOT_INITIALIZED;
+  CUptiResult r = api_.subscribe(subscriber, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), nullptr);
+  if (r != CUPTI_SUCCESS) return r;
+  subscriber_ = *subscriber;
+  if (profiler_api_controls_ || knobs_.subscribe == SubscribeMode::kAll) {
+    api_.enable_callback(1, *subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+    api_.enable_callback(1, *subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+  }
+  if (api_.enable_domain) api_.enable_domain(1, *subscriber, CUPTI_CB_DOMAIN_STATE);
+  // Hardware event tracing can be asked for only once the driver is up: at the first context.
+  api_.enable_callback(1, *subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+  return r;
+}
+
+// Buffers from the pool come zeroed: CUPTI is told so, and then leaves them as they are.
+bool Recorder::register_buffers() {
+  if (knobs_.buffers == BufferMode::kPool) {
+    pool_ = std::make_unique<ActivityBufferPool>(knobs_.buffer_bytes, kPooledBuffers);
+    std::uint8_t zeroed = 1;
+    std::size_t size = sizeof zeroed;
+    CUptiResult a = api_.set_attribute
+                        ? api_.set_attribute(CUPTI_ACTIVITY_ATTR_ZEROED_OUT_ACTIVITY_BUFFER, &size, &zeroed)
+                        : CUPTI_ERROR_NOT_SUPPORTED;
+    if (a != CUPTI_SUCCESS) {
+      notice(wire::NoticeCode::kInfo,
+             std::string("CUPTI zeroes each activity buffer itself (ZEROED_OUT_ACTIVITY_BUFFER: ") +
+                 api_.result_string(a) + ")");
+    }
+  }
+  CUptiResult r = api_.register_callbacks(&on_buffer_requested, &on_buffer_completed);
+  if (r == CUPTI_SUCCESS) return true;
+  return give_up(wire::NoticeCode::kCuptiBusy, std::string("cuptiActivityRegisterCallbacks: ") + api_.result_string(r));
+}
+
+// Device records (UUIDs) always; CUPTI's graph tracing for --graphs whole and events.
+// Under --graphs events it stays on as well, its records dropped: with it, CUPTI puts
+// graph launches on a cheaper path (on the H200, +3.3% per replay against +5.8%
+// without it; docs/record.md).
+void Recorder::enable_graph_and_device_records() {
+  if (knobs_.device_records) api_.enable(CUPTI_ACTIVITY_KIND_DEVICE);
+  if (!knobs_.graph_trace.value_or(whole_graphs_ || graph_timer_)) return;
+  CUptiResult r = api_.enable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
+  if (r != CUPTI_SUCCESS) {
+    notice(wire::NoticeCode::kCuptiError, std::string("cuptiActivityEnable(GRAPH_TRACE): ") + api_.result_string(r));
+  }
+}
+
+void Recorder::start_worker() {
+  worker_ = std::thread([this] {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);  // the host's signals go to the host's threads
+    try {
+      if (knobs_.worker_off_target_cpus) {
+        std::string placed = move_worker_off_target_cpus();
+        if (!placed.empty()) notice(wire::NoticeCode::kInfo, "recording thread: " + placed);
+      }
+      if (pool_) pool_->fill(kPrefilledBuffers);
+      worker_loop();
+    } catch (...) {
+      parent_gone_ = true;
+    }
+  });
+}
+
 bool Recorder::start() {
   pid_ = getpid();
   const char* socket_path = std::getenv(wire::kSocketEnv);
   if (!socket_path || !*socket_path) return false;  // not under cuprobe record: stay silent
   if (!connect_parent(socket_path)) return false;
-  std::string load_error = api_.load();
+  knobs_ = read_inject_knobs([](const char* name) { return std::getenv(name); });
+  std::string load_error = knobs_.load_cupti ? api_.load() : "CUPTI not loaded (CUPROBE_INJECT_CUPTI=0)";
   std::uint32_t version = 0;
   if (load_error.empty()) api_.get_version(&version);
   std::int64_t now = realtime_ns();
@@ -488,6 +583,9 @@ bool Recorder::start() {
                      command_line());
   send_now(hello);
   tell_rank();
+  if (!knobs_.description.empty()) notice(wire::NoticeCode::kInfo, "cost switches: " + knobs_.description);
+  for (const auto& p : knobs_.problems) notice(wire::NoticeCode::kInfo, "cost switch not understood, ignored: " + p);
+  if (!knobs_.load_cupti) unsetenv("NVTX_INJECTION64_PATH");
   if (!load_error.empty()) return give_up(wire::NoticeCode::kCuptiError, "kernel tracing unavailable: " + load_error);
   // NVTX reaches CUPTI through NVTX_INJECTION64_PATH: point it at the copy in use.
   if (!api_.path.empty()) setenv("NVTX_INJECTION64_PATH", api_.path.c_str(), 1);
@@ -499,8 +597,9 @@ bool Recorder::start() {
   api_calls_ = api_env && std::strcmp(api_env, "1") == 0;
   const char* graphs_env = std::getenv(wire::kGraphsEnv);
   const std::string graphs = graphs_env ? graphs_env : "node";
+  const char* kinds = knobs_.kinds ? knobs_.kinds->c_str() : std::getenv(wire::kKindsEnv);
   for (std::size_t i = 0; i < enum_count<ActivityKind>(); ++i) {
-    if (kind_in_environment(enum_at<ActivityKind>(i))) wanted_kinds_ |= 1u << i;
+    if (knobs_.buffers != BufferMode::kNone && kind_in_list(enum_at<ActivityKind>(i), kinds)) wanted_kinds_ |= 1u << i;
   }
   const char* start_env = std::getenv(wire::kStartEnv);
   std::string start_mode = start_env ? start_env : "on";
@@ -508,61 +607,29 @@ bool Recorder::start() {
 
   keep_cupti_ = std::getenv(wire::kKeepCuptiEnv) && std::strcmp(std::getenv(wire::kKeepCuptiEnv), "1") == 0;
   CUpti_SubscriberHandle subscriber = nullptr;
-  // The callback subscription serves --capture cuda-profiler and tells us when
-  // another tool already holds CUPTI; CUPROBE_RECORD_SUBSCRIBE=0 skips it.
-  const char* sub_env = std::getenv("CUPROBE_RECORD_SUBSCRIBE");
-  bool want_subscribe =
-      start_mode == "cuda-profiler" || graphs == "events" || !sub_env || std::strcmp(sub_env, "0") != 0;
-  CUptiResult r = want_subscribe
-                      ? api_.subscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(&on_callback), nullptr)
-                      : CUPTI_ERROR_NOT_INITIALIZED;
-  const CUptiResult r_subscribed = r;
-  if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+  const bool callbacks_needed = profiler_api_controls_ || graphs == "events";
+  const CUptiResult r_subscribed = subscribe(&subscriber, callbacks_needed);
+  if (r_subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     return give_up(wire::NoticeCode::kCuptiBusy,
                    "another tool already holds CUPTI in this process (e.g. torch.profiler or Nsight): "
                    "kernels are not recorded here");
   }
-  if (r == CUPTI_SUCCESS) {
-    subscriber_ = subscriber;
-    api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
-    api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
-    if (api_.enable_domain) api_.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_STATE);
-    // Hardware event tracing can be asked for only once the driver is up: at the first context.
-    api_.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
-  } else if (want_subscribe) {
-    notice(wire::NoticeCode::kCuptiError, std::string("cuptiSubscribe: ") + api_.result_string(r) +
+  if (r_subscribed != CUPTI_SUCCESS && (knobs_.subscribe != SubscribeMode::kNone || callbacks_needed)) {
+    notice(wire::NoticeCode::kCuptiError, std::string("cuptiSubscribe: ") + api_.result_string(r_subscribed) +
                                               " (--capture cuda-profiler will not see cudaProfilerStart)");
   }
-  r = api_.register_callbacks(&on_buffer_requested, &on_buffer_completed);
-  if (r != CUPTI_SUCCESS) {
-    return give_up(wire::NoticeCode::kCuptiBusy,
-                   std::string("cuptiActivityRegisterCallbacks: ") + api_.result_string(r));
+  if (knobs_.buffers == BufferMode::kNone) {
+    start_worker();  // CUPTI attached with no activity: nothing to record, the connection stays
+    return true;
   }
+  if (!register_buffers()) return false;
   if (r_subscribed != CUPTI_SUCCESS) on_context_created();  // no callback will come: ask now
   whole_graphs_ =
       graphs == "whole" || (graphs == "events" && !start_graph_events(subscriber, r_subscribed)) || graph_events_log_;
-  // Under --graphs events CUPTI's graph tracing stays on as well, its records dropped:
-  // with it, CUPTI puts graph launches on a cheaper path (on the H200, +3.3% per replay
-  // against +5.8% without it; docs/record.md).
-  api_.enable(CUPTI_ACTIVITY_KIND_DEVICE);
-  if (whole_graphs_ || graph_timer_) {
-    r = api_.enable(CUPTI_ACTIVITY_KIND_GRAPH_TRACE);
-    if (r != CUPTI_SUCCESS) {
-      notice(wire::NoticeCode::kCuptiError, std::string("cuptiActivityEnable(GRAPH_TRACE): ") + api_.result_string(r));
-    }
-  }
+  enable_graph_and_device_records();
   encoder_ = std::make_unique<ActivityEncoder>(api_);
   if (start_mode == "on") set_collecting(true, 0);
-  worker_ = std::thread([this] {
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, nullptr);  // the host's signals go to the host's threads
-    try {
-      worker_loop();
-    } catch (...) {
-      parent_gone_ = true;
-    }
-  });
+  start_worker();
   return true;
 }
 
