@@ -110,7 +110,7 @@ bool Loop::take_idle(Connection* c) {
 void Loop::park(Connection* c) {
   if (c->fd < 0) return;
   const HttpResponseParser& http = c->response.http;
-  bool reusable = opt_.keep_alive && c->connected && !c->tunnel && http.done() && http.keep_alive() && c->writing &&
+  bool reusable = result_.keep_alive && c->connected && !c->tunnel && http.done() && http.keep_alive() && c->writing &&
                   c->out.empty() && !(c->tls && (c->tls->closed() || c->tls->failed())) &&
                   (cap() <= 0 || idle_.size() < static_cast<std::size_t>(cap()));
   if (reusable) {
@@ -301,7 +301,7 @@ void Loop::on_response_bytes(Connection* c, std::string_view data, std::int64_t 
   }
   if (!c->finished()) return;
   // Decided at [DONE]; a connection to keep is read to the body's end first (its end time stays).
-  if (opt_.keep_alive && r.saw_done && !r.http.done() && !r.http.failed() && r.http.keep_alive()) {
+  if (result_.keep_alive && r.saw_done && !r.http.done() && !r.http.failed() && r.http.keep_alive()) {
     if (c->drained_at == 0) {
       c->drained_at = now;
       c->deadline = std::min(c->deadline, now + kDrainNs);

@@ -54,7 +54,10 @@ void Loop::resolve() {
       hop_headers_ = opt_.proxy->header_lines();
     }
   }
-  if (!opt_.keep_alive) hop_headers_ += "Connection: close\r\n";
+  // Not through a plain-http proxy: some (tinyproxy) turn a kept-alive connection into a raw
+  // pipe to the first server, which then gets the next request with the proxy's absolute URL.
+  result_.keep_alive = opt_.keep_alive && !(opt_.proxy && !opt_.tls);
+  if (!result_.keep_alive) hop_headers_ += "Connection: close\r\n";
   std::uint64_t needed = cap() > 0 ? static_cast<std::uint64_t>(cap()) + kDescriptorHeadroom : 0;
   std::string limit = raise_descriptor_limit(needed);
   if (!limit.empty() && needed > 0) {

@@ -60,7 +60,8 @@ struct LoadOptions {
   // A connection whose response was read to its end carries the next request
   // (unless the server said "Connection: close" or spoke HTTP/1.0); a request
   // whose reused connection was closed before any byte of its response is sent
-  // again once on a new one. Off: every request opens its own ("Connection: close").
+  // again once on a new one. Off: every request opens its own ("Connection: close"),
+  // as through a plain-http proxy (some pipe a kept connection to the first server).
   bool keep_alive = true;
   // Through this proxy: http requests in absolute form with its credentials,
   // https through a CONNECT tunnel (host is then the TLS name and the tunnel's target).
@@ -91,9 +92,10 @@ struct LoadResult {
   std::int64_t realtime_offset_ns = 0;     // realtime = monotonic + offset
   std::uint64_t reads = 0;                 // reads that returned data
   std::uint64_t reads_kernel_stamped = 0;  // ... whose arrival time is the kernel's receive timestamp
-  std::uint64_t connections_opened = 0;    // TCP connections established (to the server, or the proxy)
-  std::uint64_t requests_reused = 0;       // requests sent on a kept-alive connection
-  std::uint64_t retries = 0;               // ... of which found it closed and were sent again on a new one
+  bool keep_alive = false;  // connections were kept (LoadOptions::keep_alive, not through a plain-http proxy)
+  std::uint64_t connections_opened = 0;  // TCP connections established (to the server, or the proxy)
+  std::uint64_t requests_reused = 0;     // requests sent on a kept-alive connection
+  std::uint64_t retries = 0;             // ... of which found it closed and were sent again on a new one
   bool run_timed_out = false;
   bool stopped = false;  // stop_flag was raised
 };

@@ -131,7 +131,7 @@ HttpFetchResult fetch_once(const HttpUrl& server, const HttpClientConfig& client
   Socket s;
   std::string why;
   if (const char* key = connect_to(proxy ? proxy->url : server, deadline, s, why)) {
-    return failed(key, proxy ? why + " (the proxy " + proxy->display() + ")" : why);
+    return failed(key, proxy ? why + " (through the proxy " + proxy->display() + ")" : why);
   }
   if (proxy) note_proxy_use(*proxy, server);
   if (proxy && server.https) {

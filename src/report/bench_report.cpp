@@ -164,7 +164,8 @@ std::string fmt_ms(const Distribution& d, double Distribution::*field) {
 // How many connections carried the requests: keep-alive reuse, and the second
 // tries of requests whose kept-alive connection the server had closed.
 ojson connections_json(const LoadResult& load) {
-  return ojson{{"opened", load.connections_opened},
+  return ojson{{"keep_alive", load.keep_alive},
+               {"opened", load.connections_opened},
                {"requests_on_reused", load.requests_reused},
                {"retried_on_new", load.retries}};
 }
@@ -173,13 +174,15 @@ std::string connections_line(const LoadResult& load, const ojson& settings) {
   std::string proxy = settings.contains("proxy") && settings["proxy"].is_string()
                           ? " through the proxy " + settings["proxy"].get<std::string>()
                           : "";
-  if (!settings.value("keep_alive", true)) {
-    return fmt::format("connections: {} opened{}, one per request (--no-keep-alive)", load.connections_opened, proxy);
+  if (!load.keep_alive) {
+    return fmt::format(
+        "connections: {} opened{}, one per request ({})", load.connections_opened, proxy,
+        settings.value("keep_alive", true) ? "not kept alive through a plain-http proxy" : "--no-keep-alive");
   }
   return fmt::format(
-      "connections: {} opened{}, {} requests sent on a kept-alive one ({} sent again on a new one "
-      "after the server had closed it)",
-      load.connections_opened, proxy, load.requests_reused, load.retries);
+      "connections: {} opened{} (keep-alive), {} of {} requests on a reused one, {} sent again on a new one "
+      "after the server had closed theirs",
+      load.connections_opened, proxy, load.requests_reused, load.records.size(), load.retries);
 }
 
 }  // namespace
