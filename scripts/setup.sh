@@ -10,6 +10,7 @@ packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev
           python3 xz-utils
           libsentencepiece0  # bench --tokenizer reads SentencePiece models with it (opened at run time)
+          tinyproxy    # the bench/wait proxy tests start a real proxy (tinyproxy -d -c CONF, no daemon)
           prometheus   # the exporter's tests start the real server and promtool (on hosts with systemd the
                        # package also enables its own service on :9090; `systemctl disable --now prometheus`)
           chromium)    # the report's browser tests (tests/report/html/report_browser_test.cpp)

@@ -50,12 +50,13 @@ namespace cuprobe {
 namespace {
 
 // A failed request of a run where no measured request ever got a connection
-// (the server is unreachable: exit 1, not a threshold); nullptr otherwise.
+// (the server, or the proxy's tunnel to it, is unreachable: exit 1, not a
+// threshold); nullptr otherwise.
 const RequestRecord* never_connected(const std::vector<RequestRecord>& records) {
   const RequestRecord* first = nullptr;
   for (const RequestRecord& r : records) {
     if (r.warmup) continue;
-    if (!r.error.starts_with("connect_")) return nullptr;
+    if (!r.error.starts_with("connect_") && r.error != "proxy_failed") return nullptr;
     if (!first) first = &r;
   }
   return first;

@@ -42,6 +42,8 @@ void declare_what_to_send(CLI::App& app, BenchFlags& f) {
   app.add_option("--max-error-rate", f.max_error_rate, "fraction of failed requests tolerated (else exit 4)")
       ->capture_default_str();
   app.add_flag("--no-wait", f.no_wait, "do not wait for the server to be ready first");
+  app.add_flag("--no-keep-alive", f.no_keep_alive,
+               "a new connection (and TLS handshake) for every request, to measure cold connections");
   app.add_option("--wait-timeout", f.wait_timeout, "how long to wait for readiness (exit 1)")->capture_default_str();
 }
 

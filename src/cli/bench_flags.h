@@ -27,7 +27,7 @@ struct BenchFlags {
   std::string request_timeout = "10m", timeout = "1h", wait_timeout = "10m";
   double burstiness = 1.0, ramp_start_rps = 0, ramp_end_rps = 0, max_error_rate = 0;
   std::uint64_t requests = 0, seed = 1;
-  bool no_wait = false;
+  bool no_wait = false, no_keep_alive = false;
   // the server's profiler and /metrics, the device counters
   std::string profile, profile_dir;
   std::int64_t profile_steps = 0;

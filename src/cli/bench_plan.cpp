@@ -93,6 +93,7 @@ void plan_load(const BenchFlags& f, BenchPlan& p) {
   opt.rate = rate;
   opt.concurrency = f.concurrency >= 0 ? f.concurrency : (rate > 0 ? 0 : 1);
   opt.seed = f.seed;
+  opt.keep_alive = !f.no_keep_alive;
   opt.duration_ns = f.duration.empty() ? 0 : ns_of(f.duration);
   if (!f.duration.empty() && opt.duration_ns <= 0) throw Error("--duration must be positive", kExitUsage);
   opt.requests = f.requests > 0 ? f.requests : (opt.duration_ns > 0 ? 0 : 1000);
@@ -154,6 +155,7 @@ void plan_requests(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   tpl.temperature = f.temperature;
   tpl.extra_headers = p.client.extra_headers;
   p.load.tls = p.client.tls;
+  if (const ProxyServer* proxy = p.client.proxies.route(p.server)) p.load.proxy = *proxy;
 }
 
 std::optional<ProfileSettings> plan_profile(const BenchFlags& f, const LoadOptions& opt) {

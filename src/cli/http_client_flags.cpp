@@ -28,6 +28,7 @@ HttpClientConfig http_client_config(const HttpClientFlags& flags, const HttpUrl&
   }
   if (!flags.ca_file.empty() && flags.insecure) throw Error("--cacert and --insecure exclude each other", kExitUsage);
   if (server.https) config.tls = TlsContext::client(TlsOptions{flags.ca_file, flags.insecure});
+  config.proxies = proxy_settings_from_environment();
   bool has_authorization = false;
   for (const auto& h : flags.headers) {
     config.extra_headers += header_line(h);

@@ -24,6 +24,8 @@ void add_http_client_flags(CLI::App& app, HttpClientFlags& flags);
 // Throws cuprobe::Error (exit code 2) for a malformed header, or (exit 1) when
 // an https URL cannot get TLS (no libssl, unreadable --cacert). An explicit
 // Authorization header wins over --api-key, which wins over OPENAI_API_KEY.
+// The proxies come from the environment (net/proxy_settings.h): a proxy
+// variable that cannot be used is exit code 2.
 HttpClientConfig http_client_config(const HttpClientFlags& flags, const HttpUrl& server);
 
 }  // namespace cuprobe

@@ -1,5 +1,7 @@
-// The load generator: one thread, one epoll loop, one non-blocking HTTP/1.1
-// connection per request. Closed loop keeps `concurrency` requests in flight;
+// The load generator: one thread, one epoll loop, non-blocking HTTP/1.1
+// connections kept alive between requests (one per request in flight; or one
+// per request with keep_alive off), directly or through a proxy (a CONNECT
+// tunnel for https). Closed loop keeps `concurrency` requests in flight;
 // open loop sends at `rate` (gamma arrivals as vLLM: load/arrivals.h), optionally capped by
 // `concurrency`, and counts how long a request waited for its slot.
 // Every request ends with a RequestRecord, success or a reason; the loop never
@@ -9,12 +11,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "load/arrivals.h"
 #include "load/request_record.h"
 #include "load/stream_decoder.h"
+#include "net/proxy_settings.h"
 #include "net/socket_address.h"
 #include "net/tls_session.h"
 
@@ -51,8 +55,17 @@ struct LoadOptions {
   std::size_t max_token_stamps = 65536;
   // https: every connection speaks TLS with this context (host is the name checked).
   std::shared_ptr<const TlsContext> tls;
-  // Where to connect, tried in order; empty = resolve host:port (the usual case).
+  // Where to connect, tried in order; empty = resolve host:port, or the proxy's (the usual case).
   std::vector<SocketAddress> addresses;
+  // A connection whose response was read to its end carries the next request
+  // (unless the server said "Connection: close" or spoke HTTP/1.0); a request
+  // whose reused connection was closed before any byte of its response is sent
+  // again once on a new one. Off: every request opens its own ("Connection: close"),
+  // as through a plain-http proxy (some pipe a kept connection to the first server).
+  bool keep_alive = true;
+  // Through this proxy: http requests in absolute form with its credentials,
+  // https through a CONNECT tunnel (host is then the TLS name and the tunnel's target).
+  std::optional<ProxyServer> proxy;
 };
 
 struct LoadProgress {
@@ -79,6 +92,10 @@ struct LoadResult {
   std::int64_t realtime_offset_ns = 0;     // realtime = monotonic + offset
   std::uint64_t reads = 0;                 // reads that returned data
   std::uint64_t reads_kernel_stamped = 0;  // ... whose arrival time is the kernel's receive timestamp
+  bool keep_alive = false;  // connections were kept (LoadOptions::keep_alive, not through a plain-http proxy)
+  std::uint64_t connections_opened = 0;  // TCP connections established (to the server, or the proxy)
+  std::uint64_t requests_reused = 0;     // requests sent on a kept-alive connection
+  std::uint64_t retries = 0;             // ... of which found it closed and were sent again on a new one
   bool run_timed_out = false;
   bool stopped = false;  // stop_flag was raised
 };

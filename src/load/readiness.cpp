@@ -12,7 +12,8 @@ namespace {
 
 std::string describe_failure(const char* what, const HttpFetchResult& r) {
   if (!r.responded) return std::string("not reachable (") + what + ": " + r.error + ", " + r.detail + ")";
-  return std::string(what) + " answered HTTP " + std::to_string(r.status);
+  return std::string(what) + " answered HTTP " + std::to_string(r.status) +
+         (r.detail.empty() ? "" : " (" + r.detail + ")");
 }
 
 }  // namespace

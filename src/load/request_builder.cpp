@@ -33,7 +33,7 @@ nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prom
 
 std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt) {
   return format_http_request("POST", tpl.path, tpl.authority, "text/event-stream",
-                             build_request_body(tpl, prompt).dump(), tpl.extra_headers);
+                             build_request_body(tpl, prompt).dump(), tpl.extra_headers, false);
 }
 
 }  // namespace cuprobe

@@ -19,6 +19,7 @@
 #include "common/utf8.h"
 #include "net/http_request.h"
 #include "net/http_response_parser.h"
+#include "net/proxy_tunnel.h"
 #include "net/socket_address.h"
 #include "net/tls_session.h"
 
@@ -73,6 +74,51 @@ bool send_all(int fd, const std::string& data, std::int64_t deadline) {
   return true;
 }
 
+// Connects to the first address of `hop` that accepts; nullptr, or the reason key with `why`.
+const char* connect_to(const HttpUrl& hop, std::int64_t deadline, Socket& s, std::string& why) {
+  std::vector<SocketAddress> addresses = resolve_addresses(hop.host, hop.port, why);
+  if (addresses.empty()) return "resolve_failed";
+  int err = 0;
+  for (const SocketAddress& address : addresses) {  // the first that accepts
+    if (s.fd >= 0) close(s.fd);
+    s.fd = socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (s.fd < 0) {
+      why = std::string("socket(): ") + std::strerror(errno);
+      return "connect_failed";
+    }
+    err = connect(s.fd, address.get(), address.length) < 0 && errno != EINPROGRESS ? errno : 0;
+    if (err) continue;
+    if (!wait_for(s.fd, POLLOUT, deadline)) {
+      why = "connect timed out";
+      return "timeout";
+    }
+    socklen_t len = sizeof err;
+    getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (!err) break;
+  }
+  if (!err) return nullptr;
+  why = std::strerror(err);
+  return err == ECONNREFUSED ? "connect_refused" : "connect_failed";
+}
+
+// CONNECT through the proxy to `server`; "" once the tunnel stands, else one line naming the proxy.
+std::string open_tunnel(int fd, const HttpUrl& server, const ProxyServer& proxy, std::int64_t deadline) {
+  const std::string at = "the proxy " + proxy.display();
+  if (!send_all(fd, connect_request(server, proxy), deadline)) return at + " did not take CONNECT in time";
+  ConnectReply reply(server, proxy);
+  char buf[4096];
+  while (reply.state() == ConnectReply::State::kReading) {
+    if (!wait_for(fd, POLLIN, deadline)) return at + " did not answer CONNECT " + server.authority() + " in time";
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n > 0) {
+      reply.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+      return at + " closed the connection before answering CONNECT " + server.authority();
+    }
+  }
+  return reply.error();
+}
+
 HttpFetchResult fetch_once(const HttpUrl& server, const HttpClientConfig& client, const char* method,
                            const std::string& path, const std::string& json_body, std::int64_t deadline) {
   HttpFetchResult result;
@@ -81,25 +127,20 @@ HttpFetchResult fetch_once(const HttpUrl& server, const HttpClientConfig& client
     result.detail = repair_utf8(what);
     return result;
   };
-  std::string why;
-  std::vector<SocketAddress> addresses = resolve_addresses(server.host, server.port, why);
-  if (addresses.empty()) return failed("resolve_failed", why);
+  const ProxyServer* proxy = client.proxies.route(server);
   Socket s;
-  int err = 0;
-  for (const SocketAddress& address : addresses) {  // the first that accepts
-    if (s.fd >= 0) close(s.fd);
-    s.fd = socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (s.fd < 0) return failed("connect_failed", std::string("socket(): ") + std::strerror(errno));
-    err = connect(s.fd, address.get(), address.length) < 0 && errno != EINPROGRESS ? errno : 0;
-    if (err) continue;
-    if (!wait_for(s.fd, POLLOUT, deadline)) return failed("timeout", "connect timed out");
-    socklen_t len = sizeof err;
-    getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len);
-    if (!err) break;
+  std::string why;
+  if (const char* key = connect_to(proxy ? proxy->url : server, deadline, s, why)) {
+    return failed(key, proxy ? why + " (through the proxy " + proxy->display() + ")" : why);
   }
-  if (err) return failed(err == ECONNREFUSED ? "connect_refused" : "connect_failed", std::strerror(err));
+  if (proxy) note_proxy_use(*proxy, server);
+  if (proxy && server.https) {
+    std::string refused = open_tunnel(s.fd, server, *proxy, deadline);
+    if (!refused.empty()) return failed("proxy_failed", refused);
+  }
 
   std::string out = build_simple_request(method, path, server.authority(), json_body, client.extra_headers);
+  if (proxy && !server.https) out = for_next_hop(std::move(out), server.base(), proxy->header_lines());
   std::unique_ptr<TlsSession> tls;
   if (server.https) {
     if (!client.tls) return failed("tls_failed", "https URL without TLS settings");
@@ -138,6 +179,11 @@ HttpFetchResult fetch_once(const HttpUrl& server, const HttpClientConfig& client
   result.body = std::move(body.body);
   result.body_bytes = body.bytes;
   result.location = parser.location();
+  if (proxy && !server.https && result.status == 407) {
+    result.detail = "the proxy " + proxy->display() +
+                    " asks for credentials (407): give them as http://USER:PASSWORD@" + proxy->url.authority() +
+                    " in " + proxy->variable;
+  }
   return result;
 }
 

@@ -28,7 +28,10 @@ struct HttpFetchResult {
 constexpr int kMaxRedirects = 5;
 constexpr std::size_t kMaxFetchBody = 1 << 20;
 
-// Sends client.extra_headers with the request. Follows redirects (301, 302,
+// Sends client.extra_headers with the request. Goes through the proxy that
+// client.proxies names for each URL (CONNECT for https; the user's headers are
+// never sent to the proxy on CONNECT); a proxy that refuses the tunnel ends in
+// "proxy_failed" with a line naming it. Follows redirects (301, 302,
 // 303, 307, 308 with a Location; at most kMaxRedirects): 307/308 repeat the
 // method and body, the others become a GET without a body, as browsers and
 // Python's requests do. The extra headers (-H, Authorization) belong to the

@@ -7,12 +7,13 @@
 namespace cuprobe {
 
 std::string format_http_request(const char* method, const std::string& path, const std::string& authority,
-                                const char* accept, const std::string& json_body, const std::string& extra_headers) {
+                                const char* accept, const std::string& json_body, const std::string& extra_headers,
+                                bool connection_close) {
   std::string req;
   req.reserve(256 + json_body.size());
   req.append(method).append(" ").append(path.empty() ? "/" : path).append(" HTTP/1.1\r\nHost: ");
   req.append(authority).append("\r\nUser-Agent: cuprobe\r\nAccept: ").append(accept);
-  req.append("\r\nConnection: close\r\n").append(extra_headers);
+  req.append(connection_close ? "\r\nConnection: close\r\n" : "\r\n").append(extra_headers);
   if (json_body.empty() && std::string_view(method) == "GET") return req.append("\r\n");
   req.append("Content-Type: application/json\r\nContent-Length: ").append(std::to_string(json_body.size()));
   return req.append("\r\n\r\n").append(json_body);
@@ -30,6 +31,19 @@ std::string header_line(const std::string& header) {
 std::string build_simple_request(const char* method, const std::string& path, const std::string& authority,
                                  const std::string& json_body, const std::string& extra_headers) {
   return format_http_request(method, path, authority, "*/*", json_body, extra_headers);
+}
+
+std::string for_next_hop(std::string request, std::string_view absolute_base, std::string_view hop_headers) {
+  if (absolute_base.empty() && hop_headers.empty()) return request;
+  std::size_t target = request.find(' ');
+  std::size_t line_end = request.find("\r\n");
+  if (target == std::string::npos || line_end == std::string::npos || target > line_end) return request;
+  std::string out;
+  out.reserve(request.size() + absolute_base.size() + hop_headers.size());
+  out.append(request, 0, target + 1).append(absolute_base);
+  out.append(request, target + 1, line_end + 2 - (target + 1)).append(hop_headers);
+  out.append(request, line_end + 2);
+  return out;
 }
 
 }  // namespace cuprobe

@@ -25,6 +25,17 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// A comma-separated header value ("keep-alive, Upgrade") holds `token` (case-insensitive).
+bool has_token(std::string_view value, std::string_view token) {
+  while (!value.empty()) {
+    std::size_t comma = value.find(',');
+    if (iequals(trim(value.substr(0, comma)), token)) return true;
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
 std::string printable(std::string_view s) {
   std::string out;
   for (char c : s.substr(0, 80)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
@@ -74,6 +85,7 @@ bool HttpResponseParser::on_status_line(std::string_view line) {
     return fail("malformed_http", "bad status code in '" + printable(line) + "'");
   }
   status_ = value;
+  http11_ = line[7] != '0';
   state_ = State::kHeaders;
   return true;
 }
@@ -90,6 +102,8 @@ bool HttpResponseParser::on_header_line(std::string_view line) {
     content_type_ = lower(value);
   } else if (iequals(name, "location")) {
     location_ = std::string(value.substr(0, 4096));
+  } else if (iequals(name, "connection")) {
+    if (has_token(value, "close")) close_ = true;
   } else if (iequals(name, "transfer-encoding")) {
     if (lower(value).find("chunked") != std::string::npos) chunked_ = true;
   } else if (iequals(name, "content-length")) {
@@ -110,11 +124,12 @@ bool HttpResponseParser::on_headers_end() {
     state_ = State::kStatusLine;
     content_type_.clear();
     location_.clear();
-    chunked_ = has_length_ = false;
+    chunked_ = has_length_ = close_ = false;
     remaining_ = 0;
     return true;
   }
   if (status_ == 204 || status_ == 304) {
+    no_body_ = true;
     state_ = State::kDone;
   } else if (chunked_) {
     state_ = State::kChunkSize;

@@ -45,6 +45,10 @@ class HttpResponseParser {
   const std::string& content_type() const { return content_type_; }  // lower-cased
   bool chunked() const { return chunked_; }
   const std::string& location() const { return location_; }  // the Location header (redirects), "" when none
+  // The connection may carry another request after this response: HTTP/1.1,
+  // no "Connection: close", and a body that does not end with the connection.
+  // Meaningful once done().
+  bool keep_alive() const { return http11_ && !close_ && (chunked_ || has_length_ || no_body_); }
 
  private:
   enum class State { kStatusLine, kHeaders, kBody, kChunkSize, kChunkData, kChunkDataEnd, kTrailers, kDone, kError };
@@ -64,6 +68,9 @@ class HttpResponseParser {
   std::string location_;
   bool chunked_ = false;
   bool has_length_ = false;
+  bool http11_ = false;          // the status line said HTTP/1.1 (or a later 1.x)
+  bool close_ = false;           // "Connection: close"
+  bool no_body_ = false;         // 204/304
   std::uint64_t remaining_ = 0;  // Content-Length left, or bytes left in the current chunk
   std::string error_;
   std::string error_detail_;

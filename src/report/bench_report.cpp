@@ -161,6 +161,30 @@ std::string fmt_ms(const Distribution& d, double Distribution::*field) {
   return fmt::format("{:.2f}", d.*field);
 }
 
+// How many connections carried the requests: keep-alive reuse, and the second
+// tries of requests whose kept-alive connection the server had closed.
+ojson connections_json(const LoadResult& load) {
+  return ojson{{"keep_alive", load.keep_alive},
+               {"opened", load.connections_opened},
+               {"requests_on_reused", load.requests_reused},
+               {"retried_on_new", load.retries}};
+}
+
+std::string connections_line(const LoadResult& load, const ojson& settings) {
+  std::string proxy = settings.contains("proxy") && settings["proxy"].is_string()
+                          ? " through the proxy " + settings["proxy"].get<std::string>()
+                          : "";
+  if (!load.keep_alive) {
+    return fmt::format(
+        "connections: {} opened{}, one per request ({})", load.connections_opened, proxy,
+        settings.value("keep_alive", true) ? "not kept alive through a plain-http proxy" : "--no-keep-alive");
+  }
+  return fmt::format(
+      "connections: {} opened{} (keep-alive), {} of {} requests on a reused one, {} sent again on a new one "
+      "after the server had closed theirs",
+      load.connections_opened, proxy, load.requests_reused, load.records.size(), load.retries);
+}
+
 }  // namespace
 
 double error_rate(const WindowMetrics& all) {
@@ -198,7 +222,8 @@ ojson bench_report_json(const BenchReport& r) {
                    {"reads", load.reads},
                    {"reads_kernel_timestamped", load.reads_kernel_stamped},
                    {"timed_out", load.run_timed_out},
-                   {"interrupted", load.stopped}};
+                   {"interrupted", load.stopped},
+                   {"connections", connections_json(load)}};
   j["all"] = window_json(r.all, off, open_loop(r), r.metrics.goodput);
   if (r.metrics.goodput.any()) j["goodput"] = goodput_json(r.all, r.metrics.goodput);
   if (r.window.valid) {
@@ -257,6 +282,7 @@ std::string bench_report_text(const BenchReport& r) {
                    r.all.completed, r.all.failed, errors.empty() ? "" : ": ", errors, warmup, 100 * error_rate(r.all),
                    100 * r.max_error_rate, error_rate_passed(r) ? "ok" : "FAILED"));
   if (r.load->run_timed_out) line("run: stopped by --timeout; in-flight requests were cancelled");
+  line(connections_line(*r.load, r.settings));
   if (r.all.usage_missing > 0) {
     line(
         fmt::format("token counts: {} requests had no usage from the server; their output tokens are counted "

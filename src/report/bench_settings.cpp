@@ -32,6 +32,8 @@ nlohmann::ordered_json bench_settings_json(const BenchSettings& s, const LoadOpt
   j["seed"] = load.seed;
   j["request_timeout_s"] = load.request_timeout_ns / 1e9;
   j["timeout_s"] = load.run_timeout_ns / 1e9;
+  j["keep_alive"] = load.keep_alive;
+  j["proxy"] = load.proxy ? ojson(repair_utf8(load.proxy->display())) : ojson();
   j["max_error_rate"] = s.max_error_rate;
   j["fields_dropped"] = s.fields_dropped;
   j["notes"] = s.notes;

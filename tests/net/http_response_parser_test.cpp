@@ -134,5 +134,34 @@ TEST(HttpResponseParser, FeedAfterFailureStaysFailed) {
   EXPECT_FALSE(p.finish_on_eof());
 }
 
+TEST(HttpResponseParser, KeepAliveNeedsHttp11ADelimitedBodyAndNoClose) {
+  struct Case {
+    const char* response;
+    bool keep_alive;
+  };
+  const Case cases[] = {
+      {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", true},
+      {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n", true},
+      {"HTTP/1.1 204 No Content\r\n\r\n", true},
+      {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", false},
+      {"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nconnection: Upgrade, CLOSE\r\n\r\nok", false},
+      {"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", false},
+      {"HTTP/1.0 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok", false},
+      {"HTTP/1.1 100 Continue\r\nConnection: close\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", true},
+  };
+  for (const Case& c : cases) {
+    HttpResponseParser p;
+    Collect body;
+    ASSERT_TRUE(p.feed(c.response, body)) << c.response;
+    ASSERT_TRUE(p.done()) << c.response;
+    EXPECT_EQ(p.keep_alive(), c.keep_alive) << c.response;
+  }
+  HttpResponseParser until_close;
+  Collect body;
+  until_close.feed("HTTP/1.1 200 OK\r\n\r\nbody", body);
+  ASSERT_TRUE(until_close.finish_on_eof());
+  EXPECT_FALSE(until_close.keep_alive());
+}
+
 }  // namespace
 }  // namespace cuprobe

@@ -53,6 +53,16 @@ struct ScriptedServer::Impl {
   mutable std::mutex mu;
   std::vector<ScriptedRequest> requests;
   std::vector<int> held;  // silent connections, closed at the end
+  bool keep_alive = false;
+  std::uint64_t connections = 0;
+
+  // The answer leaves the connection open (keep_alive): a length, no "Connection: close".
+  static bool keeps_open(const std::string& answer) {
+    ScriptedRequest head;  // header() reads any head
+    head.head = answer.substr(0, answer.find("\r\n\r\n"));
+    return answer.starts_with("HTTP/1.1") && !head.header("Content-Length").empty() &&
+           strcasecmp(head.header("Connection").c_str(), "close") != 0;
+  }
 
   bool wait_readable(int fd) {
     pollfd p[2] = {{fd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
@@ -115,21 +125,28 @@ struct ScriptedServer::Impl {
 
   void serve(int fd) {
     Channel ch{fd, tls ? std::make_unique<TlsSession>(tls, "") : nullptr};
-    ScriptedRequest req;
-    if (!read_request(ch, req)) {
-      close(fd);
-      return;
-    }
     {
       std::lock_guard<std::mutex> lock(mu);
-      requests.push_back(req);
+      ++connections;
     }
-    std::string answer = handler(req);
-    if (answer.empty()) {
-      held.push_back(fd);
-      return;
+    while (true) {
+      ScriptedRequest req;
+      if (!read_request(ch, req)) {
+        close(fd);
+        return;
+      }
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        requests.push_back(req);
+      }
+      std::string answer = handler(req);
+      if (answer.empty()) {
+        held.push_back(fd);
+        return;
+      }
+      ch.send_all(answer);
+      if (!keep_alive || !keeps_open(answer)) break;
     }
-    ch.send_all(answer);
     shutdown(fd, SHUT_WR);
     close(fd);
   }
@@ -146,9 +163,10 @@ struct ScriptedServer::Impl {
   }
 };
 
-ScriptedServer::ScriptedServer(ScriptedHandler handler, std::shared_ptr<const TlsContext> tls)
+ScriptedServer::ScriptedServer(ScriptedHandler handler, std::shared_ptr<const TlsContext> tls, bool keep_alive)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
+  s.keep_alive = keep_alive;
   s.handler = std::move(handler);
   s.tls = std::move(tls);
   s.listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -210,6 +228,11 @@ bool make_self_signed_certificate(const std::string& dir, const std::string& sub
 std::vector<ScriptedRequest> ScriptedServer::requests() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   return impl_->requests;
+}
+
+std::uint64_t ScriptedServer::connections() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->connections;
 }
 
 }  // namespace cuprobe::test

@@ -3,6 +3,8 @@
 // which are sent as they are before the connection closes. An empty answer
 // holds the connection open and silent until the server stops. Connections are
 // served one at a time, on 127.0.0.1; over TLS when given a server context.
+// With keep_alive, an answer with a Content-Length and no "Connection: close"
+// leaves the connection open for the client's next request.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +40,8 @@ bool make_self_signed_certificate(const std::string& dir, const std::string& sub
 
 class ScriptedServer {
  public:
-  explicit ScriptedServer(ScriptedHandler handler, std::shared_ptr<const TlsContext> tls = nullptr);
+  explicit ScriptedServer(ScriptedHandler handler, std::shared_ptr<const TlsContext> tls = nullptr,
+                          bool keep_alive = false);
   ~ScriptedServer();
   ScriptedServer(const ScriptedServer&) = delete;
   ScriptedServer& operator=(const ScriptedServer&) = delete;
@@ -46,6 +49,7 @@ class ScriptedServer {
   std::uint16_t port() const;
   std::string url() const;  // "http://127.0.0.1:PORT" ("https://..." with TLS)
   std::vector<ScriptedRequest> requests() const;
+  std::uint64_t connections() const;  // accepted so far
 
  private:
   struct Impl;

@@ -79,6 +79,7 @@ struct Conn {
   std::string out;
   bool responding = false;
   bool close_after_flush = false;
+  int requests = 0;  // requests read on this connection
   Api api = Api::kCompletions;
   Fault fault = Fault::kNone;
   std::size_t served_index = 0;
@@ -113,6 +114,7 @@ struct StreamServer::Impl {
   // What /metrics reports (under mu).
   std::int64_t streams_running = 0, prompt_tokens_total = 0, generation_tokens_total = 0, requests_total = 0;
   std::uint64_t metrics_scrapes = 0;
+  std::uint64_t connections_accepted = 0, reused_seen = 0, reused_dropped = 0;
 
   std::string metrics_text() const {
     std::lock_guard<std::mutex> lock(mu);
@@ -217,6 +219,20 @@ struct StreamServer::Impl {
     }
   }
 
+  // The response is complete: with keep-alive the connection waits for the next
+  // request (state of the last one dropped, unsent bytes kept), else it closes.
+  void end_response(Conn& c, bool can_keep = true) {
+    if (!opt.keep_alive || !can_keep) return finish(c);
+    Conn next;
+    next.uid = c.uid;
+    next.fd = c.fd;
+    next.out = std::move(c.out);
+    next.requests = c.requests;
+    next.in = std::move(c.in);
+    c = std::move(next);
+    if (!c.in.empty()) on_request(c);
+  }
+
   void flush(Conn& c) {
     std::string pending;
     pending.swap(c.out);
@@ -232,9 +248,11 @@ struct StreamServer::Impl {
   void simple_response(Conn& c, int code, const char* reason, const std::string& body,
                        const char* type = "application/json") {
     std::string r = "HTTP/1.1 " + std::to_string(code) + " " + reason + "\r\nContent-Type: " + type +
-                    "\r\nContent-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+                    "\r\nContent-Length: " + std::to_string(body.size()) +
+                    (opt.keep_alive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n") + body;
     c.responding = true;
-    if (write(c, r)) finish(c);
+    std::uint64_t uid = c.uid;
+    if (write(c, r) && conns.count(uid)) end_response(c);
   }
 
   std::string frame(const std::string& payload) const {
@@ -311,7 +329,9 @@ struct StreamServer::Impl {
     }
     std::uint64_t uid = c.uid;
     if (!write(c, bytes) || !conns.count(uid)) return;
-    if (last || (c.events == 3 && c.fault == Fault::kBadChunk)) {
+    if (last && c.fault != Fault::kBadChunk) {
+      end_response(c, opt.chunked);
+    } else if (last || (c.events == 3 && c.fault == Fault::kBadChunk)) {
       finish(c);
     } else {
       heap.push({c.first_due + c.events * c.itl, c.uid});
@@ -394,7 +414,7 @@ struct StreamServer::Impl {
     }
     std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
     head += opt.chunked ? "Transfer-Encoding: chunked\r\n" : "";
-    head += "Connection: close\r\n\r\n";
+    head += opt.keep_alive && opt.chunked ? "\r\n" : "Connection: close\r\n\r\n";
     if (c.api == Api::kChat) {  // vLLM's first event: the role, no text
       head += frame("data: {\"id\":\"" + c.id +
                     "\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
@@ -420,6 +440,14 @@ struct StreamServer::Impl {
     }
     if (c.in.size() < end + 4 + length) return;
     std::string body = c.in.substr(end + 4, length);
+    c.in.erase(0, end + 4 + length);
+    if (++c.requests > 1 && opt.close_reused_every > 0 && ++reused_seen % opt.close_reused_every == 0) {
+      std::lock_guard<std::mutex> lock(mu);
+      ++reused_dropped;
+      close(c.fd);
+      conns.erase(c.uid);  // c is gone
+      return;
+    }
     std::size_t sp1 = head.find(' '), sp2 = head.find(' ', sp1 + 1);
     std::string method = head.substr(0, sp1);
     std::string path = head.substr(sp1 + 1, sp2 - sp1 - 1);
@@ -487,10 +515,8 @@ struct StreamServer::Impl {
       char buf[16384];
       ssize_t n = read(c.fd, buf, sizeof buf);
       if (n > 0) {
-        if (!c.responding) {
-          c.in.append(buf, static_cast<std::size_t>(n));
-          on_request(c);
-        }
+        c.in.append(buf, static_cast<std::size_t>(n));
+        if (!c.responding) on_request(c);
       } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
         close_conn(c);  // the client went away
       }
@@ -522,6 +548,10 @@ struct StreamServer::Impl {
             if (fd < 0) break;
             int one = 1;
             setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            {
+              std::lock_guard<std::mutex> lock(mu);
+              ++connections_accepted;
+            }
             auto c = std::make_unique<Conn>();
             c->uid = next_uid++;
             c->fd = fd;
@@ -590,6 +620,16 @@ void StreamServer::stop() {
 }
 
 std::uint16_t StreamServer::port() const { return impl_->port; }
+
+std::uint64_t StreamServer::connections_accepted() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->connections_accepted;
+}
+
+std::uint64_t StreamServer::reused_requests_dropped() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->reused_dropped;
+}
 std::string StreamServer::url() const { return "http://127.0.0.1:" + std::to_string(impl_->port); }
 
 std::vector<ServedRequest> StreamServer::served() const {

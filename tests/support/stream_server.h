@@ -32,6 +32,13 @@ struct StreamServerOptions {
   // 0 = one token per word; N = each word is ceil(length / N) tokens.
   int chars_per_token = 0;
   bool tokenize_endpoint = true;  // false: /tokenize is 404 (servers without one)
+  // Keep-alive: responses (chunked streams, Content-Length answers) leave the
+  // connection open for the next request instead of "Connection: close".
+  bool keep_alive = false;
+  // With keep_alive, every Nth request that arrives on a connection that
+  // already served one is answered by closing the connection, as a server
+  // whose idle timeout fired just then (0 = never).
+  int close_reused_every = 0;
 };
 
 // The test server's token count of `text` under `chars_per_token` (see StreamServerOptions).
@@ -70,6 +77,8 @@ class StreamServer {
   std::uint64_t tokenize_calls() const;
   std::uint64_t events_sent() const;
   std::uint64_t metrics_scrapes() const;  // GET /metrics answered
+  std::uint64_t connections_accepted() const;
+  std::uint64_t reused_requests_dropped() const;  // closed unanswered by close_reused_every
   // The /metrics text the server would serve now.
   std::string metrics_text() const;
 

@@ -26,7 +26,9 @@ std::string page_path(const HttpUrl& url) { return url.path.empty() ? "/metrics"
 // One GET of the page; throws Error (exit 3) with what went wrong.
 PrometheusPage fetch_page(const HttpUrl& url) {
   std::string where = url.base() + page_path(url);
-  HttpFetchResult r = http_fetch(url, HttpClientConfig{}, "GET", page_path(url), "", kFetchTimeout);
+  static const HttpClientConfig client{
+      .extra_headers = {}, .tls = nullptr, .proxies = proxy_settings_from_environment()};
+  HttpFetchResult r = http_fetch(url, client, "GET", page_path(url), "", kFetchTimeout);
   if (!r.responded) throw Error("dcgm-exporter at " + where + ": " + r.detail, kExitCountersUnavailable);
   if (r.status != 200) {
     throw Error("dcgm-exporter at " + where + ": HTTP " + std::to_string(r.status), kExitCountersUnavailable);
