@@ -31,9 +31,11 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-// promtool's lint on a DCGM counter's name (dcgm-exporter's names have no _total suffix).
+// promtool's lint on a DCGM counter's name (dcgm-exporter's names have no _total suffix, and
+// one says "COUNTER").
 bool dcgm_counter_complaint(const std::string& line) {
-  return line.starts_with("DCGM_FI_") && contains(line, "counter metrics should have \"_total\" suffix");
+  return line.starts_with("DCGM_FI_") && (contains(line, "counter metrics should have \"_total\" suffix") ||
+                                          contains(line, "metric name should not include type 'counter'"));
 }
 
 // GETs /metrics until `series` shows up (or 10 s pass); the last page.
