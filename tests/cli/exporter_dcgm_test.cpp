@@ -161,7 +161,8 @@ TEST(DcgmDefaultSeries, XidsAndMigInstancesEndToEnd) {
   env.push_back("CUPROBE_FAKE_NVML_MIG=0");
   BackgroundProcess exporter(CUPROBE_BINARY, {"exporter", "--listen", "127.0.0.1:" + std::to_string(port)},
                              dir + "/exporter", env);
-  std::string page = wait_for(port, {"DCGM_FI_DEV_XID_ERRORS{gpu=\"1\"", "GPU_I_ID=\"9\""});
+  // NVML is read every second: the XID shows from the first read after the event came.
+  std::string page = wait_for(port, {"DCGM_FI_DEV_XID_ERRORS{gpu=\"1\"", "GPU_I_ID=\"9\"", "} 79\n"});
   PrometheusPage p = parse_prometheus_text(page, "/metrics");
   std::map<std::string, double> xid, total;
   std::map<std::string, double> fb_free_of_instance;
