@@ -6,7 +6,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/counter_flags.h"
 #include "cli/parse_args.h"
@@ -18,6 +20,7 @@
 #include "common/stop_signals.h"
 #include "common/units.h"
 #include "common/version.h"
+#include "exporter/collectors_file.h"
 #include "exporter/exporter_collector.h"
 #include "exporter/exporter_metrics.h"
 #include "net/http_server.h"
@@ -31,8 +34,12 @@ std::string host_name() {
   return buf;
 }
 
+constexpr const char* kKubeletSocket = "/var/lib/kubelet/pod-resources/kubelet.sock";
+
 struct ExporterFlags {
-  std::string listen = "127.0.0.1:9401", window;
+  std::string listen = "127.0.0.1:9401", window, collectors;
+  bool kubernetes = false;
+  std::string kubelet_socket = kKubeletSocket;
   CounterFlags counters;
 };
 
@@ -47,12 +54,17 @@ void declare(CLI::App& app, ExporterFlags& f) {
       ->capture_default_str();
   app.add_option("--window", f.window,
                  "report means over this trailing window (e.g. 30s) instead of since the previous scrape");
+  app.add_option("-f,--collectors", f.collectors,
+                 "dcgm-exporter counters file (FIELD, type, help): the DCGM series to serve (default: all)");
 }
 
 struct ExporterPlan {
   CounterPlan counters;
   ExporterOptions options;
   ListenAddress listen;
+  std::vector<std::string> unknown_fields;  // of --collectors, named in one warning
+  std::string collectors_path;
+  std::string kubelet_socket;  // "" = no pod labels
 };
 
 ExporterPlan plan(const ExporterFlags& f) {
@@ -66,7 +78,32 @@ ExporterPlan plan(const ExporterFlags& f) {
   p.options.hostname = host_name();
   p.options.version = kVersion;
   p.listen = parse_listen_address(f.listen);
+  if (!f.collectors.empty()) {
+    CollectorsFile file = read_collectors_file(f.collectors);  // malformed: exit 2, FILE:LINE
+    p.unknown_fields = unknown_fields(file);
+    p.collectors_path = f.collectors;
+    p.options.selection = std::make_shared<SeriesSelection>(file);
+  }
   return p;
+}
+
+// One line for each thing that leaves series absent: unknown --collectors fields, NVML
+// functions the driver lacks, XIDs not watched.
+void log_absent(const ExporterPlan& p, const Nvml& nvml, const ExporterCollector& collector) {
+  if (!p.unknown_fields.empty()) {
+    std::string names;
+    for (const auto& n : p.unknown_fields) names += (names.empty() ? "" : ", ") + n;
+    say("exporter", "warning: %s: %zu field(s) cuprobe does not serve, left out: %s", p.collectors_path.c_str(),
+        p.unknown_fields.size(), names.c_str());
+  }
+  if (!nvml.ok()) return;
+  for (const auto& fn : nvml.missing_functions()) {
+    say("exporter", "NVML lacks %s: the series read through it are absent", fn.c_str());
+  }
+  if (!collector.xid_status().empty()) {
+    say("exporter", "XIDs not watched (%s): DCGM_FI_DEV_XID_ERRORS and cuprobe_xid_errors_total are absent",
+        collector.xid_status().c_str());
+  }
 }
 
 HttpResponse answer(const HttpRequest& req, ExporterCollector& collector, const Nvml& nvml) {
@@ -97,6 +134,7 @@ int run(const ExporterPlan& p) {
   StopFlag stop;
   signal(SIGPIPE, SIG_IGN);
   collector.start();
+  log_absent(p, nvml, collector);
   say("exporter", "serving http://%s/metrics (NVML: %s; counters from %s)",
       ListenAddress{p.listen.host, server.port()}.text().c_str(),
       nvml.ok() ? "ok" : ("unavailable, " + nvml.error()).c_str(), source.text.c_str());
@@ -110,7 +148,7 @@ int run_exporter(int argc, char** argv) {
   CLI::App app{
       "Serves the GPUs' hardware counters and vital signs (power, clocks, temperature, memory, clock event "
       "reasons) for Prometheus at /metrics, with dcgm-exporter's names; /healthz answers while it runs.\n"
-      "  cuprobe exporter [--listen 127.0.0.1:9401] [--source cupti|dcgm=URL]\n"
+      "  cuprobe exporter [--listen 127.0.0.1:9401] [--source cupti|dcgm=URL] [-f COUNTERS.csv] [--kubernetes]\n"
       "Runs until SIGTERM or SIGINT.",
       "cuprobe exporter"};
   return declare_plan_run<ExporterFlags>(app, argc, argv, declare, plan, run);

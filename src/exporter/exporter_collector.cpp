@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collect/counters/counter_columns.h"
 #include "collect/counters/pm_backend.h"
+#include "collect/device/nvml_health.h"
 #include "collect/device/nvml_sampler.h"
 #include "common/clock.h"
 #include "common/error.h"
@@ -13,23 +15,33 @@ namespace {
 
 constexpr const char* kReasonPrefix = "clock_event_reason:";
 
-// The NVML columns the windows hold: the vitals as read, except the bitmask, which becomes
-// one 0/1 column per reason (so that its mean is the fraction of reads with the bit set).
+// The NVML columns the windows hold: the table's vitals as read, except the bitmask, which
+// becomes one 0/1 column per reason (so that its mean is the fraction of reads with the bit set).
 std::vector<std::string> make_vital_columns() {
   std::vector<std::string> columns;
-  for (const auto& c : nvml_vital_columns()) {
-    if (c != "clock_event_reasons") columns.push_back(c);
+  for (const CounterColumn& c : kCounterColumns) {
+    if (c.source == ColumnSource::kVital && c.name != "clock_event_reasons") columns.emplace_back(c.name);
   }
   for (const auto& r : clock_event_reasons()) columns.push_back(std::string(kReasonPrefix) + r.name);
   return columns;
 }
 
-std::vector<double> vital_row(const NvmlVitals& v) {
+std::vector<std::string> make_state_columns() {
+  std::vector<std::string> columns;
+  for (const CounterColumn& c : kCounterColumns) {
+    if (c.source == ColumnSource::kState) columns.emplace_back(c.name);
+  }
+  return columns;
+}
+
+std::vector<double> vital_row(const NvmlVitals& v, const NvmlHealth& h) {
   std::vector<double> row;
   const auto& names = nvml_vital_columns();
   std::vector<double> values = nvml_vital_values(v);
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] != "clock_event_reasons") row.push_back(values[i]);
+  for (const CounterColumn& c : kCounterColumns) {
+    if (c.source != ColumnSource::kVital || c.name == "clock_event_reasons") continue;
+    auto at = std::find(names.begin(), names.end(), c.name);
+    row.push_back(at != names.end() ? values[at - names.begin()] : nvml_health_value(h, std::string(c.name)));
   }
   for (const auto& r : clock_event_reasons()) {
     row.push_back(std::isnan(v.clock_event_reasons)
@@ -65,8 +77,11 @@ ExporterCollector::ExporterCollector(ExporterOptions options, SamplerOpener open
       opener_(std::move(opener)),
       to_nvml_(std::move(to_nvml)),
       nvml_(nvml),
-      vital_columns_(make_vital_columns()) {
+      vital_columns_(make_vital_columns()),
+      state_columns_(make_state_columns()),
+      xids_(nvml) {
   backoff_ns_ = options_.retry_min_ns;
+  if (options_.driver_version_label && nvml_.ok()) driver_version_ = nvml_.driver_version();
   std::lock_guard<std::mutex> lock(mutex_);
   int n = nvml_.ok() ? nvml_.device_count() : 0;
   for (int i = 0; i < n; ++i) {
@@ -100,6 +115,7 @@ int ExporterCollector::nvml_index(int counter_gpu) const {
 
 void ExporterCollector::start() {
   if (running_.exchange(true)) return;
+  xid_status_ = xids_.start();
   thread_ = std::thread([this] {
     while (running_.load()) {
       poll(mono_ns());
@@ -117,6 +133,7 @@ void ExporterCollector::start() {
 void ExporterCollector::stop() {
   running_ = false;
   if (thread_.joinable()) thread_.join();
+  xids_.stop();
   if (sampler_) {
     try {
       sampler_->stop();
@@ -138,6 +155,22 @@ void ExporterCollector::poll(std::int64_t mono_ns) {
     read_vitals();
     next_vitals_ns_ = mono_ns + options_.vitals_period_ns;
   }
+  if (pods_ && mono_ns >= next_pods_ns_) read_pods(mono_ns);
+}
+
+void ExporterCollector::read_pods(std::int64_t mono_ns) {
+  next_pods_ns_ = mono_ns + options_.pods_period_ns;
+  std::map<std::string, PodRef> pods;
+  std::string error;
+  try {
+    pods = pods_();
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (error.empty()) pod_of_uuid_ = std::move(pods);  // on failure the last mapping stands
+  if (error != pods_error_ && log_) log_(error.empty() ? "kubernetes: pod-resources answered" : "kubernetes: " + error);
+  pods_error_ = error;
 }
 
 void ExporterCollector::open_counters(std::int64_t mono_ns) {
@@ -215,18 +248,36 @@ void ExporterCollector::counters_failed(const std::string& message, std::int64_t
 void ExporterCollector::read_vitals() {
   if (!nvml_.ok()) return;
   int n = nvml_.device_count();
-  std::vector<std::pair<bool, std::vector<double>>> reads;
+  struct Read {
+    bool ok = false;
+    std::vector<double> vitals, state;
+    std::vector<GpuInstance> instances;
+  };
+  std::vector<Read> reads(static_cast<std::size_t>(std::max(n, 0)));
   for (int i = 0; i < n; ++i) {
     NvmlVitals v;
-    bool ok = nvml_.vitals(i, v);
-    reads.emplace_back(ok, vital_row(v));
+    NvmlHealth h;
+    Read& r = reads[i];
+    r.ok = nvml_.vitals(i, v);
+    read_nvml_health(nvml_, i, h);
+    r.vitals = vital_row(v, h);
+    XidState xid;
+    bool watched = xids_.state(i, xid);
+    for (const auto& c : state_columns_) {
+      r.state.push_back(c == "xid_last"     ? (watched ? xid.last : NAN)
+                        : c == "xid_errors" ? (watched ? xid.count : NAN)
+                                            : nvml_health_value(h, c));
+    }
+    r.instances = nvml_gpu_instances(nvml_, i);
   }
   std::int64_t now = realtime_ns();
   std::lock_guard<std::mutex> lock(mutex_);
   for (int i = 0; i < n; ++i) {
     Gpu& g = gpu_for(i);
-    g.nvml_ok = reads[i].first;
-    if (g.nvml_ok) g.vitals->add(now, reads[i].second);
+    g.nvml_ok = reads[i].ok;
+    if (g.nvml_ok) g.vitals->add(now, reads[i].vitals);
+    g.state = g.nvml_ok ? std::move(reads[i].state) : std::vector<double>{};
+    g.instances = std::move(reads[i].instances);
   }
 }
 
@@ -237,6 +288,9 @@ ExporterSnapshot ExporterCollector::scrape() {
   s.version = options_.version;
   s.source = options_.source;
   s.vital_columns = vital_columns_;
+  s.state_columns = state_columns_;
+  s.driver_version = driver_version_;
+  s.selection = options_.selection;
   s.nvml_available = nvml_.ok();
   s.nvml_reason = nvml_.ok() ? "ok" : "unavailable";
   std::lock_guard<std::mutex> lock(mutex_);
@@ -262,6 +316,13 @@ ExporterSnapshot ExporterCollector::scrape() {
     w.last_sample_end_ns = g.last_end_ns;
     w.vital_means = g.vitals->take(s.now_ns);
     w.vitals = g.nvml_ok;
+    w.state_values = g.state;
+    auto pod = pod_of_uuid_.find(g.labels.uuid);
+    if (pod != pod_of_uuid_.end()) w.labels.pod = pod->second;
+    for (const auto& gi : g.instances) {
+      auto p = pod_of_uuid_.find(gi.uuid);
+      w.instances.push_back({gi, p != pod_of_uuid_.end() ? p->second : PodRef{}});
+    }
     s.gpus.push_back(std::move(w));
   }
   return s;

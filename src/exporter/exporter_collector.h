@@ -17,6 +17,7 @@
 
 #include "collect/counters/device_sampler.h"
 #include "collect/device/nvml.h"
+#include "collect/device/nvml_xid_watcher.h"
 #include "exporter/exporter_snapshot.h"
 #include "exporter/mean_window.h"
 
@@ -29,7 +30,14 @@ struct ExporterOptions {
   std::int64_t poll_period_ns = 100'000'000;
   std::int64_t retry_min_ns = 1'000'000'000, retry_max_ns = 60'000'000'000;
   std::string hostname, version;
+  std::shared_ptr<const SeriesSelection> selection;  // -f/--collectors; null = every series
+  bool driver_version_label = true;
+  std::int64_t pods_period_ns = 10'000'000'000;
 };
+
+// GPU or MIG device UUID → the pod it is given to (the kubelet's pod-resources API); throws
+// Error when the kubelet cannot be asked.
+using PodLookup = std::function<std::map<std::string, PodRef>()>;
 
 using SamplerOpener = std::function<std::unique_ptr<DeviceSampler>()>;  // throws Error when unavailable
 using CounterGpuToNvml = std::function<int(int)>;                       // a counter row's gpu → NVML index
@@ -45,7 +53,11 @@ class ExporterCollector {
   ExporterCollector(const ExporterCollector&) = delete;
   ExporterCollector& operator=(const ExporterCollector&) = delete;
 
-  void start();  // polls on its own thread every poll_period_ns
+  // Pod labels from `lookup` (asked every pods_period_ns from the polling thread); before start().
+  void set_pod_lookup(PodLookup lookup) { pods_ = std::move(lookup); }
+  void start();  // polls on its own thread every poll_period_ns; watches XIDs on another
+  // Why XIDs are not watched ("" when they are), after start().
+  const std::string& xid_status() const { return xid_status_; }
   void stop();
   // One step at `mono_ns` (CLOCK_MONOTONIC): (re)open or drain the counters, read NVML when due.
   void poll(std::int64_t mono_ns);
@@ -61,7 +73,9 @@ class ExporterCollector {
     std::unique_ptr<MeanWindow> counters, vitals;
     std::int64_t last_end_ns = 0;
     bool nvml_ok = false;
-    bool sampled = false;  // the counter sampler covers this GPU
+    bool sampled = false;       // the counter sampler covers this GPU
+    std::vector<double> state;  // per state_columns_, the last read
+    std::vector<GpuInstance> instances;
   };
   int nvml_index(int counter_gpu) const;
   Gpu& gpu_for(int nvml_index);
@@ -69,12 +83,20 @@ class ExporterCollector {
   void drain_counters(std::int64_t mono_ns);
   void counters_failed(const std::string& message, std::int64_t mono_ns);
   void read_vitals();
+  void read_pods(std::int64_t mono_ns);
 
   ExporterOptions options_;
   SamplerOpener opener_;
   CounterGpuToNvml to_nvml_;
   const Nvml& nvml_;
-  std::vector<std::string> vital_columns_;
+  std::vector<std::string> vital_columns_, state_columns_;
+  std::string driver_version_;
+  NvmlXidWatcher xids_;
+  std::string xid_status_ = "not started";
+  PodLookup pods_;
+  std::int64_t next_pods_ns_ = 0;
+  std::map<std::string, PodRef> pod_of_uuid_;  // guarded by mutex_
+  std::string pods_error_;                     // guarded by mutex_
 
   std::unique_ptr<DeviceSampler> sampler_;  // touched only by poll()
   std::int64_t next_open_ns_ = 0, backoff_ns_ = 0, next_vitals_ns_ = 0;

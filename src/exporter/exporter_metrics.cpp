@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <string_view>
 #include <vector>
 
 #include "collect/counters/counter_columns.h"
@@ -38,10 +39,13 @@ class Page {
     std::string out;
     for (const auto& f : families_) {
       bool counter = f.type == "counter";
-      // Counters are named ..._total; OpenMetrics names the family without the suffix.
-      std::string family_name = counter && openmetrics ? f.name.substr(0, f.name.size() - 6) : f.name;
+      bool total = f.name.ends_with("_total");
+      // Counters are named ..._total; OpenMetrics names the family without the suffix. DCGM's
+      // counters have no suffix (dcgm-exporter's names): OpenMetrics gets them as `unknown`.
+      std::string family_name = counter && openmetrics && total ? f.name.substr(0, f.name.size() - 6) : f.name;
+      std::string type = counter && openmetrics && !total ? "unknown" : f.type;
       out += "# HELP " + family_name + " " + f.help + "\n";
-      out += "# TYPE " + family_name + " " + f.type + "\n";
+      out += "# TYPE " + family_name + " " + type + "\n";
       for (const auto& s : f.samples) out += f.name + s + "\n";
     }
     if (openmetrics) out += "# EOF\n";
@@ -57,9 +61,60 @@ std::string label(const char* key, const std::string& value) {
   return std::string(key) + "=\"" + escape_prometheus_label(value) + "\"";
 }
 
-std::string gpu_labels(const GpuLabels& g, const std::string& hostname) {
-  return label("gpu", std::to_string(g.gpu)) + "," + label("UUID", g.uuid) + "," + label("pci_bus_id", g.pci_bus_id) +
-         "," + label("device", g.device) + "," + label("modelName", g.model) + "," + label("Hostname", hostname);
+std::string pod_labels(const PodRef& p) {
+  if (p.empty()) return "";
+  return "," + label("container", p.container) + "," + label("namespace", p.pod_namespace) + "," + label("pod", p.pod);
+}
+
+std::string gpu_labels(const GpuLabels& g, const ExporterSnapshot& s) {
+  std::string out = label("gpu", std::to_string(g.gpu)) + "," + label("UUID", g.uuid) + "," +
+                    label("pci_bus_id", g.pci_bus_id) + "," + label("device", g.device) + "," +
+                    label("modelName", g.model) + "," + label("Hostname", s.hostname);
+  if (!s.driver_version.empty() && (!s.selection || s.selection->driver_version_label())) {
+    out += "," + label("DCGM_FI_DRIVER_VERSION", s.driver_version);
+  }
+  return out;
+}
+
+// Where a GPU's DCGM-named series go: the GPU, or each of its MIG GPU instances.
+struct Target {
+  std::string labels;
+  const GpuInstance* instance = nullptr;
+};
+
+std::vector<Target> targets(const ExporterSnapshot& s, const GpuWindowValues& g) {
+  std::string base = gpu_labels(g.labels, s);
+  if (g.instances.empty()) return {{base + pod_labels(g.labels.pod), nullptr}};
+  std::vector<Target> out;
+  for (const auto& i : g.instances) {
+    out.push_back({base + "," + label("GPU_I_PROFILE", i.instance.profile) + "," +
+                       label("GPU_I_ID", std::to_string(i.instance.id)) + pod_labels(i.pod),
+                   &i.instance});
+  }
+  return out;
+}
+
+// A GPU instance's own memory, for the memory series; NaN for the rest (the GPU's value stands).
+double instance_value(const GpuInstance& i, std::string_view column) {
+  if (column == "memory_used_bytes") return i.memory_used_bytes;
+  if (column == "memory_free_bytes") return i.memory_free_bytes;
+  if (column == "memory_reserved_bytes") return i.memory_reserved_bytes;
+  return NAN;
+}
+
+bool wanted(const ExporterSnapshot& s, std::string_view series) { return !s.selection || s.selection->wants(series); }
+
+// One table column's series on every target of the GPU; NaN values are left out.
+void add_column(Page& page, const ExporterSnapshot& s, const std::vector<Target>& ts, const CounterColumn& c,
+                double value, const std::string& extra = "") {
+  if (!wanted(s, c.series)) return;
+  const char* type = c.series_type == "counter" ? "counter" : "gauge";
+  for (const Target& t : ts) {
+    double v = value;
+    if (t.instance && !std::isnan(instance_value(*t.instance, c.name))) v = instance_value(*t.instance, c.name);
+    if (std::isnan(v)) continue;
+    page.add(std::string(c.series), type, std::string(c.series_help), t.labels + extra, v * c.series_scale);
+  }
 }
 
 int column_index(const std::vector<std::string>& columns, const std::string& name) {
@@ -70,6 +125,7 @@ int column_index(const std::vector<std::string>& columns, const std::string& nam
 }
 
 void add_counters(Page& page, const ExporterSnapshot& s, const GpuWindowValues& g, const std::string& labels) {
+  std::vector<Target> ts = targets(s, g);
   for (std::size_t i = 0; i < s.counter_columns.size() && i < g.counter_means.size(); ++i) {
     double v = g.counter_means[i];
     if (std::isnan(v)) continue;
@@ -77,6 +133,10 @@ void add_counters(Page& page, const ExporterSnapshot& s, const GpuWindowValues& 
     if (!known) {
       page.add("cuprobe_pm_metric", "gauge", "A PM sampling metric given with --metrics, by its CUPTI name.",
                labels + "," + label("metric", s.counter_columns[i]), v);
+      continue;
+    }
+    if (known->series.starts_with("DCGM_")) {
+      add_column(page, s, ts, *known, v);
       continue;
     }
     std::string l = known->pipe.empty() ? labels : labels + "," + label("pipe", std::string(known->pipe));
@@ -92,12 +152,13 @@ void add_counters(Page& page, const ExporterSnapshot& s, const GpuWindowValues& 
 }
 
 void add_vitals(Page& page, const ExporterSnapshot& s, const GpuWindowValues& g, const std::string& labels) {
+  std::vector<Target> ts = targets(s, g);
   for (const CounterColumn& v : kCounterColumns) {
     // The bitmask is rendered from the reasons the windows hold one by one (below).
     if (v.source != ColumnSource::kVital || v.name == "clock_event_reasons") continue;
     int i = column_index(s.vital_columns, std::string(v.name));
-    if (i < 0 || i >= static_cast<int>(g.vital_means.size()) || std::isnan(g.vital_means[i])) continue;
-    page.add(std::string(v.series), "gauge", std::string(v.series_help), labels, g.vital_means[i] * v.series_scale);
+    double mean = i < 0 || i >= static_cast<int>(g.vital_means.size()) ? NAN : g.vital_means[i];
+    add_column(page, s, ts, v, mean);
   }
   std::uint64_t mask = 0;
   bool any = false;
@@ -111,9 +172,16 @@ void add_vitals(Page& page, const ExporterSnapshot& s, const GpuWindowValues& g,
              labels + "," + label("reason", r.name), g.vital_means[i]);
   }
   const CounterColumn* reasons = find_counter_column("clock_event_reasons", ColumnSource::kVital);
-  if (any && reasons) {
-    page.add(std::string(reasons->series), "gauge", std::string(reasons->series_help), labels,
-             static_cast<double>(mask));
+  if (any && reasons) add_column(page, s, ts, *reasons, static_cast<double>(mask));
+}
+
+void add_state(Page& page, const ExporterSnapshot& s, const GpuWindowValues& g) {
+  std::vector<Target> ts = targets(s, g);
+  for (const CounterColumn& c : kCounterColumns) {
+    if (c.source != ColumnSource::kState) continue;
+    int i = column_index(s.state_columns, std::string(c.name));
+    double v = i < 0 || i >= static_cast<int>(g.state_values.size()) ? NAN : g.state_values[i];
+    add_column(page, s, ts, c, v);
   }
 }
 
@@ -136,10 +204,9 @@ std::string render_exporter_metrics(const ExporterSnapshot& s, bool openmetrics)
              label("source", s.source) + "," + label("reason", s.counters_reason) + "," + host, 0);
   }
   for (const auto& g : s.gpus) {
-    page.add(
-        "cuprobe_counters_available", "gauge", avail_help,
-        gpu_labels(g.labels, s.hostname) + "," + label("source", s.source) + "," + label("reason", g.counters_reason),
-        s.counters_available && g.counters ? 1 : 0);
+    page.add("cuprobe_counters_available", "gauge", avail_help,
+             gpu_labels(g.labels, s) + "," + label("source", s.source) + "," + label("reason", g.counters_reason),
+             s.counters_available && g.counters ? 1 : 0);
   }
   page.add("cuprobe_window_seconds", "gauge", "Seconds the means of this scrape cover.", host, s.window_seconds);
   page.add("cuprobe_lost_samples_total", "counter",
@@ -153,9 +220,10 @@ std::string render_exporter_metrics(const ExporterSnapshot& s, bool openmetrics)
   page.add("cuprobe_sampling_failures_total", "counter", "Times counter sampling stopped with an error.", host,
            static_cast<double>(s.counter_failures));
   for (const auto& g : s.gpus) {
-    std::string labels = gpu_labels(g.labels, s.hostname);
+    std::string labels = gpu_labels(g.labels, s);
     if (s.counters_available && g.counters) add_counters(page, s, g, labels);
     if (g.vitals) add_vitals(page, s, g, labels);
+    add_state(page, s, g);
   }
   return page.render(openmetrics);
 }

@@ -5,10 +5,26 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "collect/device/nvml_mig.h"
+#include "exporter/collectors_file.h"
+
 namespace cuprobe {
+
+// The Kubernetes pod a GPU (or GPU instance) is given to, from the kubelet's pod-resources API.
+struct PodRef {
+  std::string pod, pod_namespace, container;
+  bool empty() const { return pod.empty(); }
+};
+
+// A MIG GPU instance: its series carry GPU_I_ID and GPU_I_PROFILE; its memory is its own.
+struct InstanceValues {
+  GpuInstance instance;
+  PodRef pod;
+};
 
 struct GpuLabels {
   int gpu = -1;            // NVML's index (what dcgm-exporter's gpu label says)
@@ -16,6 +32,7 @@ struct GpuLabels {
   std::string pci_bus_id;  // as NVML spells it, "00000000:18:00.0"
   std::string device;      // "nvidia0"
   std::string model;       // "NVIDIA H200"
+  PodRef pod;              // empty: no pod labels
 };
 
 struct GpuWindowValues {
@@ -26,7 +43,9 @@ struct GpuWindowValues {
   std::int64_t counter_rows = 0;        // samples behind the means
   std::int64_t last_sample_end_ns = 0;  // CLOCK_REALTIME end of the newest counter sample; 0 = none yet
   bool vitals = false;
-  std::vector<double> vital_means;  // per vital_columns (reason columns are the fraction of reads with the bit)
+  std::vector<double> vital_means;        // per vital_columns (reason columns are the fraction of reads with the bit)
+  std::vector<double> state_values;       // per state_columns: the last read; NaN = not read
+  std::vector<InstanceValues> instances;  // MIG on: one per GPU instance
 };
 
 struct ExporterSnapshot {
@@ -36,6 +55,9 @@ struct ExporterSnapshot {
   double window_seconds = 0;  // how much time the means cover (since the last scrape, or --window)
   std::vector<std::string> counter_columns;
   std::vector<std::string> vital_columns;  // exporter_collector's: the NVML vitals, then one per clock event reason
+  std::vector<std::string> state_columns;  // the table's kState columns (energy, XID, remapped rows, ...)
+  std::string driver_version;              // the DCGM_FI_DRIVER_VERSION label ("" = none)
+  std::shared_ptr<const SeriesSelection> selection;  // -f/--collectors; null = every series
   std::vector<GpuWindowValues> gpus;
   std::string source;  // "cupti" or "dcgm"
   bool counters_available = false;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 
 #include "common/prometheus_text.h"
 
@@ -60,7 +61,7 @@ TEST(ExporterMetrics, DcgmNamesUnitsAndLabels) {
   EXPECT_EQ(*t->label("modelName"), "NVIDIA H200");
   EXPECT_EQ(*t->label("Hostname"), "node1");
   EXPECT_EQ(p.types["DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"], "gauge");
-  const auto* hmma = find(p, "cuprobe_pipe_tensor_op_active", "0", "pipe", "hmma");
+  const auto* hmma = find(p, "DCGM_FI_PROF_PIPE_TENSOR_HMMA_ACTIVE", "0");  // DCGM's field 1014
   ASSERT_NE(hmma, nullptr);
   EXPECT_DOUBLE_EQ(hmma->value, 0.9);
   EXPECT_DOUBLE_EQ(find(p, "cuprobe_dram_read_bytes_per_second", "0")->value, 2.1e12);
@@ -74,6 +75,64 @@ TEST(ExporterMetrics, DcgmNamesUnitsAndLabels) {
   EXPECT_EQ(p.types["cuprobe_lost_samples_total"], "counter");
 }
 
+TEST(ExporterMetrics, StateSeriesDriverLabelAndSelection) {
+  ExporterSnapshot s = two_gpus();
+  s.state_columns = {"energy_mj", "xid_last", "xid_errors", "vgpu_license"};
+  for (auto& g : s.gpus) g.state_values = {5e6, 0, 0, NAN};
+  s.driver_version = "570.1";
+  PrometheusPage p = parse_prometheus_text(render_exporter_metrics(s, false), "metrics");
+  const auto* energy = find(p, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "1");
+  ASSERT_NE(energy, nullptr);
+  EXPECT_DOUBLE_EQ(energy->value, 5e6);
+  EXPECT_EQ(*energy->label("DCGM_FI_DRIVER_VERSION"), "570.1");
+  EXPECT_EQ(p.types["DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"], "counter");
+  EXPECT_DOUBLE_EQ(find(p, "DCGM_FI_DEV_XID_ERRORS", "0")->value, 0);
+  EXPECT_EQ(p.types["cuprobe_xid_errors_total"], "counter");
+  EXPECT_EQ(find(p, "DCGM_FI_DEV_VGPU_LICENSE_STATUS"), nullptr) << "not applicable: absent, never 0";
+  // OpenMetrics: DCGM's counters have no _total, so they are `unknown` there.
+  std::string om = render_exporter_metrics(s, true);
+  EXPECT_NE(om.find("# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION unknown\n"), std::string::npos) << om;
+  EXPECT_NE(om.find("# TYPE cuprobe_xid_errors counter\n"), std::string::npos) << om;
+  // -f: only the DCGM series it lists; the driver label only when it lists DCGM_FI_DRIVER_VERSION.
+  s.selection = std::make_shared<SeriesSelection>(
+      parse_collectors_text("DCGM_FI_DEV_XID_ERRORS, gauge, last XID\n", "counters.csv"));
+  p = parse_prometheus_text(render_exporter_metrics(s, false), "metrics");
+  EXPECT_NE(find(p, "DCGM_FI_DEV_XID_ERRORS", "0"), nullptr);
+  EXPECT_EQ(find(p, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"), nullptr);
+  EXPECT_EQ(find(p, "DCGM_FI_DEV_POWER_USAGE"), nullptr);
+  EXPECT_NE(find(p, "cuprobe_xid_errors_total", "0"), nullptr);
+  EXPECT_FALSE(find(p, "DCGM_FI_DEV_XID_ERRORS", "0")->label("DCGM_FI_DRIVER_VERSION"));
+}
+
+TEST(ExporterMetrics, MigInstancesGetTheirOwnSeriesAndMemory) {
+  ExporterSnapshot s = two_gpus();
+  GpuInstance a;
+  a.id = 9;
+  a.profile = "1g.18gb";
+  a.memory_used_bytes = 1024.0 * 1024 * 1024;
+  GpuInstance b = a;
+  b.id = 2;
+  b.profile = "3g.71gb";
+  b.memory_used_bytes = 2048.0 * 1024 * 1024;
+  s.gpus[0].instances = {{a, {}}, {b, {"train-0", "ml", "worker"}}};
+  PrometheusPage p = parse_prometheus_text(render_exporter_metrics(s, false), "metrics");
+  const auto* used9 = find(p, "DCGM_FI_DEV_FB_USED", "0", "GPU_I_ID", "9");
+  const auto* used2 = find(p, "DCGM_FI_DEV_FB_USED", "0", "GPU_I_ID", "2");
+  ASSERT_NE(used9, nullptr);
+  ASSERT_NE(used2, nullptr);
+  EXPECT_DOUBLE_EQ(used9->value, 1024);
+  EXPECT_EQ(*used9->label("GPU_I_PROFILE"), "1g.18gb");
+  EXPECT_DOUBLE_EQ(used2->value, 2048);
+  EXPECT_EQ(*used2->label("pod"), "train-0");
+  EXPECT_EQ(*used2->label("namespace"), "ml");
+  EXPECT_EQ(*used2->label("container"), "worker");
+  const auto* power = find(p, "DCGM_FI_DEV_POWER_USAGE", "0", "GPU_I_ID", "2");
+  ASSERT_NE(power, nullptr);
+  EXPECT_DOUBLE_EQ(power->value, 650.25) << "the whole GPU's value on each instance";
+  EXPECT_EQ(find(p, "DCGM_FI_DEV_FB_USED", "1", "GPU_I_ID", "9"), nullptr);
+  EXPECT_NE(find(p, "DCGM_FI_DEV_FB_USED", "1"), nullptr);
+}
+
 TEST(ExporterMetrics, UnavailableCountersDisappearAndSayWhyWhileNvmlFlows) {
   ExporterSnapshot s = two_gpus();
   s.counters_available = false;
@@ -84,7 +143,7 @@ TEST(ExporterMetrics, UnavailableCountersDisappearAndSayWhyWhileNvmlFlows) {
   }
   PrometheusPage p = parse_prometheus_text(render_exporter_metrics(s, false), "metrics");
   EXPECT_EQ(find(p, "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE"), nullptr);
-  EXPECT_EQ(find(p, "cuprobe_pipe_tensor_op_active"), nullptr);
+  EXPECT_EQ(find(p, "DCGM_FI_PROF_PIPE_TENSOR_HMMA_ACTIVE"), nullptr);
   EXPECT_EQ(find(p, "cuprobe_sample_age_seconds"), nullptr);
   const auto* a = find(p, "cuprobe_counters_available", "1");
   ASSERT_NE(a, nullptr);

@@ -19,8 +19,11 @@
 namespace cuprobe {
 
 // Where a column's values come from: PM sampling (CUPTI, or DCGM's profiling
-// fields with --source dcgm), or NVML's vital signs (collect/device/nvml_sampler).
-enum class ColumnSource : std::uint8_t { kCounter, kVital };
+// fields with --source dcgm); NVML's vital signs (collect/device/nvml_sampler and
+// the exporter's NVML reads), which the exporter averages over its window; or
+// NVML's health state (collect/device/nvml_health, the XID watcher), which the
+// exporter serves as last read: running totals, the last XID, flags.
+enum class ColumnSource : std::uint8_t { kCounter, kVital, kState };
 
 // Bits of CounterColumn::presets.
 inline constexpr unsigned kPresetTriage = 1u << 0;
@@ -46,8 +49,9 @@ struct CounterColumn {
   // series value = column value × series_scale (a percentage becomes DCGM's 0-1 ratio);
   // --source dcgm reads the other way: column = DCGM value × (1 / series_scale).
   double series_scale = 1;
-  std::string_view series_help;  // the HELP line on /metrics
-  std::string_view pipe = "";    // value of the `pipe` label, "" for none
+  std::string_view series_help;            // the HELP line on /metrics
+  std::string_view pipe = "";              // value of the `pipe` label, "" for none
+  std::string_view series_type = "gauge";  // "gauge" or "counter", as dcgm-exporter types the field
 };
 
 namespace counter_columns_detail {
@@ -55,8 +59,6 @@ namespace counter_columns_detail {
 inline constexpr double kRatio = 0.01;  // a percentage exported as a ratio
 inline constexpr double kMiB = 1.0 / (1 << 20);
 inline constexpr unsigned kBoth = kPresetTriage | kPresetPipes;
-inline constexpr std::string_view kTensorOpHelp =
-    "Ratio of cycles the tensor pipe is active on one kind of MMA (hmma: fp16/bf16/tf32, imma: int8/int4, dmma: fp64).";
 
 // Checked with the CUPTI host API (tests/collect/counters/cupti/metric_presets_cupti_test.cpp):
 // every name is valid for its chip and each chip's set fits in one PM sampling pass.
@@ -127,10 +129,10 @@ inline constexpr CounterColumn kColumns[] = {
              .gb100 = "TPC.TriageCompute.sm__pipe_tensor_subpipe_hmma_cycles_active_realtime.avg.pct_of_peak_sustained_"
                       "elapsed",
              .gb202 = "sm__pipe_tensor_subpipe_hmma_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed"},
-        .series = "cuprobe_pipe_tensor_op_active",
+        .series = "DCGM_FI_PROF_PIPE_TENSOR_HMMA_ACTIVE",
+        .dcgm_field_id = 1014,
         .series_scale = kRatio,
-        .series_help = kTensorOpHelp,
-        .pipe = "hmma",
+        .series_help = "The ratio of cycles the tensor (HMMA) pipe is active (off the peak sustained elapsed cycles).",
     },
     {
         .name = "tensor_imma_pct",
@@ -144,20 +146,20 @@ inline constexpr CounterColumn kColumns[] = {
              .gb100 = "TPC.TriageCompute.sm__pipe_tensor_subpipe_imma_cycles_active_realtime.avg.pct_of_peak_sustained_"
                       "elapsed",
              .gb202 = "sm__pipe_tensor_subpipe_imma_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed"},
-        .series = "cuprobe_pipe_tensor_op_active",
+        .series = "DCGM_FI_PROF_PIPE_TENSOR_IMMA_ACTIVE",
+        .dcgm_field_id = 1013,
         .series_scale = kRatio,
-        .series_help = kTensorOpHelp,
-        .pipe = "imma",
+        .series_help = "The ratio of cycles the tensor (IMMA) pipe is active (off the peak sustained elapsed cycles).",
     },
     {
         .name = "tensor_dmma_pct",
         .source = ColumnSource::kCounter,
         .unit = "%",
         .description = "tensor pipe active on DMMA (fp64), % of elapsed cycles",
-        .series = "cuprobe_pipe_tensor_op_active",
+        .series = "DCGM_FI_PROF_PIPE_TENSOR_DFMA_ACTIVE",
+        .dcgm_field_id = 1015,
         .series_scale = kRatio,
-        .series_help = kTensorOpHelp,
-        .pipe = "dmma",
+        .series_help = "The ratio of cycles the tensor (DFMA) pipe is active (off the peak sustained elapsed cycles).",
     },
     {
         .name = "fma_pct",
@@ -207,10 +209,10 @@ inline constexpr CounterColumn kColumns[] = {
         .cupti = {.gh100 = "dram__throughput.avg.pct_of_peak_sustained_elapsed",
                   .gb100 = "dram__throughput.avg.pct_of_peak_sustained_elapsed",
                   .gb202 = "dram__throughput.avg.pct_of_peak_sustained_elapsed"},
-        .series = "DCGM_FI_PROF_DRAM_ACTIVE",
-        .dcgm_field_id = 1005,
+        // Not DCGM's DRAM_ACTIVE (cycles the interface is active): bytes moved against the peak.
+        .series = "cuprobe_dram_throughput_active",
         .series_scale = kRatio,
-        .series_help = "Ratio of cycles the device memory interface is active sending or receiving data.",
+        .series_help = "DRAM throughput (read + write), ratio of peak.",
     },
     {
         .name = "dram_read_pct",
@@ -386,6 +388,184 @@ inline constexpr CounterColumn kColumns[] = {
         .dcgm_field_id = 112,
         .series_help = "Current clock event reasons (bitmask of nvmlClocksEventReasons; bits seen during the window).",
     },
+    // DCGM profiling fields cuprobe's PM sampling does not read (or not under DCGM's
+    // definition): filled by --source dcgm only. DRAM_ACTIVE counts cycles the memory
+    // interface is active; cuprobe's dram_pct is throughput against the peak (above).
+    {
+        .name = "dram_active_pct",
+        .source = ColumnSource::kCounter,
+        .unit = "%",
+        .description = "device memory interface active sending or receiving data, % of elapsed cycles (DCGM)",
+        .series = "DCGM_FI_PROF_DRAM_ACTIVE",
+        .dcgm_field_id = 1005,
+        .series_scale = kRatio,
+        .series_help = "Ratio of cycles the device memory interface is active sending or receiving data.",
+    },
+    {
+        .name = "sm_occupancy_pct",
+        .source = ColumnSource::kCounter,
+        .unit = "%",
+        .description = "warps resident on an SM, % of the maximum (DCGM)",
+        .series = "DCGM_FI_PROF_SM_OCCUPANCY",
+        .dcgm_field_id = 1003,
+        .series_scale = kRatio,
+        .series_help = "The ratio of number of warps resident on an SM.",
+    },
+    {
+        .name = "int_active_pct",
+        .source = ColumnSource::kCounter,
+        .unit = "%",
+        .description = "integer pipe active, % of elapsed cycles (DCGM)",
+        .series = "DCGM_FI_PROF_PIPE_INT_ACTIVE",
+        .dcgm_field_id = 1016,
+        .series_scale = kRatio,
+        .series_help = "Ratio of cycles the integer pipe is active.",
+    },
+    // NVML read by the exporter beside the vital signs (collect/device/nvml_health), averaged
+    // over the window like them.
+    {
+        .name = "memory_free_bytes",
+        .source = ColumnSource::kVital,
+        .unit = "bytes",
+        .description = "device memory free",
+        .series = "DCGM_FI_DEV_FB_FREE",
+        .dcgm_field_id = 251,
+        .series_scale = kMiB,
+        .series_help = "Framebuffer memory free (in MiB).",
+    },
+    {
+        .name = "memory_reserved_bytes",
+        .source = ColumnSource::kVital,
+        .unit = "bytes",
+        .description = "device memory reserved by the driver",
+        .series = "DCGM_FI_DEV_FB_RESERVED",
+        .dcgm_field_id = 253,
+        .series_scale = kMiB,
+        .series_help = "Framebuffer memory reserved (in MiB).",
+    },
+    {
+        .name = "memory_temp_c",
+        .source = ColumnSource::kVital,
+        .unit = "C",
+        .description = "memory (HBM) temperature",
+        .series = "DCGM_FI_DEV_MEMORY_TEMP",
+        .dcgm_field_id = 140,
+        .series_help = "Memory temperature (in C).",
+    },
+    {
+        .name = "mem_copy_util_pct",
+        .source = ColumnSource::kVital,
+        .unit = "%",
+        .description = "NVML memory utilization (time device memory was read or written)",
+        .series = "DCGM_FI_DEV_MEM_COPY_UTIL",
+        .dcgm_field_id = 204,
+        .series_help = "Memory utilization (in %).",
+    },
+    {
+        .name = "enc_util_pct",
+        .source = ColumnSource::kVital,
+        .unit = "%",
+        .description = "video encoder utilization",
+        .series = "DCGM_FI_DEV_ENC_UTIL",
+        .dcgm_field_id = 206,
+        .series_help = "Encoder utilization (in %).",
+    },
+    {
+        .name = "dec_util_pct",
+        .source = ColumnSource::kVital,
+        .unit = "%",
+        .description = "video decoder utilization",
+        .series = "DCGM_FI_DEV_DEC_UTIL",
+        .dcgm_field_id = 207,
+        .series_help = "Decoder utilization (in %).",
+    },
+    // NVML state, served as last read (running totals, the last XID, flags).
+    {
+        .name = "energy_mj",
+        .source = ColumnSource::kState,
+        .unit = "mJ",
+        .description = "energy consumed since the driver was loaded",
+        .series = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+        .dcgm_field_id = 156,
+        .series_help = "Total energy consumption since boot (in mJ).",
+        .series_type = "counter",
+    },
+    {
+        .name = "pcie_replays",
+        .source = ColumnSource::kState,
+        .unit = "count",
+        .description = "PCIe replays (retries) since the driver was loaded",
+        .series = "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
+        .dcgm_field_id = 202,
+        .series_help = "Total number of PCIe retries.",
+        .series_type = "counter",
+    },
+    {
+        .name = "xid_last",
+        .source = ColumnSource::kState,
+        .unit = "code",
+        .description = "the last XID error seen since the exporter started (0: none)",
+        .series = "DCGM_FI_DEV_XID_ERRORS",
+        .dcgm_field_id = 230,
+        .series_help = "Value of the last XID error encountered.",
+    },
+    {
+        .name = "xid_errors",
+        .source = ColumnSource::kState,
+        .unit = "count",
+        .description = "XID errors seen since the exporter started",
+        .series = "cuprobe_xid_errors_total",
+        .series_help = "XID errors (nvmlEventTypeXidCriticalError events) seen since the exporter started.",
+        .series_type = "counter",
+    },
+    {
+        .name = "nvlink_kib",
+        .source = ColumnSource::kState,
+        .unit = "KiB",
+        .description = "NVLink data sent and received over all links (NVML throughput counters)",
+        .series = "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
+        .dcgm_field_id = 449,
+        .series_help = "Total number of NVLink bandwidth counters for all lanes.",
+        .series_type = "counter",
+    },
+    {
+        .name = "vgpu_license",
+        .source = ColumnSource::kState,
+        .unit = "flag",
+        .description = "vGPU license status in a vGPU guest (1 licensed, 0 not)",
+        .series = "DCGM_FI_DEV_VGPU_LICENSE_STATUS",
+        .dcgm_field_id = 526,
+        .series_help = "vGPU License status",
+    },
+    {
+        .name = "uncorrectable_remapped_rows",
+        .source = ColumnSource::kState,
+        .unit = "count",
+        .description = "rows remapped for uncorrectable errors",
+        .series = "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS",
+        .dcgm_field_id = 393,
+        .series_help = "Number of remapped rows for uncorrectable errors",
+        .series_type = "counter",
+    },
+    {
+        .name = "correctable_remapped_rows",
+        .source = ColumnSource::kState,
+        .unit = "count",
+        .description = "rows remapped for correctable errors",
+        .series = "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS",
+        .dcgm_field_id = 394,
+        .series_help = "Number of remapped rows for correctable errors",
+        .series_type = "counter",
+    },
+    {
+        .name = "row_remap_failure",
+        .source = ColumnSource::kState,
+        .unit = "flag",
+        .description = "whether remapping of rows has failed",
+        .series = "DCGM_FI_DEV_ROW_REMAP_FAILURE",
+        .dcgm_field_id = 395,
+        .series_help = "Whether remapping of rows has failed",
+    },
 };
 
 constexpr bool columns_valid() {
@@ -397,6 +577,8 @@ constexpr bool columns_valid() {
     if (!(c.series_scale > 0) || 1.0 / (1.0 / c.series_scale) != c.series_scale) return false;
     if ((c.dcgm_field_id != 0) != (c.series.substr(0, kDcgmPrefix.size()) == kDcgmPrefix)) return false;
     if (c.presets != 0 && (c.source != ColumnSource::kCounter || c.cupti.gh100.empty())) return false;
+    if (c.series_type != "gauge" && c.series_type != "counter") return false;
+    if (c.series_type == "counter" && c.dcgm_field_id == 0 && !c.series.ends_with("_total")) return false;
     for (std::size_t j = 0; j < i; ++j) {
       const CounterColumn& d = kColumns[j];
       if (c.name == d.name) return false;

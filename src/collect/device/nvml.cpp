@@ -4,40 +4,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "collect/device/nvml_api.h"
 #include "common/shared_library.h"
 
 namespace cuprobe {
 namespace {
 
-// From NVML's public ABI (nvml.h, not shipped with this toolkit).
-using nvmlDevice_t = void*;
-using nvmlReturn_t = int;
-constexpr nvmlReturn_t kNvmlSuccess = 0;
-constexpr nvmlReturn_t kNvmlInsufficientSize = 7;
-constexpr unsigned kClockSm = 1, kClockMem = 2;  // nvmlClockType_t
-constexpr unsigned kTemperatureGpu = 0;          // nvmlTemperatureSensors_t
-
-struct nvmlMemory_t {
-  unsigned long long total, free, used;
-};
-struct nvmlMemory_v2_t {
-  unsigned int version;
-  unsigned long long total, reserved, free, used;
-};
-struct nvmlUtilization_t {
-  unsigned int gpu, memory;
-};
-struct nvmlProcessInfo_t {  // _v2/_v3 layout
-  unsigned int pid;
-  unsigned long long usedGpuMemory;
-  unsigned int gpuInstanceId, computeInstanceId;
-};
-struct nvmlPciInfo_t {
-  char busIdLegacy[16];
-  unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
-  char busId[32];
-};
-constexpr unsigned int kMemoryV2Version = static_cast<unsigned int>(sizeof(nvmlMemory_v2_t)) | (2u << 24);
 constexpr unsigned long long kNotAvailable = ~0ull;
 
 void list_processes(nvmlReturn_t (*fn)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*), nvmlDevice_t dev, bool compute,
@@ -67,28 +39,6 @@ void list_processes(nvmlReturn_t (*fn)(nvmlDevice_t, unsigned*, nvmlProcessInfo_
 }
 
 }  // namespace
-
-struct Nvml::Api {
-  nvmlReturn_t (*init)() = nullptr;
-  const char* (*error_string)(nvmlReturn_t) = nullptr;
-  nvmlReturn_t (*system_driver_version)(char*, unsigned) = nullptr;
-  nvmlReturn_t (*count)(unsigned*) = nullptr;
-  nvmlReturn_t (*by_index)(unsigned, nvmlDevice_t*) = nullptr;
-  nvmlReturn_t (*by_pci)(const char*, nvmlDevice_t*) = nullptr;
-  nvmlReturn_t (*name)(nvmlDevice_t, char*, unsigned) = nullptr;
-  nvmlReturn_t (*uuid)(nvmlDevice_t, char*, unsigned) = nullptr;
-  nvmlReturn_t (*pci)(nvmlDevice_t, nvmlPciInfo_t*) = nullptr;
-  nvmlReturn_t (*memory)(nvmlDevice_t, nvmlMemory_t*) = nullptr;
-  nvmlReturn_t (*memory_v2)(nvmlDevice_t, nvmlMemory_v2_t*) = nullptr;
-  nvmlReturn_t (*utilization)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
-  nvmlReturn_t (*compute_procs)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*) = nullptr;
-  nvmlReturn_t (*graphics_procs)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*) = nullptr;
-  nvmlReturn_t (*power)(nvmlDevice_t, unsigned*) = nullptr;
-  nvmlReturn_t (*clock)(nvmlDevice_t, unsigned, unsigned*) = nullptr;
-  nvmlReturn_t (*temperature)(nvmlDevice_t, unsigned, unsigned*) = nullptr;
-  nvmlReturn_t (*clock_events)(nvmlDevice_t, unsigned long long*) = nullptr;
-  nvmlReturn_t (*clock_throttle)(nvmlDevice_t, unsigned long long*) = nullptr;
-};
 
 namespace {
 
@@ -149,23 +99,44 @@ Nvml::Nvml(const char* library) : api_(std::make_unique<Api>()) {
     error_ = lib.error;
     return;
   }
-  error_ = resolve_symbols(
-      lib, {required_symbol("nvmlInit_v2", api.init), optional_symbol("nvmlErrorString", api.error_string),
-            optional_symbol("nvmlSystemGetDriverVersion", api.system_driver_version),
-            required_symbol("nvmlDeviceGetCount_v2", api.count),
-            required_symbol("nvmlDeviceGetHandleByIndex_v2", api.by_index),
-            optional_symbol("nvmlDeviceGetHandleByPciBusId_v2", api.by_pci),
-            optional_symbol("nvmlDeviceGetName", api.name), optional_symbol("nvmlDeviceGetUUID", api.uuid),
-            optional_symbol("nvmlDeviceGetPciInfo_v3", api.pci), optional_symbol("nvmlDeviceGetMemoryInfo", api.memory),
-            optional_symbol("nvmlDeviceGetMemoryInfo_v2", api.memory_v2),
-            optional_symbol("nvmlDeviceGetUtilizationRates", api.utilization),
-            optional_symbol("nvmlDeviceGetComputeRunningProcesses_v3", api.compute_procs),
-            optional_symbol("nvmlDeviceGetGraphicsRunningProcesses_v3", api.graphics_procs),
-            optional_symbol("nvmlDeviceGetPowerUsage", api.power), optional_symbol("nvmlDeviceGetClockInfo", api.clock),
-            optional_symbol("nvmlDeviceGetTemperature", api.temperature),
-            optional_symbol("nvmlDeviceGetCurrentClocksEventReasons", api.clock_events),
-            optional_symbol("nvmlDeviceGetCurrentClocksThrottleReasons", api.clock_throttle)});
+  error_ =
+      resolve_symbols(lib, {required_symbol("nvmlInit_v2", api.init),
+                            optional_symbol("nvmlErrorString", api.error_string),
+                            optional_symbol("nvmlSystemGetDriverVersion", api.system_driver_version),
+                            required_symbol("nvmlDeviceGetCount_v2", api.count),
+                            required_symbol("nvmlDeviceGetHandleByIndex_v2", api.by_index),
+                            optional_symbol("nvmlDeviceGetHandleByPciBusId_v2", api.by_pci),
+                            optional_symbol("nvmlDeviceGetName", api.name),
+                            optional_symbol("nvmlDeviceGetUUID", api.uuid),
+                            optional_symbol("nvmlDeviceGetPciInfo_v3", api.pci),
+                            optional_symbol("nvmlDeviceGetMemoryInfo", api.memory),
+                            optional_symbol("nvmlDeviceGetMemoryInfo_v2", api.memory_v2),
+                            optional_symbol("nvmlDeviceGetUtilizationRates", api.utilization),
+                            optional_symbol("nvmlDeviceGetComputeRunningProcesses_v3", api.compute_procs),
+                            optional_symbol("nvmlDeviceGetGraphicsRunningProcesses_v3", api.graphics_procs),
+                            optional_symbol("nvmlDeviceGetPowerUsage", api.power),
+                            optional_symbol("nvmlDeviceGetClockInfo", api.clock),
+                            optional_symbol("nvmlDeviceGetTemperature", api.temperature),
+                            optional_symbol("nvmlDeviceGetCurrentClocksEventReasons", api.clock_events),
+                            optional_symbol("nvmlDeviceGetCurrentClocksThrottleReasons", api.clock_throttle),
+                            optional_symbol("nvmlDeviceGetTotalEnergyConsumption", api.energy),
+                            optional_symbol("nvmlDeviceGetPcieReplayCounter", api.pcie_replays),
+                            optional_symbol("nvmlDeviceGetRemappedRows", api.remapped_rows),
+                            optional_symbol("nvmlDeviceGetFieldValues", api.field_values),
+                            optional_symbol("nvmlDeviceGetEncoderUtilization", api.encoder_util),
+                            optional_symbol("nvmlDeviceGetDecoderUtilization", api.decoder_util),
+                            optional_symbol("nvmlDeviceGetVirtualizationMode", api.virtualization_mode),
+                            optional_symbol("nvmlDeviceGetGridLicensableFeatures_v4", api.grid_licensable_features),
+                            optional_symbol("nvmlEventSetCreate", api.event_set_create),
+                            optional_symbol("nvmlDeviceRegisterEvents", api.register_events),
+                            optional_symbol("nvmlEventSetWait_v2", api.event_set_wait),
+                            optional_symbol("nvmlEventSetFree", api.event_set_free),
+                            optional_symbol("nvmlDeviceGetMigMode", api.mig_mode),
+                            optional_symbol("nvmlDeviceGetMaxMigDeviceCount", api.max_mig_devices),
+                            optional_symbol("nvmlDeviceGetMigDeviceHandleByIndex", api.mig_device_by_index),
+                            optional_symbol("nvmlDeviceGetGpuInstanceId", api.gpu_instance_id)});
   if (!error_.empty()) return;
+  missing_ = missing_optional_symbols(api);
   nvmlReturn_t r = api.init();
   if (r != kNvmlSuccess) {
     error_ = std::string("nvmlInit: ") + (api.error_string ? api.error_string(r) : std::to_string(r).c_str());

@@ -55,13 +55,18 @@ class Nvml {
   // Power, clocks, temperature, clock event reasons, memory used, utilisation; false when the
   // device cannot be opened (fields NVML does not support stay NaN).
   bool vitals(int index, NvmlVitals& out) const;
+  // The optional functions behind the exporter's health, XID and MIG series that this
+  // library lacks (an older driver), by NVML name: each leaves its series absent.
+  const std::vector<std::string>& missing_functions() const { return missing_; }
 
-  struct Api;  // the resolved functions (nvml.cpp)
+  struct Api;  // the resolved functions (nvml_api.h)
+  const Api& api() const { return *api_; }
 
  private:
   bool ok_ = false;
   std::string error_;
   std::unique_ptr<Api> api_;
+  std::vector<std::string> missing_;
 };
 
 // Names of the set bits of an nvmlClocksEventReasons mask, e.g. {"gpu_idle", "sw_power_cap"}.

@@ -30,8 +30,18 @@ TEST(CounterColumns, UnitsMatchTheColumnNames) {
       EXPECT_EQ(unit, "W") << name;
     } else if (name.ends_with("_c")) {
       EXPECT_EQ(unit, "C") << name;
-    } else {
+    } else if (name.ends_with("_mj")) {
+      EXPECT_EQ(unit, "mJ") << name;
+    } else if (name.ends_with("_kib")) {
+      EXPECT_EQ(unit, "KiB") << name;
+    } else if (name.ends_with("_rows") || name.ends_with("_replays") || name.ends_with("_errors")) {
+      EXPECT_EQ(unit, "count") << name;
+    } else if (name.ends_with("_reasons")) {
       EXPECT_EQ(unit, "bitmask") << name;
+    } else if (name == "xid_last") {
+      EXPECT_EQ(unit, "code") << name;
+    } else {
+      EXPECT_EQ(unit, "flag") << name;
     }
   }
 }
@@ -54,22 +64,38 @@ TEST(CounterColumns, DcgmFieldsInColumnOrder) {
   for (const CounterColumn& c : kCounterColumns) {
     if (c.source == ColumnSource::kCounter && c.dcgm_field_id != 0) dcgm.emplace_back(c.name);
   }
-  EXPECT_EQ(dcgm,
-            (std::vector<std::string>{"gr_active_pct", "sm_active_pct", "tensor_active_pct", "dram_pct",
-                                      "fp64_active_pct", "fp32_active_pct", "fp16_active_pct", "pcie_read_bytes_per_s",
-                                      "pcie_write_bytes_per_s", "nvlink_rx_bytes_per_s", "nvlink_tx_bytes_per_s"}));
+  EXPECT_EQ(dcgm, (std::vector<std::string>{"gr_active_pct", "sm_active_pct", "tensor_active_pct", "tensor_hmma_pct",
+                                            "tensor_imma_pct", "tensor_dmma_pct", "fp64_active_pct", "fp32_active_pct",
+                                            "fp16_active_pct", "pcie_read_bytes_per_s", "pcie_write_bytes_per_s",
+                                            "nvlink_rx_bytes_per_s", "nvlink_tx_bytes_per_s", "dram_active_pct",
+                                            "sm_occupancy_pct", "int_active_pct"}));
   const CounterColumn* tensor = find_counter_column("tensor_active_pct", ColumnSource::kCounter);
   ASSERT_NE(tensor, nullptr);
   EXPECT_EQ(tensor->series, "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE");
   EXPECT_EQ(tensor->dcgm_field_id, 1004);
 }
 
+// The vital signs `sample` appends come first, in its order; the exporter reads the rest beside them.
 TEST(CounterColumns, VitalColumnsAreNvmlsInItsOrder) {
   std::vector<std::string> vitals;
   for (const CounterColumn& c : kCounterColumns) {
     if (c.source == ColumnSource::kVital) vitals.emplace_back(c.name);
   }
+  ASSERT_GE(vitals.size(), nvml_vital_columns().size());
+  vitals.resize(nvml_vital_columns().size());
   EXPECT_EQ(vitals, nvml_vital_columns());
+}
+
+// DCGM's own meaning stays with DCGM's name: cuprobe's DRAM throughput is served under its own.
+TEST(CounterColumns, DramActiveKeepsDcgmsMeaning) {
+  const CounterColumn* throughput = find_counter_column("dram_pct", ColumnSource::kCounter);
+  const CounterColumn* active = find_counter_column("dram_active_pct", ColumnSource::kCounter);
+  ASSERT_NE(throughput, nullptr);
+  ASSERT_NE(active, nullptr);
+  EXPECT_EQ(throughput->series, "cuprobe_dram_throughput_active");
+  EXPECT_EQ(active->series, "DCGM_FI_PROF_DRAM_ACTIVE");
+  EXPECT_EQ(active->dcgm_field_id, 1005);
+  EXPECT_EQ(active->presets, 0u) << "no PM metric of active DRAM cycles is validated for the presets' chips";
 }
 
 TEST(CounterColumns, PresetsAreTheTablesColumns) {
