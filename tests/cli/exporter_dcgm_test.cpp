@@ -19,6 +19,7 @@
 #include "support/background_process.h"
 #include "support/fake_gpu_env.h"
 #include "support/run_cuprobe.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {

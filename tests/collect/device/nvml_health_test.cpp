@@ -10,6 +10,7 @@
 
 #include "collect/device/nvml_mig.h"
 #include "collect/device/nvml_xid_watcher.h"
+#include "support/test_paths.h"
 
 namespace cuprobe::test {
 namespace {
