@@ -111,7 +111,8 @@ struct StreamServer::Impl {
   std::vector<ProfileCall> profile_calls;
   std::uint64_t events_sent = 0;
   // What /metrics reports (under mu).
-  std::int64_t streams_running = 0, prompt_tokens_total = 0, generation_tokens_total = 0, requests_total = 0;
+  std::int64_t streams_running = 0, peak_streams = 0, prompt_tokens_total = 0, generation_tokens_total = 0,
+               requests_total = 0;
   std::uint64_t metrics_scrapes = 0;
 
   std::string metrics_text() const {
@@ -319,7 +320,7 @@ struct StreamServer::Impl {
     (void)due;
   }
 
-  void start_stream(Conn& c, const std::string& path, const std::string& body) {
+  void start_stream(Conn& c, const std::string& path, const std::string& body, const std::string& head_in) {
     nlohmann::json req = nlohmann::json::parse(body, nullptr, false);
     if (req.is_discarded() || !req.is_object()) {
       simple_response(c, 400, "Bad Request", "{\"error\":{\"message\":\"invalid JSON body\"}}");
@@ -363,6 +364,7 @@ struct StreamServer::Impl {
     {
       std::lock_guard<std::mutex> lock(mu);
       ++streams_running;
+      peak_streams = std::max(peak_streams, streams_running);
       ++requests_total;
       prompt_tokens_total += words;
       ServedRequest& s = served.emplace_back();
@@ -373,6 +375,8 @@ struct StreamServer::Impl {
       s.prompt = prompt;
       s.ignore_eos = ignore_eos;
       s.include_usage = c.include_usage;
+      s.head = head_in;
+      s.body = body;
       c.served_index = served.size() - 1;
     }
     c.responding = true;
@@ -470,7 +474,7 @@ struct StreamServer::Impl {
                              "text/plain");
     }
     if (method == "POST" && (path == "/v1/completions" || path == "/v1/chat/completions" || path == "/generate")) {
-      return start_stream(c, path, body);
+      return start_stream(c, path, body, head);
     }
     simple_response(c, 404, "Not Found", "{\"detail\":\"Not Found\"}");
   }
@@ -591,6 +595,11 @@ void StreamServer::stop() {
 
 std::uint16_t StreamServer::port() const { return impl_->port; }
 std::string StreamServer::url() const { return "http://127.0.0.1:" + std::to_string(impl_->port); }
+
+std::int64_t StreamServer::peak_streams() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->peak_streams;
+}
 
 std::vector<ServedRequest> StreamServer::served() const {
   std::lock_guard<std::mutex> lock(impl_->mu);

@@ -45,6 +45,8 @@ struct ServedRequest {
   std::int64_t prompt_tokens = 0, completion_tokens = 0;
   bool ignore_eos = false, include_usage = false;
   std::string prompt;  // the prompt as the server read it (chat: the messages' contents, space-joined)
+  std::string head;    // the request line and headers, as received
+  std::string body;    // the request body, as received
 };
 
 struct ProfileCall {
@@ -70,6 +72,7 @@ class StreamServer {
   std::uint64_t tokenize_calls() const;
   std::uint64_t events_sent() const;
   std::uint64_t metrics_scrapes() const;  // GET /metrics answered
+  std::int64_t peak_streams() const;      // the most generation requests in flight at once
   // The /metrics text the server would serve now.
   std::string metrics_text() const;
 
