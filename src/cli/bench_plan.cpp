@@ -1,6 +1,7 @@
 #include "cli/bench_plan.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
