@@ -39,7 +39,8 @@ void declare_load(CLI::App& app, BenchFlags& f) {
                  "measured requests to send, as the peers' --num-prompts (default 1000 unless --duration)");
   app.add_option("--duration", f.duration, "stop sending this long after the first measured request (e.g. 60s)");
   app.add_option("--warmup,--num-warmups,--warmup-requests", f.warmup,
-                 "requests (N) or seconds (e.g. 20s) at the start that are not measured")
+                 "requests (N) or seconds (e.g. 20s) at the start that are not measured (1 where SGLang's rules apply, "
+                 "as its --warmup-requests)")
       ->capture_default_str();
   app.add_option("--input-len", f.input_len,
                  "synthetic prompt length in words (~tokens); with --dataset-name: vLLM's general input length "
