@@ -17,8 +17,13 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForAllHelp&) {
     std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
     return kExitOk;
-  } catch (const CLI::ExtrasError&) {
-    std::string line = unexpected_arguments_message(app.remaining(), option_spellings(app));
+  } catch (const CLI::ExtrasError& e) {
+    std::vector<std::string> extras = app.remaining(true);  // a subcommand's (`help VERB x`) too
+    if (extras.empty()) {
+      std::fprintf(stderr, "%s: %s (see --help)\n", app.get_name().c_str(), e.what());
+      return kExitUsage;
+    }
+    std::string line = unexpected_arguments_message(extras, option_spellings(app));
     bool hinted = line.find("did you mean") != std::string::npos;
     std::fprintf(stderr, "%s: %s%s\n", app.get_name().c_str(), line.c_str(), hinted ? "" : " (see --help)");
     return kExitUsage;

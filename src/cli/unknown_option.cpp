@@ -56,6 +56,7 @@ std::vector<std::string> option_spellings(const CLI::App& app) {
 
 std::string unexpected_arguments_message(const std::vector<std::string>& extras,
                                          const std::vector<std::string>& known) {
+  if (extras.empty()) return "unexpected arguments";
   auto first = std::find_if(extras.begin(), extras.end(), is_option_token);
   std::string line;
   if (first != extras.end()) {

@@ -24,6 +24,7 @@ TEST(UnknownOption, MessageKeepsTheTypedOrder) {
   EXPECT_EQ(unexpected_arguments_message({"--max-concurency=4", "x", "y"}, known),
             "unknown option --max-concurency; did you mean --max-concurrency? (also not expected: x y)");
   EXPECT_EQ(unexpected_arguments_message({"a", "b"}, known), "unexpected argument 'a' (also not expected: b)");
+  EXPECT_EQ(unexpected_arguments_message({}, known), "unexpected arguments");
 }
 
 TEST(UnknownOption, EveryVerbHintsAndExitsTwo) {
