@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -16,6 +17,7 @@
 
 #include "cli/bench_flags.h"
 #include "cli/bench_observer.h"
+#include "cli/bench_peer_args.h"
 #include "cli/bench_plan.h"
 #include "cli/parse_args.h"
 #include "cli/sampler_thread.h"
@@ -98,18 +100,29 @@ int run_exit_code(const BenchReport& report, const HttpUrl& server, const std::s
   return kExitOk;
 }
 
-// stdout (text, --json or --csv), --save-requests and --save-result, for one run or a sweep.
+// One result file: vLLM's default name made now (the model and the date are known),
+// its directory created, its text kept where the result is appended.
+void write_result(const std::vector<BenchReport>& reports, const ResultTarget& t, const BenchOutputs& o) {
+  std::string path = t.path;
+  if (path.empty()) path = (t.dir.empty() ? "" : t.dir + "/") + vllm_result_filename(reports.back());
+  if (!t.dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(t.dir, ec);
+    if (ec) throw Error("--result-dir " + t.dir + ": " + ec.message());
+  }
+  std::string existing;
+  if (t.append || t.format == "sglang") {  // SGLang appends its line to the file.
+    std::ifstream in(path, std::ios::binary);
+    if (in) existing.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  write_file_atomically(path, bench_saved_result(reports, t.format, std::move(existing), o.peer), o.inputs);
+}
+
+// stdout (text, --json or --csv), --save-requests and the result files, for one run or a sweep.
 void write_bench_outputs(const std::vector<BenchReport>& reports, const BenchOutputs& o) {
   std::string out = bench_stdout(reports, o.json, o.csv);
   if (!o.save_requests.empty()) write_file_atomically(o.save_requests, bench_requests_jsonl(reports), o.inputs);
-  if (!o.save_result.empty()) {
-    std::string existing;
-    if (o.result_format == "sglang") {  // SGLang appends its line to the file.
-      std::ifstream in(o.save_result, std::ios::binary);
-      if (in) existing.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    write_file_atomically(o.save_result, bench_saved_result(reports, o.result_format, std::move(existing)), o.inputs);
-  }
+  for (const ResultTarget& t : o.results) write_result(reports, t, o);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
 }
@@ -152,6 +165,10 @@ void wait_for_server(const BenchPlan& p, RequestTemplate& tpl) {
 // the server rejects; returns the settings the report names.
 BenchSettings prepare_requests(const BenchPlan& p, RequestTemplate& tpl, BuiltWorkload& workload) {
   nlohmann::ordered_json notes = nlohmann::ordered_json::array();
+  for (const std::string& note : p.notes) {
+    notes.push_back(note);
+    if (!p.quiet) say("bench", "%s", note.c_str());
+  }
   if (p.workload) {
     if (!p.quiet) say("bench", "building the %s workload", p.dataset_name.c_str());
     workload = build_workload(*p.workload, p.server, p.client, tpl.model);
@@ -177,6 +194,10 @@ BenchSettings prepare_requests(const BenchPlan& p, RequestTemplate& tpl, BuiltWo
                        .endpoint = p.endpoint,
                        .model = tpl.model,
                        .prompts = workload.workload ? workload.workload->describe() : p.prompts->describe(),
+                       .backend = p.backend,
+                       .model_id = p.model_id,
+                       .max_concurrency = p.max_concurrency,
+                       .sampling = nlohmann::ordered_json::parse(tpl.sampling.dump()),
                        .arrival = p.arrival,
                        .ramp_up = p.ramp_up,
                        .input_len = p.input_len,
@@ -201,8 +222,7 @@ BenchIdentityInput bench_identity(const BenchPlan& p) {
   id.host = host;
   id.label = p.label;
   id.metadata = p.metadata;
-  if (p.outputs.json || p.outputs.csv || !p.outputs.save_result.empty())
-    set_identity_gpus(id, collect_devices(nullptr));
+  if (p.outputs.json || p.outputs.csv || !p.outputs.results.empty()) set_identity_gpus(id, collect_devices(nullptr));
   return id;
 }
 
@@ -319,7 +339,7 @@ int run(const BenchPlan& p) {
   const BenchSettings settings = prepare_requests(p, tpl, workload);
   RequestFactory factory = [&](std::uint64_t index) {
     Prompt prompt = workload.workload ? workload.workload->next(index) : p.prompts->prompt(index);
-    return OutgoingRequest(build_http_request(tpl, prompt), prompt.max_tokens, prompt.expected_prompt_tokens);
+    return OutgoingRequest(build_http_request(tpl, prompt, index), prompt.max_tokens, prompt.expected_prompt_tokens);
   };
   BenchRuns runs(p, tpl, settings, factory, workload.workload.get(), sampler.get(), sample_note);
   runs.replay_times_of(workload);
@@ -337,7 +357,11 @@ int run_bench(int argc, char** argv) {
   app.name(argv[0]);
   BenchFlags flags;
   declare_bench_flags(app, flags);
-  std::vector<std::string> args = join_goodput_values(argc, argv);
+  std::vector<std::string> known;
+  for (const CLI::Option* o : app.get_options()) {
+    for (const std::string& l : o->get_lnames()) known.push_back("--" + l);
+  }
+  std::vector<std::string> args = normalize_bench_args(argc, argv, known);
   std::vector<char*> arg_ptrs;
   for (std::string& a : args) arg_ptrs.push_back(a.data());
   if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return *code;

@@ -6,34 +6,84 @@ namespace cuprobe {
 
 namespace {
 
-void declare_what_to_send(CLI::App& app, BenchFlags& f) {
+// The server: cuprobe's URL, or the peers' --base-url/--host/--port with --endpoint or --backend.
+void declare_server(CLI::App& app, BenchFlags& f) {
   app.add_option("URL", f.url,
-                 "server, e.g. http://127.0.0.1:30000, http://host:8000/v1/chat/completions or https://gateway/v1")
-      ->required();
-  app.add_option("--endpoint", f.endpoint, "/v1/completions (default), /v1/chat/completions or /generate");
+                 "server, e.g. http://127.0.0.1:30000, http://host:8000/v1/chat/completions or https://gateway/v1 "
+                 "(or the peers' --base-url, --host/--port; default http://127.0.0.1:8000, SGLang's backends "
+                 "their port)");
+  app.add_option("--base-url", f.base_url, "server base URL instead of URL (vLLM, SGLang); --endpoint is appended");
+  app.add_option("--host", f.host, "server host instead of URL (vLLM's default 127.0.0.1)");
+  app.add_option("--port", f.port, "server port instead of URL (vLLM: 8000; SGLang: by --backend, 30000 for sglang)");
+  app.add_option("--backend", f.backend,
+                 "the peers' request kind: openai, vllm (/v1/completions), openai-chat (chat), sglang "
+                 "(/generate), sglang-oai, sglang-oai-chat, vllm-chat, lmdeploy, lmdeploy-chat; it also says whose "
+                 "rules apply where vLLM and SGLang differ (sglang*, lmdeploy*, vllm-chat: SGLang's; else vLLM's)");
+  app.add_option("--endpoint", f.endpoint,
+                 "/v1/completions (default), /v1/chat/completions or /generate (default: --backend's)");
   app.add_option("--model", f.model, "model name for OpenAI endpoints (default: the first of /v1/models)");
-  app.add_option("-c,--concurrency", f.concurrency,
-                 "closed loop: requests in flight (default 1); with --rate: the most in flight (default: no cap)");
+  app.add_option("--served-model-name", f.served_model_name,
+                 "the model name sent in requests when it differs from --model (vLLM, SGLang)");
+}
+
+void declare_load(CLI::App& app, BenchFlags& f) {
+  app.add_option("-c,--concurrency,--max-concurrency", f.concurrency,
+                 "closed loop: requests in flight (default 1; with --request-rate inf or a peer's --backend/--host/"
+                 "--port/--base-url: all requests at once, as vLLM and SGLang); with --rate: the most in flight "
+                 "(default: no cap)");
   app.add_option("--rate,--request-rate", f.rate,
-                 "open loop: requests per second; a list (e.g. 2,4,8) runs once per rate (a sweep)");
+                 "open loop: requests per second; inf = no rate (the peers' default); a list (e.g. 2,4,8) runs once "
+                 "per rate (a sweep)");
   app.add_option("--arrival", f.arrival, "open-loop arrivals: poisson or constant")->capture_default_str();
-  app.add_option("-n,--requests", f.requests, "measured requests to send (default 1000 unless --duration)");
+  app.add_option("-n,--requests,--num-prompts", f.requests,
+                 "measured requests to send, as the peers' --num-prompts (default 1000 unless --duration)");
   app.add_option("--duration", f.duration, "stop sending this long after the first measured request (e.g. 60s)");
-  app.add_option("--warmup", f.warmup, "requests (N) or seconds (e.g. 20s) at the start that are not measured")
+  app.add_option("--warmup,--num-warmups,--warmup-requests", f.warmup,
+                 "requests (N) or seconds (e.g. 20s) at the start that are not measured (1 where SGLang's rules apply, "
+                 "as its --warmup-requests)")
       ->capture_default_str();
-  app.add_option("--input-len", f.input_len, "synthetic prompt length in words (~tokens)")->capture_default_str();
-  app.add_option("--output-len", f.output_len, "max_tokens of every request")->capture_default_str();
+  app.add_option("--input-len", f.input_len,
+                 "synthetic prompt length in words (~tokens); with --dataset-name: vLLM's general input length "
+                 "(--random-input-len, --sonnet-input-len)")
+      ->capture_default_str();
+  app.add_option("--output-len", f.output_len,
+                 "max_tokens of every request; with --dataset-name: vLLM's general output length (every "
+                 "dataset's own)")
+      ->capture_default_str();
   app.add_option("--dataset", f.dataset,
                  "JSONL prompts: {\"prompt\": ...} or {\"messages\": [...]}, optional max_tokens");
-  // Workloads (datasets, token-true lengths): one block, see cli/workload_flags.h.
-  add_workload_flags(app, f.workload);
-  app.add_flag("--no-ignore-eos", f.no_ignore_eos, "do not ask the server to ignore EOS (outputs may be shorter)");
+}
+
+void declare_request_body(CLI::App& app, BenchFlags& f) {
+  app.add_flag("--no-ignore-eos,--disable-ignore-eos", f.no_ignore_eos,
+               "do not ask the server to ignore EOS (outputs may be shorter; SGLang's --disable-ignore-eos)");
+  app.add_flag("--ignore-eos", f.ignore_eos, "ask the server to ignore EOS (vLLM's flag; cuprobe's default)");
   app.add_flag("--no-stream-options", f.no_stream_options,
                "leave stream_options out of OpenAI request bodies (servers that reject unknown fields with 400/422); "
                "output tokens are then counted from the stream");
-  app.add_option("--temperature", f.temperature, "sampling temperature")->capture_default_str();
-  app.add_option("--extra-body", f.extra_body, "JSON object merged into every request body");
-  add_http_client_flags(app, f.client);
+  app.add_flag("--disable-stream", f.disable_stream,
+               "SGLang's non-streaming mode: not offered (bench measures streams); refused with a reason");
+  app.add_flag("--apply-chat-template", f.apply_chat_template,
+               "SGLang's client-side chat template: cuprobe renders none; send to a chat endpoint instead "
+               "(accepted, with a note)");
+  SamplingFlags& s = f.sampling;
+  const std::string g = "Sampling (sent in every request body; not sent when not given)";
+  app.add_option("--temperature", s.temperature, "sampling temperature (0: greedy, the peers' default)")
+      ->capture_default_str()
+      ->group(g);
+  app.add_option("--top-p", s.top_p, "top_p")->group(g);
+  app.add_option("--top-k", s.top_k, "top_k")->group(g);
+  app.add_option("--min-p", s.min_p, "min_p")->group(g);
+  app.add_option("--frequency-penalty", s.frequency_penalty, "frequency_penalty")->group(g);
+  app.add_option("--presence-penalty", s.presence_penalty, "presence_penalty")->group(g);
+  app.add_option("--repetition-penalty", s.repetition_penalty, "repetition_penalty")->group(g);
+  app.add_option("--extra-body,--extra-request-body", f.extra_body,
+                 "JSON object merged into every request body (wins over the sampling options)");
+  app.add_option("--request-id-prefix", f.request_id_prefix,
+                 "send x-request-id: PREFIX<index> with every request (vLLM's header)");
+}
+
+void declare_bounds(CLI::App& app, BenchFlags& f) {
   app.add_option("--seed", f.seed, "seed for prompts and arrivals")->capture_default_str();
   app.add_option("--request-timeout", f.request_timeout, "a request still running after this fails with 'timeout'")
       ->capture_default_str();
@@ -45,10 +95,15 @@ void declare_what_to_send(CLI::App& app, BenchFlags& f) {
   app.add_flag("--no-keep-alive", f.no_keep_alive,
                "a new connection (and TLS handshake) for every request, to measure cold connections");
   app.add_option("--wait-timeout", f.wait_timeout, "how long to wait for readiness (exit 1)")->capture_default_str();
+  app.add_option("--ready-check-timeout-sec", f.ready_check_timeout_sec,
+                 "the peers' readiness bound in seconds; 0 = do not wait (as --no-wait)");
+  app.add_flag("--disable-tqdm", f.disable_tqdm, "accepted (the peers' progress bar); -q silences progress");
 }
 
 void declare_profile_and_counters(CLI::App& app, BenchFlags& f) {
-  app.add_option("--profile", f.profile, "start/stop the server's torch profiler in the steady window: sglang|vllm");
+  app.add_option("--profile", f.profile,
+                 "start/stop the server's torch profiler in the steady window: sglang|vllm; alone (the peers' "
+                 "flag): the kind --backend names");
   app.add_option("--profile-dir", f.profile_dir, "SGLang output_dir for the traces (on the server host)");
   app.add_option("--profile-steps", f.profile_steps, "SGLang num_steps: the server stops profiling by itself");
   app.add_flag("--sample", f.sample, "sample device counters over the steady window (needs a GPU: exit 3 otherwise)");
@@ -62,8 +117,8 @@ void declare_profile_and_counters(CLI::App& app, BenchFlags& f) {
   add_gpu_flag(app, f.counters, "with --sample: GPUs to sample, all or indices like 0,1")->capture_default_str();
 }
 
-// Arrivals, SLOs, results, server metrics (issue 13; vLLM's and SGLang's names as aliases).
-void declare_arrivals_and_results(CLI::App& app, BenchFlags& f) {
+// Arrivals, SLOs, server metrics (issue 13; vLLM's and SGLang's names as aliases).
+void declare_arrivals(CLI::App& app, BenchFlags& f) {
   app.add_option("--burstiness", f.burstiness,
                  "open loop: gamma shape of the gaps between arrivals (1 = Poisson; <1 burstier; vLLM's)")
       ->capture_default_str();
@@ -79,18 +134,38 @@ void declare_arrivals_and_results(CLI::App& app, BenchFlags& f) {
   app.add_option("--percentiles,--metric-percentiles", f.percentiles,
                  "latency percentiles to report, e.g. 50,90,95,99,99.9")
       ->capture_default_str();
+  app.add_option("--percentile-metrics", f.percentile_metrics,
+                 "--result-format vllm: the metrics with statistics, of ttft,tpot,itl,e2el (default: all four)");
   app.add_flag("--server-metrics", f.server_metrics,
                "scrape the server's /metrics (vllm:, sglang:) at the steady window's start and end and report them");
-  app.add_option("--save-result", f.save_result, "write the result to FILE in --result-format");
-  app.add_option("--result-format", f.result_format,
-                 "cuprobe (the --json report), vllm (vllm bench serve's JSON) or sglang (appends bench_serving's "
-                 "JSONL line)")
-      ->check(CLI::IsMember({"cuprobe", "vllm", "sglang"}))
-      ->capture_default_str();
-  app.add_flag("--csv", f.csv, "print one CSV row per rate (the whole run's figures) instead of the text report");
-  app.add_option("--label", f.label, "a name for this run, kept in every result");
-  app.add_option("--metadata", f.metadata, "KEY=VALUE kept in every result; repeatable")->allow_extra_args(false);
   add_source_flag(app, f.counters, "with --sample: ");
+}
+
+// Results: cuprobe's --result-file, vLLM's --save-result family, SGLang's --output-file.
+void declare_results(CLI::App& app, BenchFlags& f) {
+  app.add_option("--result-file", f.result_file,
+                 "write the result to FILE in --result-format (default cuprobe); --save-result FILE is its old "
+                 "spelling");
+  app.add_flag("--save-result", f.save_result,
+               "vLLM's: write the result to --result-dir/--result-filename (default vLLM's "
+               "LABEL-RATEqps[-concurrencyC]-MODEL-DATE.json) in --result-format (default vllm)");
+  app.add_option("--result-dir", f.result_dir, "with --save-result: the directory (created; default: here)");
+  app.add_option("--result-filename", f.result_filename, "with --save-result: the file name");
+  app.add_flag("--append-result", f.append_result,
+               "vLLM's: append the result to the file (a new line per result) instead of replacing it; implies "
+               "--save-result");
+  app.add_flag("--save-detailed,--output-details", f.save_detailed,
+               "the peers' per-request lists in their result: input_lens, output_lens, ttfts, itls, errors");
+  app.add_option("--output-file", f.output_file,
+                 "SGLang's: append the result as one JSON line to FILE in --result-format (default sglang)");
+  app.add_option("--result-format", f.result_format,
+                 "cuprobe (the --json report), vllm (vllm bench serve's JSON) or sglang (bench_serving's JSONL "
+                 "line); it also says whose rules apply where vLLM and SGLang differ")
+      ->check(CLI::IsMember({"cuprobe", "vllm", "sglang"}));
+  app.add_flag("--csv", f.csv, "print one CSV row per rate (the whole run's figures) instead of the text report");
+  app.add_option("--label,--tag", f.label, "a name for this run, kept in every result (SGLang's --tag)");
+  app.add_option("--metadata", f.metadata, "KEY=VALUE kept in every result; repeatable, or several after one")
+      ->allow_extra_args(false);
   app.add_option("--save-requests", f.save_requests, "write one JSON line per request (all timestamps) to FILE");
   app.add_flag("--json", f.json, "print the report as JSON (schema cuprobe.bench/1)");
   app.add_flag("-q,--quiet", f.quiet, "no progress on stderr");
@@ -99,27 +174,16 @@ void declare_arrivals_and_results(CLI::App& app, BenchFlags& f) {
 }  // namespace
 
 void declare_bench_flags(CLI::App& app, BenchFlags& flags) {
-  declare_what_to_send(app, flags);
+  declare_server(app, flags);
+  declare_load(app, flags);
+  // Workloads (datasets, token-true lengths): one block, see cli/workload_flags.h.
+  add_workload_flags(app, flags.workload);
+  declare_request_body(app, flags);
+  add_http_client_flags(app, flags.client);
+  declare_bounds(app, flags);
   declare_profile_and_counters(app, flags);
-  declare_arrivals_and_results(app, flags);
-}
-
-std::vector<std::string> join_goodput_values(int argc, char** argv) {
-  auto slo_word = [](const std::string& w) {
-    std::size_t colon = w.find(':');
-    if (colon == std::string::npos || colon == 0 || colon + 1 == w.size()) return false;
-    std::string name = w.substr(0, colon);
-    return (name == "ttft" || name == "tpot" || name == "e2e" || name == "e2el") &&
-           w.find_first_not_of("0123456789.", colon + 1) == std::string::npos;
-  };
-  std::vector<std::string> out;
-  for (int i = 0; i < argc; ++i) {
-    out.emplace_back(argv[i]);
-    if (out.back() != "--goodput") continue;
-    if (i + 1 < argc) out.emplace_back(argv[++i]);
-    while (i + 1 < argc && slo_word(argv[i + 1])) out.back() += std::string(" ") + argv[++i];
-  }
-  return out;
+  declare_arrivals(app, flags);
+  declare_results(app, flags);
 }
 
 }  // namespace cuprobe

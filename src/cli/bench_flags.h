@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,18 +14,32 @@
 
 namespace cuprobe {
 
-struct BenchFlags {
-  // what to send, and how
-  std::string url, endpoint, model, dataset, extra_body;
-  std::int64_t input_len = 256, output_len = 128;
+// The sampling parameters sent in every request body (vLLM's sampling group;
+// SGLang's --temperature and --top-p); a parameter not given is not sent,
+// except temperature (0: greedy, both peers' default).
+struct SamplingFlags {
   double temperature = 0;
-  bool no_ignore_eos = false, no_stream_options = false;
+  std::optional<double> top_p, min_p, frequency_penalty, presence_penalty, repetition_penalty;
+  std::optional<std::int64_t> top_k;
+};
+
+struct BenchFlags {
+  // where: URL, or the peers' --base-url / --host / --port (with --endpoint or --backend)
+  std::string url, base_url, host, backend;
+  std::optional<int> port;
+  // what to send, and how
+  std::string endpoint, model, served_model_name, dataset, extra_body, request_id_prefix;
+  std::int64_t input_len = 256, output_len = 128;
+  SamplingFlags sampling;
+  bool no_ignore_eos = false, ignore_eos = false, no_stream_options = false;
+  bool disable_tqdm = false, disable_stream = false, apply_chat_template = false;
   WorkloadFlags workload;
   HttpClientFlags client;
   // arrivals and the run's bounds
   int concurrency = -1;  // -1: not given
   std::string rate, arrival = "poisson", duration, warmup = "0", ramp_up;
   std::string request_timeout = "10m", timeout = "1h", wait_timeout = "10m";
+  std::optional<std::int64_t> ready_check_timeout_sec;  // vLLM's and SGLang's: seconds, 0 = no wait
   double burstiness = 1.0, ramp_start_rps = 0, ramp_end_rps = 0, max_error_rate = 0;
   std::uint64_t requests = 0, seed = 1;
   bool no_wait = false, no_keep_alive = false;
@@ -34,16 +49,13 @@ struct BenchFlags {
   bool server_metrics = false, sample = false, sample_optional = false;
   CounterFlags counters;
   // metrics and results
-  std::string percentiles = "50,90,99", save_result, result_format = "cuprobe", label, save_requests;
+  std::string percentiles = "50,90,99", percentile_metrics, result_format, label, save_requests;
+  std::string result_file, result_dir, result_filename, output_file;  // cuprobe's FILE; vLLM's; SGLang's
+  bool save_result = false, append_result = false, save_detailed = false;
   std::vector<std::string> goodput, metadata;
   bool json = false, csv = false, quiet = false;
 };
 
 void declare_bench_flags(CLI::App& app, BenchFlags& flags);
-
-// vLLM spells `--goodput ttft:200 tpot:50` as several words; CLI11 would take
-// the second one for the URL. The words that look like SLOs are joined into
-// one value here (the URL never matches: it has no NAME:NUMBER shape).
-std::vector<std::string> join_goodput_values(int argc, char** argv);
 
 }  // namespace cuprobe

@@ -9,10 +9,25 @@
 
 namespace cuprobe {
 
+namespace {
+
+// vLLM's and SGLang's --header KEY=VALUE as 'KEY: VALUE' (a ':' before any '=' is cuprobe's form).
+std::string colon_form(const std::string& h) {
+  std::size_t colon = h.find(':'), eq = h.find('=');
+  if (eq == std::string::npos || colon < eq) return h;
+  std::string name = h.substr(0, eq), value = h.substr(eq + 1);
+  while (!name.empty() && name.back() == ' ') name.pop_back();
+  std::size_t start = value.find_first_not_of(' ');
+  return name + ": " + (start == std::string::npos ? "" : value.substr(start));
+}
+
+}  // namespace
+
 void add_http_client_flags(CLI::App& app, HttpClientFlags& flags) {
   // One value per -H: a vector option would otherwise swallow the URL after it.
   app.add_option("-H,--header", flags.headers,
-                 "extra header 'Name: value' sent with every request (readiness, models, profiler, load); repeatable")
+                 "extra header 'Name: value' (or the peers' Name=value) sent with every request (readiness, models, "
+                 "profiler, load); repeatable")
       ->allow_extra_args(false);
   app.add_option("--api-key", flags.api_key,
                  "sends 'Authorization: Bearer KEY' with every request (default: $OPENAI_API_KEY)");
@@ -30,7 +45,8 @@ HttpClientConfig http_client_config(const HttpClientFlags& flags, const HttpUrl&
   if (server.https) config.tls = TlsContext::client(TlsOptions{flags.ca_file, flags.insecure});
   config.proxies = proxy_settings_from_environment();
   bool has_authorization = false;
-  for (const auto& h : flags.headers) {
+  for (const auto& given : flags.headers) {
+    const std::string h = colon_form(given);
     config.extra_headers += header_line(h);
     has_authorization = has_authorization || strncasecmp(h.c_str(), "authorization:", 14) == 0;
   }

@@ -1,5 +1,6 @@
 // The flags that say how to reach a server, shared by `bench` and `wait`:
-// -H/--header (repeatable, anywhere on the line), --api-key (default: the
+// -H/--header (repeatable, anywhere on the line; 'Name: value' or the peers'
+// Name=value), --api-key (default: the
 // OPENAI_API_KEY environment variable), and for https:// --cacert, --insecure.
 #pragma once
 

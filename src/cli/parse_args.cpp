@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "cli/unknown_option.h"
 #include "common/exit_codes.h"
 
 namespace cuprobe {
@@ -16,6 +17,16 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForAllHelp&) {
     std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
     return kExitOk;
+  } catch (const CLI::ExtrasError& e) {
+    std::vector<std::string> extras = app.remaining(true);  // a subcommand's (`help VERB x`) too
+    if (extras.empty()) {
+      std::fprintf(stderr, "%s: %s (see --help)\n", app.get_name().c_str(), e.what());
+      return kExitUsage;
+    }
+    std::string line = unexpected_arguments_message(extras, option_spellings(app));
+    bool hinted = line.find("did you mean") != std::string::npos;
+    std::fprintf(stderr, "%s: %s%s\n", app.get_name().c_str(), line.c_str(), hinted ? "" : " (see --help)");
+    return kExitUsage;
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "%s: %s (see --help)\n", app.get_name().c_str(), e.what());
     return kExitUsage;

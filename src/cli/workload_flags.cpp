@@ -83,12 +83,17 @@ void add_workload_flags(CLI::App& app, WorkloadFlags& f) {
   g->add_option_function<std::string>(
       "--dataset-max-size", [&f](const std::string& size) { f.dataset_max_bytes = parse_size(size); },
       "the largest dataset file read (default 1GiB): a larger file ends with an error naming it");
-  g->add_option("--num-prompts", f.num_prompts,
-                "requests the workload holds (cycled when the run sends more; default: -n plus warm-up, or 1000)");
+  g->add_option("--pool-size", f.pool_size,
+                "distinct requests the workload holds, cycled when the run sends more (default: as many as are "
+                "sent, -n/--num-prompts plus warm-up, or 1000)");
   g->add_option("--random-input-len", f.random.input_len, "random: prompt tokens")->capture_default_str();
-  g->add_option("--random-output-len", f.random.output_len, "random: max_tokens")->capture_default_str();
-  g->add_option("--random-range-ratio", f.random.range_ratio,
-                "random: lengths uniform in [len*(1-r), len*(1+r)], r in [0, 1) (vLLM's rule)")
+  g->add_option("--random-output-len", f.random.output_len,
+                "random: max_tokens (default 128, vLLM's; SGLang's 1024 where SGLang's rules apply, as for "
+                "--random-range-ratio)");
+  g->add_option(
+       "--random-range-ratio", f.random.range_ratio,
+       "random: lengths uniform in [len*(1-r), len*(1+r)], r in [0, 1) (vLLM's rule); with SGLang's --backend, "
+       "--result-format sglang or --output-file: in [max(len*r, 1), len], r in [0, 1] (SGLang's rule)")
       ->capture_default_str();
   g->add_option("--random-prefix-len", f.random.prefix_len,
                 "random: tokens of one prefix put before every prompt (vLLM)")
@@ -111,7 +116,7 @@ void add_workload_flags(CLI::App& app, WorkloadFlags& f) {
   g->add_option("--prefix-repetition-suffix-len", f.repetition.suffix_len, "prefix_repetition: suffix tokens")
       ->capture_default_str();
   g->add_option("--prefix-repetition-num-prefixes", f.repetition.num_prefixes,
-                "prefix_repetition: prefixes, each with --num-prompts / N suffixes")
+                "prefix_repetition: prefixes, each with (requests sent) / N suffixes")
       ->capture_default_str();
   g->add_option("--prefix-repetition-output-len", f.repetition.output_len, "prefix_repetition: max_tokens")
       ->capture_default_str();
@@ -182,8 +187,8 @@ std::optional<WorkloadPlan> plan_workload(const WorkloadFlags& flags, std::uint6
   WorkloadPlan plan;
   plan.flags = flags;
   WorkloadFlags& f = plan.flags;
-  std::uint64_t pool = flags.num_prompts > 0 ? flags.num_prompts : (planned_requests > 0 ? planned_requests : 1000);
-  f.num_prompts = pool;
+  std::uint64_t pool = flags.pool_size > 0 ? flags.pool_size : (planned_requests > 0 ? planned_requests : 1000);
+  f.pool_size = pool;
   f.random.count = f.sonnet.count = f.repetition.requests = f.custom.count = f.trace.count = pool;
   f.random.seed = f.gsp.seed = f.repetition.seed = f.custom.seed = f.sonnet.seed = f.trace.seed = seed;
   f.custom.shuffle = !flags.disable_shuffle;
@@ -281,7 +286,7 @@ Made make_prefix_repetition(const WorkloadFlags& f, TokenCounter& counter, nlohm
 Made make_sharegpt(const WorkloadPlan& plan, TokenCounter& counter, nlohmann::ordered_json& s) {
   const WorkloadFlags& f = plan.flags;
   ShareGptSpec spec;
-  spec.count = f.num_prompts;
+  spec.count = f.pool_size;
   spec.fixed_output_len = f.sharegpt_output_len;
   spec.multi_turn = f.multi_turn;
   spec.seed = f.random.seed;
@@ -322,7 +327,7 @@ Made make_sonnet(const WorkloadPlan& plan, TokenCounter& counter, nlohmann::orde
 Made make_burstgpt(const WorkloadPlan& plan, TokenCounter& counter, nlohmann::ordered_json& s) {
   const WorkloadFlags& f = plan.flags;
   const BurstGptFile& file = *plan.burstgpt;
-  Made m{burstgpt_dataset(file, f.num_prompts, f.random.seed, counter), {}};
+  Made m{burstgpt_dataset(file, f.pool_size, f.random.seed, counter), {}};
   m.what = "burstgpt " + f.dataset_path + ", " + std::to_string(m.conversations.size()) + " requests drawn from " +
            std::to_string(file.rows.size()) + " GPT-4 rows (of " + std::to_string(file.lines) + ": " +
            std::to_string(file.other_models) + " of other models, " + std::to_string(file.failed) + " failed)";

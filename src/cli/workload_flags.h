@@ -4,7 +4,7 @@
 // timed_trace (SGLang's mooncake) | jsonl, with --dataset-path and each
 // dataset's own options (--random-*, --gsp-*, --prefix-repetition-*,
 // --custom-output-len, --sonnet-*, --timed-trace-*, --mooncake-slowdown-factor),
-// --num-prompts, --multi-turn, and --token-count / --tokenizer (how prompt
+// --pool-size, --multi-turn, and --token-count / --tokenizer (how prompt
 // lengths are counted). Files are read before the server is waited for (a bad
 // file fails at once); the requests are built after, when the server's
 // /tokenize can count.
@@ -45,7 +45,7 @@ struct WorkloadFlags {
   std::optional<std::int64_t> trace_chunk;
   bool self_timed = true;             // timed_trace: send at the trace's times (vLLM --self-timed)
   bool use_trace_timestamps = false;  // mooncake: the same, as SGLang asks for it
-  std::uint64_t num_prompts = 0;
+  std::uint64_t pool_size = 0;        // --pool-size: distinct requests the workload holds, cycled (0: as many as sent)
   std::int64_t sharegpt_output_len = 0;
   bool multi_turn = false, disable_shuffle = false, no_oversample = false;
 };
@@ -67,7 +67,7 @@ struct WorkloadPlan {
 };
 
 // nullopt when --dataset-name is not given (the legacy --input-len / --dataset
-// prompts). `planned_requests` sizes the pool (--num-prompts wins); 0 = unknown.
+// prompts). `planned_requests` sizes the pool (--pool-size wins); 0 = unknown.
 // Throws cuprobe::Error (exit 2) for bad flags, InputError for a bad file.
 std::optional<WorkloadPlan> plan_workload(const WorkloadFlags& flags, std::uint64_t planned_requests,
                                           std::int64_t default_output_len, std::uint64_t seed);

@@ -8,6 +8,9 @@ nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prom
     body["text"] = prompt.text;
     nlohmann::json sampling = {{"max_new_tokens", prompt.max_tokens}, {"temperature", tpl.temperature}};
     if (tpl.ignore_eos) sampling["ignore_eos"] = true;
+    if (tpl.sampling.is_object()) {
+      for (const auto& [key, value] : tpl.sampling.items()) sampling[key] = value;
+    }
     body["sampling_params"] = std::move(sampling);
     body["stream"] = true;
   } else {
@@ -24,6 +27,9 @@ nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prom
     body["stream"] = true;
     if (tpl.stream_options) body["stream_options"] = {{"include_usage", true}};
     if (tpl.ignore_eos) body["ignore_eos"] = true;  // vLLM and SGLang extension
+    if (tpl.sampling.is_object()) {
+      for (const auto& [key, value] : tpl.sampling.items()) body[key] = value;
+    }
   }
   if (tpl.extra_body.is_object()) {
     for (const auto& [key, value] : tpl.extra_body.items()) body[key] = value;
@@ -31,9 +37,12 @@ nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prom
   return body;
 }
 
-std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt) {
+std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt, std::uint64_t index) {
+  std::string headers = tpl.extra_headers;
+  if (!tpl.request_id_prefix.empty())
+    headers += "x-request-id: " + tpl.request_id_prefix + std::to_string(index) + "\r\n";
   return format_http_request("POST", tpl.path, tpl.authority, "text/event-stream",
-                             build_request_body(tpl, prompt).dump(), tpl.extra_headers, false);
+                             build_request_body(tpl, prompt).dump(), headers, false);
 }
 
 }  // namespace cuprobe

@@ -4,6 +4,7 @@
 // ignore_eos so that every request produces exactly that many tokens.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -22,11 +23,16 @@ struct RequestTemplate {
   bool ignore_eos = true;
   bool stream_options = true;  // ask for usage with stream_options.include_usage (OpenAI APIs)
   double temperature = 0.0;
-  nlohmann::json extra_body;  // merged into the top-level body (object or null)
-  std::string extra_headers;  // "Name: value\r\n" lines (e.g. Authorization), see header_line()
+  // Further sampling parameters (top_p, top_k, ...): top-level fields of OpenAI
+  // bodies, inside sampling_params for /generate (object or null).
+  nlohmann::json sampling;
+  nlohmann::json extra_body;      // merged into the top-level body (object or null); wins over the above
+  std::string extra_headers;      // "Name: value\r\n" lines (e.g. Authorization), see header_line()
+  std::string request_id_prefix;  // non-empty: "x-request-id: PREFIX<index>" on every request (vLLM's)
 };
 
 nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prompt);
-std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt);
+// `index`: the request's number in the run (its x-request-id with a prefix).
+std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt, std::uint64_t index = 0);
 
 }  // namespace cuprobe

@@ -38,18 +38,22 @@ std::string bench_requests_jsonl(const std::vector<BenchReport>& reports) {
   return lines;
 }
 
-std::string bench_saved_result(const std::vector<BenchReport>& reports, const std::string& format,
-                               std::string existing) {
+std::string bench_saved_result(const std::vector<BenchReport>& reports, const std::string& format, std::string existing,
+                               const PeerResultOptions& options) {
   const bool sweep = reports.size() > 1;
-  std::string text;
+  const bool append = !existing.empty();
+  std::string text = std::move(existing);
+  if (append && text.back() != '\n') text += '\n';
   if (format == "cuprobe") {
-    text = bench_json(reports).dump(2) + "\n";
+    text += append ? bench_json(reports).dump() + "\n" : bench_json(reports).dump(2) + "\n";
   } else if (format == "vllm") {
-    for (const BenchReport& r : reports) text += bench_result_vllm(r).dump() + (sweep ? "\n" : "");
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      if (i > 0) text += "\n";
+      text += bench_result_vllm(reports[i], options).dump();
+    }
+    if (sweep) text += "\n";
   } else {
-    text = std::move(existing);
-    if (!text.empty() && text.back() != '\n') text += '\n';
-    for (const BenchReport& r : reports) text += bench_result_sglang(r).dump() + "\n";
+    for (const BenchReport& r : reports) text += bench_result_sglang(r, options).dump() + "\n";
   }
   return text;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/bench_report.h"
+#include "report/bench_result.h"
 
 namespace cuprobe {
 
@@ -20,8 +21,10 @@ std::string bench_stdout(const std::vector<BenchReport>& reports, bool json, boo
 std::string bench_requests_jsonl(const std::vector<BenchReport>& reports);
 
 // `format`: cuprobe, vllm (a sweep writes one object per line, as vLLM's
-// --append-result) or sglang (its lines appended to `existing`, the file's text).
-std::string bench_saved_result(const std::vector<BenchReport>& reports, const std::string& format,
-                               std::string existing);
+// --append-result) or sglang (one line per run). `existing`: the file's text where
+// the result is appended (SGLang always appends; vLLM's --append-result adds each
+// object on a new line, as vLLM); an appended cuprobe report is one compact line.
+std::string bench_saved_result(const std::vector<BenchReport>& reports, const std::string& format, std::string existing,
+                               const PeerResultOptions& options = {});
 
 }  // namespace cuprobe

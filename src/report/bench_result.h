@@ -36,11 +36,23 @@ nlohmann::ordered_json bench_identity_json(const BenchIdentityInput& in);
 // "k=v" → (k, v); throws cuprobe::Error (usage) without '='.
 std::pair<std::string, std::string> parse_metadata(const std::string& text);
 
+// What the peers' result files hold beyond their defaults.
+struct PeerResultOptions {
+  bool detailed = false;             // vLLM's --save-detailed, SGLang's --output-details: per-request lists
+  std::vector<std::string> metrics;  // vLLM's --percentile-metrics; empty: ttft, tpot, itl and e2el
+};
+
 // vLLM's result object (keys as vllm/benchmarks/serve.py writes them), with
 // cuprobe's identity keys added.
-nlohmann::ordered_json bench_result_vllm(const BenchReport& report);
-// SGLang's bench_serving result line (keys as python/sglang/bench_serving.py writes them).
-nlohmann::ordered_json bench_result_sglang(const BenchReport& report);
+nlohmann::ordered_json bench_result_vllm(const BenchReport& report, const PeerResultOptions& options = {});
+// SGLang's bench_serving result line (keys as python/sglang/benchmark/serving.py writes them).
+nlohmann::ordered_json bench_result_sglang(const BenchReport& report, const PeerResultOptions& options = {});
+// vLLM's default --save-result file name: LABEL-RATEqps[-concurrencyC]-MODEL-DATE.json
+// (LABEL: --label, else the backend; a ramp: LABEL-ramp-up-KIND-STARTqps-ENDqps...).
+std::string vllm_result_filename(const BenchReport& report);
+// The peers' per-request lists of the measured requests: input_lens, output_lens,
+// ttfts and itls (seconds), errors ("" for a success).
+void add_result_details(nlohmann::ordered_json& result, const BenchReport& report);
 // The CSV header and one row (the whole run's figures).
 std::string bench_result_csv_header(const std::vector<double>& percentiles);
 std::string bench_result_csv_row(const BenchReport& report);

@@ -1,6 +1,10 @@
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
+#include "common/utf8.h"
 #include "report/bench_result.h"
 
 namespace cuprobe {
@@ -18,30 +22,102 @@ void add_metric(ojson& j, const char* name, const Distribution& d) {
   for (const auto& [q, v] : d.percentiles) j["p" + percentile_word(q) + "_" + name + "_ms"] = or_zero(v, d.count);
 }
 
-std::string backend_of(const std::string& endpoint) {
+// --backend as given, else vLLM's name for the endpoint.
+std::string backend_of(const ojson& s) {
+  if (s.contains("backend")) return s["backend"].get<std::string>();
+  const std::string endpoint = s.value("endpoint", std::string());
   if (endpoint.ends_with("/chat/completions")) return "openai-chat";
   if (endpoint.ends_with("/generate")) return "sglang";
   return "openai";
 }
 
-}  // namespace
-
-ojson bench_result_vllm(const BenchReport& r) {
-  const ojson& s = r.settings;
-  const WindowMetrics& m = r.all;
-  ojson j;
+// vLLM's date: local time, %Y%m%d-%H%M%S, of the run's start.
+std::string date_of(const BenchReport& r) {
   std::time_t secs = static_cast<std::time_t>(r.identity.value("start_ns", std::int64_t{0}) / 1'000'000'000);
   std::tm tm{};
   localtime_r(&secs, &tm);
   char date[32];
   std::strftime(date, sizeof date, "%Y%m%d-%H%M%S", &tm);
-  j["date"] = date;
-  std::string backend = backend_of(s.value("endpoint", std::string()));
+  return date;
+}
+
+// The cap as vLLM writes it: --max-concurrency, null without one.
+ojson max_concurrency_of(const ojson& s) {
+  if (s.contains("max_concurrency")) return s["max_concurrency"];
+  const int concurrency = s.value("concurrency", 0);
+  return concurrency > 0 ? ojson(concurrency) : ojson();
+}
+
+// Python's str(float): 8.0, 2.5, inf.
+std::string python_float(double v) {
+  if (!std::isfinite(v)) return "inf";
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    for (int digits = 1; digits <= 17; ++digits) {  // the shortest that reads back the same
+      std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+      if (std::strtod(buf, nullptr) == v) break;
+    }
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::string vllm_result_filename(const BenchReport& r) {
+  const ojson& s = r.settings;
+  std::string label = r.identity.contains("label") ? r.identity["label"].get<std::string>() : "";
+  if (label.empty()) label = backend_of(s);
+  std::string model = s.value("model_id", s.value("model", std::string()));
+  model = model.substr(model.rfind('/') == std::string::npos ? 0 : model.rfind('/') + 1);
+  ojson cap = max_concurrency_of(s);
+  std::string concurrency = cap.is_null() ? "" : "-concurrency" + std::to_string(cap.get<int>());
+  std::string traffic;
+  if (s.contains("ramp_up")) {
+    traffic = "-ramp-up-" + s["ramp_up"].get<std::string>() + "-" +
+              std::to_string(std::llround(s["ramp_up_start_rps"].get<double>())) + "qps-" +
+              std::to_string(std::llround(s["ramp_up_end_rps"].get<double>())) + "qps";
+  } else {
+    double rate = s.value("rate", 0.0);
+    traffic = "-" + python_float(rate > 0 ? rate : INFINITY) + "qps";
+  }
+  return label + traffic + concurrency + "-" + model + "-" + date_of(r) + ".json";
+}
+
+void add_result_details(ojson& j, const BenchReport& r) {
+  ojson input_lens = ojson::array(), output_lens = ojson::array(), ttfts = ojson::array(), itls = ojson::array(),
+        errors = ojson::array();
+  for (const RequestRecord& rec : r.load->records) {
+    if (rec.warmup) continue;
+    input_lens.push_back(rec.input_tokens() >= 0 ? rec.input_tokens() : 0);
+    output_lens.push_back(rec.ok() ? rec.output_tokens() : 0);
+    ojson gaps = ojson::array();
+    for (std::size_t k = 1; k < rec.content_ns.size(); ++k)
+      gaps.push_back(static_cast<double>(rec.content_ns[k] - rec.content_ns[k - 1]) / 1e9);
+    ttfts.push_back(rec.content_ns.empty() ? 0.0 : static_cast<double>(rec.content_ns[0] - rec.send_ns) / 1e9);
+    itls.push_back(std::move(gaps));
+    errors.push_back(rec.ok() ? std::string() : repair_utf8(rec.error + ": " + rec.error_detail));
+  }
+  j["input_lens"] = std::move(input_lens);
+  j["output_lens"] = std::move(output_lens);
+  j["ttfts"] = std::move(ttfts);
+  j["itls"] = std::move(itls);
+  j["errors"] = std::move(errors);
+}
+
+ojson bench_result_vllm(const BenchReport& r, const PeerResultOptions& options) {
+  const ojson& s = r.settings;
+  const WindowMetrics& m = r.all;
+  ojson j;
+  j["date"] = date_of(r);
+  std::string backend = backend_of(s);
   j["endpoint_type"] = backend;
   j["backend"] = backend;
   j["label"] = r.identity.contains("label") ? r.identity["label"] : ojson();
-  j["model_id"] = s.value("model", std::string());
-  j["tokenizer_id"] = s.value("model", std::string());
+  j["model_id"] = s.value("model_id", s.value("model", std::string()));
+  j["tokenizer_id"] = j["model_id"];
   j["num_prompts"] = s.value("requests", std::uint64_t{0});
   if (r.identity.contains("metadata")) {
     for (const auto& [k, v] : r.identity["metadata"].items()) j[k] = v;
@@ -50,8 +126,7 @@ ojson bench_result_vllm(const BenchReport& r) {
   const bool ramp = !s.value("ramp_up", std::string()).empty();
   j["request_rate"] = rate > 0 && !ramp ? ojson(rate) : ojson("inf");
   j["burstiness"] = s.contains("burstiness") ? s["burstiness"] : ojson(1.0);
-  const int concurrency = s.value("concurrency", 0);
-  j["max_concurrency"] = concurrency > 0 ? ojson(concurrency) : ojson();
+  j["max_concurrency"] = max_concurrency_of(s);
   if (ramp) {
     j["ramp_up_strategy"] = s["ramp_up"];
     j["ramp_up_start_rps"] = s["ramp_up_start_rps"];
@@ -69,10 +144,17 @@ ojson bench_result_vllm(const BenchReport& r) {
   j["max_output_tokens_per_s"] = m.peak_output_per_s;
   j["max_concurrent_requests"] = m.peak_concurrent_requests;
   j["rtfx"] = 0.0;  // vLLM's inverse real-time factor: audio seconds per second, 0 without audio inputs
-  add_metric(j, "ttft", m.ttft_ms);
-  add_metric(j, "tpot", m.tpot_ms);
-  add_metric(j, "itl", m.itl_ms);
-  add_metric(j, "e2el", m.e2e_ms);
+  if (options.detailed && r.load) add_result_details(j, r);
+  auto chosen = [&](const char* metric) {
+    return options.metrics.empty() ||
+           std::find(options.metrics.begin(), options.metrics.end(), metric) != options.metrics.end();
+  };
+  for (const auto& [name, d] : {std::pair<const char*, const Distribution*>{"ttft", &m.ttft_ms},
+                                {"tpot", &m.tpot_ms},
+                                {"itl", &m.itl_ms},
+                                {"e2el", &m.e2e_ms}}) {
+    if (chosen(name)) add_metric(j, name, *d);
+  }
   j["cuprobe"] = r.identity;
   return j;
 }

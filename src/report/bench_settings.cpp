@@ -13,6 +13,9 @@ nlohmann::ordered_json bench_settings_json(const BenchSettings& s, const LoadOpt
   j["model"] = repair_utf8(s.model);
   j["mode"] = open_loop ? "open_loop" : "closed_loop";
   j["concurrency"] = load.concurrency;
+  j["max_concurrency"] = s.max_concurrency ? ojson(*s.max_concurrency) : ojson();
+  if (!s.backend.empty()) j["backend"] = s.backend;
+  if (!s.model_id.empty()) j["model_id"] = repair_utf8(s.model_id);
   j["rate"] = load.rate;
   j["arrival"] = open_loop ? s.arrival : "";
   j["requests"] = load.requests;
@@ -29,6 +32,7 @@ nlohmann::ordered_json bench_settings_json(const BenchSettings& s, const LoadOpt
   j["ignore_eos"] = s.ignore_eos;
   j["stream_options"] = s.stream_options && load.api != ApiKind::kGenerate;
   j["temperature"] = s.temperature;
+  j["sampling"] = s.sampling;
   j["seed"] = load.seed;
   j["request_timeout_s"] = load.request_timeout_ns / 1e9;
   j["timeout_s"] = load.run_timeout_ns / 1e9;

@@ -14,8 +14,11 @@ namespace cuprobe {
 
 struct BenchSettings {
   std::string url, endpoint, model, prompts;
-  std::string arrival;                            // as given: poisson or constant
-  std::string ramp_up;                            // as given; empty without a ramp
+  std::string backend, model_id;       // --backend; --model where --served-model-name is sent ("": none)
+  std::optional<int> max_concurrency;  // the cap as the peers write it (none: every request at once, or no cap)
+  nlohmann::ordered_json sampling = nlohmann::ordered_json::object();  // top_p, top_k, ... as sent
+  std::string arrival;                                                 // as given: poisson or constant
+  std::string ramp_up;                                                 // as given; empty without a ramp
   std::optional<std::int64_t> input_len;          // the synthetic prompts' length, when they are used
   std::optional<nlohmann::ordered_json> dataset;  // the workload's settings (--dataset-name)
   std::int64_t output_len = 0;

@@ -60,7 +60,7 @@ TEST(BenchDatasets, PrefixRepetitionAndGeneratedSharedPrefix) {
   StreamServer s(fast());
   json j = run_json({"bench", s.url(), "--dataset-name", "prefix_repetition", "--prefix-repetition-prefix-len", "20",
                      "--prefix-repetition-suffix-len", "5", "--prefix-repetition-num-prefixes", "2",
-                     "--prefix-repetition-output-len", "4", "--num-prompts", "6", "-n", "6", "-c", "2"});
+                     "--prefix-repetition-output-len", "4", "--num-prompts", "6", "-c", "2"});
   EXPECT_EQ(j["settings"]["dataset"]["conversations"], 6);
   std::map<std::string, int> groups;
   for (const ServedRequest& q : served(s)) {
@@ -87,7 +87,7 @@ TEST(BenchDatasets, CustomJsonl) {
                                      "{\"prompt\": \"beta two two\", \"output_tokens\": 5}\n");
   StreamServer s(fast());
   json j = run_json({"bench", s.url(), "--dataset-name", "custom", "--dataset-path", path, "--custom-output-len", "-1",
-                     "--num-prompts", "2", "-n", "2"});
+                     "--num-prompts", "2"});
   EXPECT_EQ(j["settings"]["dataset"]["lines"], 2);
   EXPECT_EQ(j["settings"]["prompt_lengths"], "not counted");
   std::map<std::string, std::int64_t> out;
@@ -114,7 +114,7 @@ TEST(BenchDatasets, SonnetOnTheBundledText) {
 TEST(BenchDatasets, BurstGptLengths) {
   StreamServer s(fast());
   json j = run_json({"bench", s.url(), "--dataset-name", "burstgpt", "--dataset-path",
-                     data_path("datasets/burstgpt_sample.csv"), "--num-prompts", "5", "-n", "5", "-c", "5"});
+                     data_path("datasets/burstgpt_sample.csv"), "--num-prompts", "5", "-c", "5"});
   EXPECT_EQ(j["settings"]["dataset"]["kept"], 5);
   EXPECT_EQ(j["settings"]["dataset"]["other_models"], 6);
   std::map<std::int64_t, std::int64_t> got;
@@ -126,7 +126,7 @@ TEST(BenchDatasets, MooncakeAndTimedTraceReplayTheirRequests) {
   std::string trace = data_path("datasets/mooncake_sample.jsonl");
   StreamServer s(fast());
   json j = run_json({"bench", s.url(), "--dataset-name", "mooncake", "--dataset-path", trace, "--use-trace-timestamps",
-                     "--num-prompts", "6", "-n", "6", "-c", "6"});
+                     "--num-prompts", "6", "-c", "6"});
   json d = j["settings"]["dataset"];
   EXPECT_EQ(d["chunk_tokens"], 512);
   EXPECT_EQ(d["seconds_per_unit"], 0.001);
@@ -140,7 +140,7 @@ TEST(BenchDatasets, MooncakeAndTimedTraceReplayTheirRequests) {
   StreamServer t(fast());
   j = run_json({"bench", t.url(), "--dataset-name", "timed_trace", "--dataset-path", trace,
                 "--timed-trace-sec-multiplier", "0.0005", "--timed-trace-chunk-hash-size", "256", "--no-self-timed",
-                "--num-prompts", "3", "-n", "3"});
+                "--num-prompts", "3"});
   d = j["settings"]["dataset"];
   EXPECT_EQ(d["chunk_tokens"], 256);
   EXPECT_EQ(d["timed"], false);

@@ -170,7 +170,7 @@ TEST(BenchWorkload, ShareGptPromptsAndReplyLengths) {
   std::string path = write_temp_file("sharegpt.json", doc.dump());
   StreamServer s(fast());
   auto r = run_cuprobe({"bench", s.url(), "--dataset-name", "sharegpt", "--dataset-path", path, "-n", "6",
-                        "--num-prompts", "10", "--json", "-q"});
+                        "--pool-size", "10", "--json", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = json_stdout(r);
   EXPECT_EQ(j["settings"]["dataset"]["too_short"], 1);
@@ -238,7 +238,6 @@ TEST(BenchWorkload, BadFilesAndFlags) {
                                              {"--dataset-name", "random", "--multi-turn"},
                                              {"--dataset-name", "jsonl", "--dataset-path", jsonl, "--dataset", jsonl},
                                              {"--dataset-name", "random", "--token-count", "bytes"},
-                                             {"--dataset-name", "random", "--input-len", "5"},
                                              {"--random-input-len", "5"},
                                              {"--tokenizer", jsonl}}) {
     args.insert(args.begin(), {"bench", s.url(), "-q"});

@@ -61,7 +61,7 @@ TEST(OutputOverInput, EveryVerbRefusesToWriteOverWhatItReads) {
   expect_refused(
       {"bench", s.url(), "--dataset-name", "jsonl", "--dataset-path", dataset, "-n", "2", "--save-requests", dataset},
       dataset, dataset);
-  expect_refused({"bench", s.url(), "--dataset", dataset, "-n", "2", "--save-result", dataset}, dataset, dataset);
+  expect_refused({"bench", s.url(), "--dataset", dataset, "-n", "2", "--result-file", dataset}, dataset, dataset);
   EXPECT_TRUE(s.served().empty());
 }
 

@@ -112,37 +112,38 @@ TEST(BenchResultPeerKeys, VllmKeysAreVllmsKeys) {
   EXPECT_NE(doc.find("`e2el`"), std::string::npos);
 }
 
-// SGLang's bench_serving result line (its `result` dict, without --output-details).
-const std::set<std::string> kSglangKeys =
-    joined({{"tag",
-             "backend",
-             "dataset_name",
-             "request_rate",
-             "max_concurrency",
-             "sharegpt_output_len",
-             "random_input_len",
-             "random_output_len",
-             "random_range_ratio",
-             "server_info",
-             "duration",
-             "completed",
-             "total_input_tokens",
-             "total_input_text_tokens",
-             "total_input_vision_tokens",
-             "total_output_tokens",
-             "total_output_tokens_retokenized",
-             "request_throughput",
-             "input_throughput",
-             "output_throughput",
-             "total_throughput",
-             "concurrency",
-             "accept_length",
-             "max_output_tokens_per_s",
-             "max_concurrent_requests"},
-            {"mean_e2e_latency_ms", "median_e2e_latency_ms", "std_e2e_latency_ms", "p99_e2e_latency_ms"},
-            stats("ttft", {"mean", "median", "std", "p99"}),
-            stats("tpot", {"mean", "median", "std", "p99"}),
-            stats("itl", {"mean", "median", "std", "p95", "p99"})});
+// SGLang's bench_serving result line (its `result` dict, without --output-details or
+// --cache-report), python/sglang/benchmark/serving.py `benchmark` at commit 00f9ec47
+// (`python -m sglang.bench_serving` runs it): p90 and p95 of every latency beside p99.
+const std::set<std::string> kSglangKeys = joined({{"tag",
+                                                   "backend",
+                                                   "dataset_name",
+                                                   "request_rate",
+                                                   "max_concurrency",
+                                                   "sharegpt_output_len",
+                                                   "random_input_len",
+                                                   "random_output_len",
+                                                   "random_range_ratio",
+                                                   "server_info",
+                                                   "duration",
+                                                   "completed",
+                                                   "total_input_tokens",
+                                                   "total_input_text_tokens",
+                                                   "total_input_vision_tokens",
+                                                   "total_output_tokens",
+                                                   "total_output_tokens_retokenized",
+                                                   "request_throughput",
+                                                   "input_throughput",
+                                                   "output_throughput",
+                                                   "total_throughput",
+                                                   "concurrency",
+                                                   "accept_length",
+                                                   "max_output_tokens_per_s",
+                                                   "max_concurrent_requests"},
+                                                  stats("e2e_latency", {"mean", "median", "std", "p90", "p95", "p99"}),
+                                                  stats("ttft", {"mean", "median", "std", "p90", "p95", "p99"}),
+                                                  stats("tpot", {"mean", "median", "std", "p90", "p95", "p99"}),
+                                                  stats("itl", {"mean", "median", "std", "p90", "p95", "p99"})});
 
 TEST(BenchResultPeerKeys, SglangKeysAreSglangsKeys) {
   LoadResult load;
@@ -150,6 +151,24 @@ TEST(BenchResultPeerKeys, SglangKeysAreSglangsKeys) {
   std::set<std::string> want = kSglangKeys;
   want.insert("cuprobe");
   EXPECT_EQ(got, want);
+}
+
+// vLLM's --percentile-metrics picks the metrics with statistics; --save-detailed (and
+// SGLang's --output-details) add the per-request lists both peers write.
+TEST(BenchResultPeerKeys, PercentileMetricsAndDetails) {
+  LoadResult load;
+  load.records.resize(2);
+  load.records[1].error = "http_500";
+  PeerResultOptions o;
+  o.metrics = {"ttft", "e2el"};
+  o.detailed = true;
+  std::set<std::string> got = keys_of(bench_result_vllm(closed_loop_report(load), o));
+  EXPECT_TRUE(got.count("p99_ttft_ms") && got.count("mean_e2el_ms"));
+  EXPECT_FALSE(got.count("mean_tpot_ms") || got.count("mean_itl_ms"));
+  for (const char* k : {"input_lens", "output_lens", "ttfts", "itls", "errors"}) EXPECT_TRUE(got.count(k)) << k;
+  nlohmann::ordered_json s = bench_result_sglang(closed_loop_report(load), o);
+  EXPECT_EQ(s["errors"].size(), 2u);
+  EXPECT_EQ(s["errors"][0], "");
 }
 
 // Where a key's meaning still differs from a peer's, docs/bench.md says so.

@@ -112,7 +112,8 @@ struct StreamServer::Impl {
   std::vector<ProfileCall> profile_calls;
   std::uint64_t events_sent = 0;
   // What /metrics reports (under mu).
-  std::int64_t streams_running = 0, prompt_tokens_total = 0, generation_tokens_total = 0, requests_total = 0;
+  std::int64_t streams_running = 0, peak_streams = 0, prompt_tokens_total = 0, generation_tokens_total = 0,
+               requests_total = 0;
   std::uint64_t metrics_scrapes = 0;
   std::uint64_t connections_accepted = 0, reused_seen = 0, reused_dropped = 0;
 
@@ -339,7 +340,7 @@ struct StreamServer::Impl {
     (void)due;
   }
 
-  void start_stream(Conn& c, const std::string& path, const std::string& body) {
+  void start_stream(Conn& c, const std::string& path, const std::string& body, const std::string& head_in) {
     nlohmann::json req = nlohmann::json::parse(body, nullptr, false);
     if (req.is_discarded() || !req.is_object()) {
       simple_response(c, 400, "Bad Request", "{\"error\":{\"message\":\"invalid JSON body\"}}");
@@ -383,6 +384,7 @@ struct StreamServer::Impl {
     {
       std::lock_guard<std::mutex> lock(mu);
       ++streams_running;
+      peak_streams = std::max(peak_streams, streams_running);
       ++requests_total;
       prompt_tokens_total += words;
       ServedRequest& s = served.emplace_back();
@@ -393,6 +395,8 @@ struct StreamServer::Impl {
       s.prompt = prompt;
       s.ignore_eos = ignore_eos;
       s.include_usage = c.include_usage;
+      s.head = head_in;
+      s.body = body;
       c.served_index = served.size() - 1;
     }
     c.responding = true;
@@ -498,7 +502,7 @@ struct StreamServer::Impl {
                              "text/plain");
     }
     if (method == "POST" && (path == "/v1/completions" || path == "/v1/chat/completions" || path == "/generate")) {
-      return start_stream(c, path, body);
+      return start_stream(c, path, body, head);
     }
     simple_response(c, 404, "Not Found", "{\"detail\":\"Not Found\"}");
   }
@@ -631,6 +635,11 @@ std::uint64_t StreamServer::reused_requests_dropped() const {
   return impl_->reused_dropped;
 }
 std::string StreamServer::url() const { return "http://127.0.0.1:" + std::to_string(impl_->port); }
+
+std::int64_t StreamServer::peak_streams() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->peak_streams;
+}
 
 std::vector<ServedRequest> StreamServer::served() const {
   std::lock_guard<std::mutex> lock(impl_->mu);

@@ -52,6 +52,8 @@ struct ServedRequest {
   std::int64_t prompt_tokens = 0, completion_tokens = 0;
   bool ignore_eos = false, include_usage = false;
   std::string prompt;  // the prompt as the server read it (chat: the messages' contents, space-joined)
+  std::string head;    // the request line and headers, as received
+  std::string body;    // the request body, as received
 };
 
 struct ProfileCall {
@@ -79,6 +81,7 @@ class StreamServer {
   std::uint64_t metrics_scrapes() const;  // GET /metrics answered
   std::uint64_t connections_accepted() const;
   std::uint64_t reused_requests_dropped() const;  // closed unanswered by close_reused_every
+  std::int64_t peak_streams() const;      // the most generation requests in flight at once
   // The /metrics text the server would serve now.
   std::string metrics_text() const;
 
