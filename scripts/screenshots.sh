@@ -28,20 +28,25 @@ for _ in $(seq 50); do [[ -s "$work/port" ]] && break; sleep 0.1; done
 "$cuprobe" report -o "$work/trace.html" "$data/mla_fp8pool_fullcast_small.json.gz" \
   --bench "$work/result.json" --requests "$work/requests.jsonl"
 "$cuprobe" report -o "$work/ranks.html" "$data/tp2_mlp_decode_rank0.json.gz" "$data/tp2_mlp_decode_rank1.json.gz"
+"$cuprobe" report -o "$work/bench.html" --bench "$work/result.json" --requests "$work/requests.jsonl"
 "$cuprobe" report -o "$work/baseline.html" "$data/mla_fp8pool_gathercast_small.json.gz" \
   --baseline "$data/mla_fp8pool_fullcast_small.json.gz"
 
 mkdir -p docs/images
-shot() {  # page section height
+shot() {  # page section height [picture name]
+  local name="${4:-$2}"
   "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$work/profile" \
-    --window-size="1280,$3" --screenshot="docs/images/report-$2.png" "file://$work/$1.html?only=$2" 2>/dev/null
-  echo "docs/images/report-$2.png" >&2
+    --window-size="1280,$3" --screenshot="docs/images/report-$name.png" "file://$work/$1.html?only=$2" 2>/dev/null
+  echo "docs/images/report-$name.png" >&2
 }
-shot trace header 260
-shot trace findings 620
+shot trace header 160
+shot trace headline 330
+shot trace findings 520
 shot trace steps 420
 shot trace tables 900
 shot trace timeline 460
+shot ranks headline 300 ranks-headline
 shot ranks ranks 700
-shot trace bench 1000
+shot trace bench 1500
+shot bench headline 230 bench-headline
 shot baseline baseline 720

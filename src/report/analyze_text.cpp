@@ -6,6 +6,7 @@
 #include "analysis/findings_what_if.h"
 #include "common/units.h"
 #include "report/analyze_tables_text.h"
+#include "report/finding_what_if_text.h"
 #include "report/kernel_display_name.h"
 #include "report/kernel_display_names.h"
 #include "report/text_table.h"
@@ -347,24 +348,7 @@ std::string findings_text(const std::vector<Finding>& findings, bool show_rank) 
       out += "\n";
     }
     out += "     -> " + f.suggestion + "\n";
-    const WhatIf& w = f.what_if;
-    out += "     what if: ";
-    if (w.step_ms_after) {  // the projection first: "3.54 ms -> 0.13 ms (-96%): ..."
-      double gain = w.step_ms_now > 0 ? (w.step_ms_now - *w.step_ms_after) / w.step_ms_now : 0;
-      out += format_duration_ms(w.step_ms_now) + " -> " + format_duration_ms(*w.step_ms_after) + " (-" +
-             format_percent(std::max(0.0, gain)) + ")";
-      // Part of its saving is claimed by a finding above: the gain counts only the rest (finding_gains.h).
-      if (w.step_ms_after_alone && f.alone_gain_ms() - f.gain_ms() > 1e-3 * std::max(w.step_ms_now, 1e-9)) {
-        double alone = w.step_ms_now > 0 ? f.alone_gain_ms() / w.step_ms_now : 0;
-        out += " beyond the findings above (alone -" + format_percent(alone) + ")";
-      }
-      out += ": ";
-    } else if (f.alone_gain_ms() - f.gain_ms() > 1e-3 * std::max(w.step_ms_now, 1e-9)) {
-      out += f.gain_ms() > 1e-3 * w.step_ms_now
-                 ? "(explains " + format_duration_ms(f.gain_ms()) + " of the step beyond the findings above) "
-                 : "(the time it explains is claimed by the findings above) ";
-    }
-    out += w.description + "\n";
+    out += "     what if: " + what_if_line(f) + "\n";
   }
   return out;
 }
