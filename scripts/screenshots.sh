@@ -25,7 +25,7 @@ for _ in $(seq 50); do [[ -s "$work/port" ]] && break; sleep 0.1; done
 "$cuprobe" bench "http://127.0.0.1:$(head -1 "$work/port")" -c 8 -n 400 --output-len 64 --json -q \
   --save-requests "$work/requests.jsonl" >"$work/result.json"
 
-"$cuprobe" report -o "$work/trace.html" "$data/mla_fp8pool_fullcast_small.json.gz" \
+"$cuprobe" report -o "$work/trace.html" "$data/h200_pool_gather_expanded_index.json.gz" \
   --bench "$work/result.json" --requests "$work/requests.jsonl"
 "$cuprobe" report -o "$work/ranks.html" "$data/tp2_mlp_decode_rank0.json.gz" "$data/tp2_mlp_decode_rank1.json.gz"
 "$cuprobe" report -o "$work/bench.html" --bench "$work/result.json" --requests "$work/requests.jsonl"
@@ -42,7 +42,7 @@ shot() {  # page section height [picture name]
 shot trace header 160
 shot trace headline 330
 shot trace findings 520
-shot trace steps 420
+shot ranks steps 700
 shot trace tables 900
 shot trace timeline 460
 shot ranks headline 300 ranks-headline

@@ -333,7 +333,9 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
 
 }  // namespace
 
-std::string findings_text(const std::vector<Finding>& findings, bool show_rank) {
+std::string findings_text(const AnalyzeReport& report) {
+  const std::vector<Finding>& findings = report.findings;
+  bool show_rank = report.ranks.size() > 1;
   if (findings.empty()) return "findings: none (nothing crossed a threshold; see docs/findings.md)\n";
   std::string out = "findings (ranked by the step time their what-if saves that no finding above claims):\n";
   int n = 0;
@@ -341,10 +343,10 @@ std::string findings_text(const std::vector<Finding>& findings, bool show_rank) 
     out += "  " + std::to_string(++n) + ". [" + f.severity + "] " + f.id;
     if (show_rank && f.rank) out += " (rank " + std::to_string(*f.rank) + ")";
     out += ": " + f.title + "\n";
-    if (!f.kernels.empty()) {
+    if (!f.kernels.empty()) {  // under their rows' names in the kernel table
       out += "     kernels:";
-      for (std::size_t i = 0; i < f.kernels.size(); ++i)
-        out += (i ? ", " : " ") + kernel_display_name(f.kernels[i], 60);
+      std::vector<std::string> names = finding_kernel_display_names(report, f);
+      for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : " ") + names[i];
       out += "\n";
     }
     out += "     -> " + f.suggestion + "\n";
@@ -356,7 +358,7 @@ std::string findings_text(const std::vector<Finding>& findings, bool show_rank) 
 std::string analyze_text(const AnalyzeReport& report, std::size_t top_kernels) {
   std::string out;
   for (const auto& a : report.ranks) out += rank_text(a, top_kernels) + "\n";
-  out += findings_text(report.findings, report.ranks.size() > 1);
+  out += findings_text(report);
   if (!report.warnings.empty()) {
     out += "\nwarnings:\n";
     for (const auto& w : report.warnings) out += "  " + w + "\n";

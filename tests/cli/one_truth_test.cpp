@@ -256,9 +256,10 @@ void check_one(const std::vector<std::string>& files) {
       EXPECT_EQ(words.get<std::string>().find('_'), std::string::npos) << fa["id"] << ": no words for " << words;
     }
     std::map<std::string, std::string> row_names;
-    for (const auto& r : a["ranks"]) {
-      if (a["ranks"].size() > 1 && r["rank"] != fa["rank"]) continue;
-      for (const auto& k : r["kernels"]) row_names[k["name"].get<std::string>()] = k["display_name"].get<std::string>();
+    for (const auto& rank : a["ranks"]) {
+      if (a["ranks"].size() > 1 && rank["rank"] != fa["rank"]) continue;
+      for (const auto& k : rank["kernels"])
+        row_names[k["name"].get<std::string>()] = k["display_name"].get<std::string>();
     }
     for (const auto& k : fp["kernels_shown"]) {
       auto row = row_names.find(k["name"].get<std::string>());

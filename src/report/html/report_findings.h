@@ -10,9 +10,6 @@
 
 namespace cuprobe {
 
-// The rank a finding is about: the one rank, or the rank with the finding's id; nullptr when none matches.
-const RankAnalysis* finding_rank(const AnalyzeReport& report, const Finding& f);
-
 // One card per finding, in analyze's order: finding_json's fields, and "kernels_shown": [{name, short}],
 // "evidence": [phrase], "what_if_projection": "3.02 ms → 0.13 ms (-96%)" ("" without a projection).
 nlohmann::ordered_json report_findings(const AnalyzeReport& report);

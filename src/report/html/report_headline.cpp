@@ -6,7 +6,7 @@
 
 #include "common/units.h"
 #include "report/finding_what_if_text.h"
-#include "report/html/report_findings.h"
+#include "report/kernel_display_names.h"
 
 namespace cuprobe {
 namespace {

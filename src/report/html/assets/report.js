@@ -54,7 +54,7 @@
     for (var i = 0; i <= 4; i++) {
       var y = y1 - (y1 - y0) * i / 4;
       sv("line", {x1: x0, x2: x1, y1: y, y2: y, "class": "grid"}, g);
-      sv("text", {x: x0 - 4, y: y + 3, "text-anchor": "end"}, g, fmt(max * i / 4));
+      sv("text", {x: x0 - 4, y: y + 3, "text-anchor": "end"}, g, i === 0 ? "0" : fmt(max * i / 4));
     }
     sv("line", {x1: x0, x2: x0, y1: y0, y2: y1, "class": "axis"}, g);
     sv("line", {x1: x0, x2: x1, y1: y1, y2: y1, "class": "axis"}, g);
