@@ -40,13 +40,13 @@ shot() {  # page section height [picture name]
   echo "docs/images/report-$name.png" >&2
 }
 shot trace header 160
-shot trace headline 330
+shot trace headline 480
 shot trace findings 520
 shot ranks steps 700
 shot trace tables 900
 shot trace timeline 460
-shot ranks headline 300 ranks-headline
+shot ranks headline 280 ranks-headline
 shot ranks ranks 700
 shot trace bench 1500
-shot bench headline 230 bench-headline
+shot bench headline 300 bench-headline
 shot baseline baseline 720

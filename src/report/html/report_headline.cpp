@@ -20,10 +20,6 @@ json figure(const char* key, const char* label, const std::string& value, const 
 std::string step_note(const StepSummary& s) {
   std::string note =
       "median of " + std::to_string(s.steps.size()) + " steps (GPU clock), p90 " + format_duration_ms(s.p90_ms);
-  if (s.slowest_step) {
-    note += ", slowest " + format_duration_ms(static_cast<double>(s.steps[*s.slowest_step].time) / 1e6) + " (step " +
-            std::to_string(*s.slowest_step) + ")";
-  }
   if (s.kinds.size() > 1) {
     for (const auto& k : s.kinds) note += "; " + k.kind + " " + format_duration_ms(k.median_ms);
   }
@@ -36,6 +32,14 @@ json rank_figures(const RankAnalysis& a) {
   bool per_step = !s.steps.empty();
   if (per_step) {
     figures.push_back(figure("step", "step time", format_duration_ms(s.median_ms), step_note(s)));
+    if (s.slowest_step) {
+      std::int64_t outliers = 0;
+      for (const auto& k : s.kinds) outliers += k.outliers;
+      figures.push_back(figure("slowest", "slowest step",
+                               format_duration_ms(static_cast<double>(s.steps[*s.slowest_step].time) / 1e6),
+                               "step " + std::to_string(*s.slowest_step) + "; " + std::to_string(outliers) +
+                                   " outlier step(s) marked in the bars below"));
+    }
     figures.push_back(figure("busy", "GPU busy", format_duration_ms(s.gpu_median_ms) + " per step",
                              "of a " + format_duration_ms(s.median_ms) + " step (medians); " +
                                  format_percent(a.gpu_busy_share) + " of the window"));
