@@ -52,7 +52,8 @@ std::string utc_now() {
 int run_report(int argc, char** argv) {
   CLI::App app{
       "The investigation as one self-contained HTML page: findings, per-step bars, tables, step timelines,\n"
-      "ranks side by side, counters; with --baseline what moved, with --bench latency and throughput.\n"
+      "ranks side by side, counters; with --baseline what moved, with --bench latency and throughput\n"
+      "(--bench without traces: a page of the bench run alone).\n"
       "The page makes no network request: it opens on an air-gapped host.",
       argv[0]};
   std::vector<std::string> inputs;
