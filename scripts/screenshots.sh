@@ -25,23 +25,28 @@ for _ in $(seq 50); do [[ -s "$work/port" ]] && break; sleep 0.1; done
 "$cuprobe" bench "http://127.0.0.1:$(head -1 "$work/port")" -c 8 -n 400 --output-len 64 --json -q \
   --save-requests "$work/requests.jsonl" >"$work/result.json"
 
-"$cuprobe" report -o "$work/trace.html" "$data/mla_fp8pool_fullcast_small.json.gz" \
+"$cuprobe" report -o "$work/trace.html" "$data/h200_pool_gather_expanded_index.json.gz" \
   --bench "$work/result.json" --requests "$work/requests.jsonl"
 "$cuprobe" report -o "$work/ranks.html" "$data/tp2_mlp_decode_rank0.json.gz" "$data/tp2_mlp_decode_rank1.json.gz"
+"$cuprobe" report -o "$work/bench.html" --bench "$work/result.json" --requests "$work/requests.jsonl"
 "$cuprobe" report -o "$work/baseline.html" "$data/mla_fp8pool_gathercast_small.json.gz" \
   --baseline "$data/mla_fp8pool_fullcast_small.json.gz"
 
 mkdir -p docs/images
-shot() {  # page section height
+shot() {  # page section height [picture name]
+  local name="${4:-$2}"
   "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$work/profile" \
-    --window-size="1280,$3" --screenshot="docs/images/report-$2.png" "file://$work/$1.html?only=$2" 2>/dev/null
-  echo "docs/images/report-$2.png" >&2
+    --window-size="1280,$3" --screenshot="docs/images/report-$name.png" "file://$work/$1.html?only=$2" 2>/dev/null
+  echo "docs/images/report-$name.png" >&2
 }
-shot trace header 260
-shot trace findings 620
-shot trace steps 420
+shot trace header 160
+shot trace headline 480
+shot trace findings 520
+shot ranks steps 700
 shot trace tables 900
 shot trace timeline 460
+shot ranks headline 280 ranks-headline
 shot ranks ranks 700
-shot trace bench 1000
+shot trace bench 1500
+shot bench headline 300 bench-headline
 shot baseline baseline 720

@@ -1,6 +1,7 @@
 // cuprobe report -o report.html INPUT...: the investigation as one self-contained
 // HTML page (traces, run files, directories of them; a baseline, bench results
-// and counter samples as extra views).
+// and counter samples as extra views). `--bench R.json` without INPUT makes a
+// bench page alone.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
@@ -51,14 +52,16 @@ std::string utc_now() {
 int run_report(int argc, char** argv) {
   CLI::App app{
       "The investigation as one self-contained HTML page: findings, per-step bars, tables, step timelines,\n"
-      "ranks side by side, counters; with --baseline what moved, with --bench latency and throughput.\n"
+      "ranks side by side, counters; with --baseline what moved, with --bench latency and throughput\n"
+      "(--bench without traces: a page of the bench run alone).\n"
       "The page makes no network request: it opens on an air-gapped host.",
       argv[0]};
   std::vector<std::string> inputs;
   std::string baseline_arg;
   std::string output, bench, requests, samples, title = "cuprobe report";
   AnalyzeOptions options;
-  app.add_option("inputs", inputs, "traces, run files, or directories of them (one file per rank)")->required();
+  app.add_option("inputs", inputs,
+                 "traces, run files, or directories of them (one file per rank); none for a bench page");
   app.add_option("-o,--output", output, "the HTML file to write")->required();
   app.add_option("--baseline", baseline_arg, "the run to compare against (files, comma-separated for ranks)");
   app.add_option("--bench", bench, "a `cuprobe bench --json` result: latency and throughput views");
@@ -68,15 +71,19 @@ int run_report(int argc, char** argv) {
   app.add_option("--step-marker", options.step_marker, "annotation name (prefix) that marks one step");
   app.add_option("--title", title, "the page's title");
   if (auto rc = parse_args(app, argc, argv)) return *rc;
+  if (inputs.empty() && bench.empty())
+    throw Error("give the traces (INPUT...), a bench result (--bench), or both", kExitUsage);
+  if (inputs.empty() && !baseline_arg.empty())
+    throw Error("--baseline compares traces: give the traces too", kExitUsage);
 
-  std::vector<Profile> profiles = load_profiles(inputs);
+  std::vector<Profile> profiles = inputs.empty() ? std::vector<Profile>{} : load_profiles(inputs);
   std::vector<std::string> files = profile_files(profiles);
   AnalyzeReport report = analyze_profiles(profiles, options);
 
   ReportInputs in;
   in.inputs = files;
   in.profiles = &profiles;
-  in.report = &report;
+  in.report = inputs.empty() ? nullptr : &report;
   in.version = kVersion;
   in.generated_utc = utc_now();
   std::vector<std::string> baseline;
@@ -101,6 +108,8 @@ int run_report(int argc, char** argv) {
     std::optional<std::string> request_lines;
     if (!requests.empty()) request_lines = read_text(requests);
     in.bench = bench_view(bench, read_text(bench), requests, request_lines);
+    if (inputs.empty())
+      in.inputs = requests.empty() ? std::vector<std::string>{bench} : std::vector<std::string>{bench, requests};
   }
   if (!samples.empty()) in.samples = samples_view(samples, read_text(samples));
 

@@ -6,6 +6,7 @@
 #include "analysis/findings_what_if.h"
 #include "common/units.h"
 #include "report/analyze_tables_text.h"
+#include "report/finding_what_if_text.h"
 #include "report/kernel_display_name.h"
 #include "report/kernel_display_names.h"
 #include "report/text_table.h"
@@ -332,7 +333,9 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
 
 }  // namespace
 
-std::string findings_text(const std::vector<Finding>& findings, bool show_rank) {
+std::string findings_text(const AnalyzeReport& report) {
+  const std::vector<Finding>& findings = report.findings;
+  bool show_rank = report.ranks.size() > 1;
   if (findings.empty()) return "findings: none (nothing crossed a threshold; see docs/findings.md)\n";
   std::string out = "findings (ranked by the step time their what-if saves that no finding above claims):\n";
   int n = 0;
@@ -340,31 +343,14 @@ std::string findings_text(const std::vector<Finding>& findings, bool show_rank) 
     out += "  " + std::to_string(++n) + ". [" + f.severity + "] " + f.id;
     if (show_rank && f.rank) out += " (rank " + std::to_string(*f.rank) + ")";
     out += ": " + f.title + "\n";
-    if (!f.kernels.empty()) {
+    if (!f.kernels.empty()) {  // under their rows' names in the kernel table
       out += "     kernels:";
-      for (std::size_t i = 0; i < f.kernels.size(); ++i)
-        out += (i ? ", " : " ") + kernel_display_name(f.kernels[i], 60);
+      std::vector<std::string> names = finding_kernel_display_names(report, f);
+      for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : " ") + names[i];
       out += "\n";
     }
     out += "     -> " + f.suggestion + "\n";
-    const WhatIf& w = f.what_if;
-    out += "     what if: ";
-    if (w.step_ms_after) {  // the projection first: "3.54 ms -> 0.13 ms (-96%): ..."
-      double gain = w.step_ms_now > 0 ? (w.step_ms_now - *w.step_ms_after) / w.step_ms_now : 0;
-      out += format_duration_ms(w.step_ms_now) + " -> " + format_duration_ms(*w.step_ms_after) + " (-" +
-             format_percent(std::max(0.0, gain)) + ")";
-      // Part of its saving is claimed by a finding above: the gain counts only the rest (finding_gains.h).
-      if (w.step_ms_after_alone && f.alone_gain_ms() - f.gain_ms() > 1e-3 * std::max(w.step_ms_now, 1e-9)) {
-        double alone = w.step_ms_now > 0 ? f.alone_gain_ms() / w.step_ms_now : 0;
-        out += " beyond the findings above (alone -" + format_percent(alone) + ")";
-      }
-      out += ": ";
-    } else if (f.alone_gain_ms() - f.gain_ms() > 1e-3 * std::max(w.step_ms_now, 1e-9)) {
-      out += f.gain_ms() > 1e-3 * w.step_ms_now
-                 ? "(explains " + format_duration_ms(f.gain_ms()) + " of the step beyond the findings above) "
-                 : "(the time it explains is claimed by the findings above) ";
-    }
-    out += w.description + "\n";
+    out += "     what if: " + what_if_line(f) + "\n";
   }
   return out;
 }
@@ -372,7 +358,7 @@ std::string findings_text(const std::vector<Finding>& findings, bool show_rank) 
 std::string analyze_text(const AnalyzeReport& report, std::size_t top_kernels) {
   std::string out;
   for (const auto& a : report.ranks) out += rank_text(a, top_kernels) + "\n";
-  out += findings_text(report.findings, report.ranks.size() > 1);
+  out += findings_text(report);
   if (!report.warnings.empty()) {
     out += "\nwarnings:\n";
     for (const auto& w : report.warnings) out += "  " + w + "\n";

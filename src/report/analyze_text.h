@@ -9,6 +9,7 @@
 namespace cuprobe {
 
 std::string analyze_text(const AnalyzeReport& report, std::size_t top_kernels);
-std::string findings_text(const std::vector<Finding>& findings, bool show_rank);
+// The ranked findings; their kernels under the names of their rows in the kernel table.
+std::string findings_text(const AnalyzeReport& report);
 
 }  // namespace cuprobe

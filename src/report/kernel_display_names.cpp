@@ -252,4 +252,27 @@ std::vector<std::string> rank_kernel_display_names(const RankAnalysis& rank) {
   return unique_kernel_display_names(full);
 }
 
+const RankAnalysis* finding_rank(const AnalyzeReport& report, const Finding& f) {
+  if (report.ranks.size() == 1) return &report.ranks.front();
+  for (const auto& a : report.ranks) {
+    if (a.rank && f.rank && *a.rank == *f.rank) return &a;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> finding_kernel_display_names(const AnalyzeReport& report, const Finding& f) {
+  std::vector<std::string> out;
+  if (f.kernels.empty()) return out;
+  const RankAnalysis* a = finding_rank(report, f);
+  std::vector<std::string> rows = a ? rank_kernel_display_names(*a) : std::vector<std::string>{};
+  for (const auto& k : f.kernels) {
+    std::string shown;
+    for (std::size_t i = 0; a && i < a->kernels.size() && shown.empty(); ++i) {
+      if (a->kernels[i].name == k) shown = rows[i];
+    }
+    out.push_back(shown.empty() ? kernel_display_name(k) : shown);
+  }
+  return out;
+}
+
 }  // namespace cuprobe

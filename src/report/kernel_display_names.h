@@ -24,4 +24,11 @@ std::vector<std::string> unique_kernel_display_names(const std::vector<std::stri
 // and the page show as a row's name.
 std::vector<std::string> rank_kernel_display_names(const RankAnalysis& rank);
 
+// The rank a finding is about: the one rank, or the rank with the finding's id; nullptr when none matches.
+const RankAnalysis* finding_rank(const AnalyzeReport& report, const Finding& f);
+
+// The names of a finding's kernels (Finding::kernels, in order), as analyze's text and the page's cards show
+// them: the row name in its rank's kernel table, or kernel_display_name for a kernel not in the table.
+std::vector<std::string> finding_kernel_display_names(const AnalyzeReport& report, const Finding& f);
+
 }  // namespace cuprobe

@@ -236,6 +236,48 @@ void check_one(const std::vector<std::string>& files) {
     gpu_sum += has_steps ? sa["gpu_median_ms"].get<double>() : ra["gpu_busy_ms"].get<double>();
     wall_sum += has_steps ? sa["median_ms"].get<double>() : ra["window_ms"].get<double>();
   }
+  // The page's headline and cards: analyze's figures in analyze's words, kernels under their row names.
+  ASSERT_EQ(page["headline"]["ranks"].size(), a["ranks"].size());
+  for (std::size_t i = 0; i < a["ranks"].size(); ++i) {
+    const json& sa = a["ranks"][i]["steps"];
+    std::map<std::string, std::string> figures;
+    for (const auto& f : page["headline"]["ranks"][i]["figures"])
+      figures[f["key"].get<std::string>()] = f["value"].get<std::string>();
+    ASSERT_TRUE(figures.count("tensor") && figures.count("step") && figures.count("busy"));
+    if (sa["count"].get<int>() > 0) {
+      EXPECT_EQ(figures["step"], format_duration_ms(sa["median_ms"].get<double>()));
+      EXPECT_EQ(figures["busy"], format_duration_ms(sa["gpu_median_ms"].get<double>()) + " per step");
+      if (!sa["slowest_step"].is_null()) {
+        EXPECT_EQ(figures["slowest"],
+                  format_duration_ms(sa["list"][sa["slowest_step"].get<std::size_t>()]["time_ms"].get<double>()));
+      }
+    }
+  }
+  ASSERT_EQ(page["findings"].size(), a["findings"].size());
+  for (std::size_t i = 0; i < a["findings"].size(); ++i) {
+    const json& fa = a["findings"][i];
+    const json& fp = page["findings"][i];
+    EXPECT_EQ(fp["id"], fa["id"]);
+    EXPECT_EQ(fp["evidence"].size(), fa["numbers"].size());
+    for (const auto& words : fp["evidence"]) {
+      EXPECT_EQ(words.get<std::string>().find('_'), std::string::npos) << fa["id"] << ": no words for " << words;
+    }
+    std::map<std::string, std::string> row_names;
+    for (const auto& rank : a["ranks"]) {
+      if (a["ranks"].size() > 1 && rank["rank"] != fa["rank"]) continue;
+      for (const auto& k : rank["kernels"])
+        row_names[k["name"].get<std::string>()] = k["display_name"].get<std::string>();
+    }
+    for (const auto& k : fp["kernels_shown"]) {
+      auto row = row_names.find(k["name"].get<std::string>());
+      if (row != row_names.end()) {
+        EXPECT_EQ(k["short"], row->second);
+      }
+    }
+  }
+  if (!a["findings"].empty()) {
+    EXPECT_EQ(page["headline"]["top_finding"]["id"], a["findings"][0]["id"]);
+  }
   // diff of the input with itself: the same per-step figures as analyze, nothing moved, every finding kept.
   if (all_steps) {
     double n = static_cast<double>(a["ranks"].size());

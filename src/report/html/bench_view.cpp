@@ -20,6 +20,23 @@ double bin_seconds(double duration_s) {
   return 60.0;
 }
 
+// The request timeline: [send, first token, end] in s from the first send, in order of sending; every n-th
+// request beyond kBenchMaxSpans (said in "spans_sampled").
+template <typename Span>
+json spans_json(std::vector<Span> spans, std::int64_t t0, json& view) {
+  std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.send < b.send; });
+  std::size_t every = (spans.size() + kBenchMaxSpans - 1) / kBenchMaxSpans;
+  if (every > 1) {
+    view["spans_sampled"] =
+        "requests: one in " + std::to_string(every) + " of " + std::to_string(spans.size()) + " drawn";
+  }
+  auto at = [t0](std::int64_t t) { return round4(static_cast<double>(t - t0) / 1e9); };
+  json out = json::array();
+  for (std::size_t i = 0; i < spans.size(); i += std::max<std::size_t>(every, 1))
+    out.push_back({at(spans[i].send), at(spans[i].first), at(spans[i].end)});
+  return out;
+}
+
 json requests_view(const std::string& file, const std::string& text, const json& result) {
   std::vector<double> ttft, itl, tpot, e2e;
   struct Tokens {
@@ -27,6 +44,10 @@ json requests_view(const std::string& file, const std::string& text, const json&
     double tokens;
   };
   std::vector<Tokens> tokens;
+  struct Span {
+    std::int64_t send, first, end;  // first: the first content event, or end without one
+  };
+  std::vector<Span> spans;
   std::int64_t t0 = INT64_MAX, t1 = INT64_MIN;
   std::istringstream lines(text);
   std::string line;
@@ -48,6 +69,7 @@ json requests_view(const std::string& file, const std::string& text, const json&
     t0 = std::min(t0, send);
     t1 = std::max(t1, end);
     e2e.push_back(round4(static_cast<double>(end - send) / 1e6));
+    spans.push_back({send, content.empty() ? end : content.front(), end});
     if (content.empty()) continue;
     ttft.push_back(round4(static_cast<double>(content.front() - send) / 1e6));
     for (std::size_t i = 1; i < content.size(); ++i)
@@ -61,7 +83,7 @@ json requests_view(const std::string& file, const std::string& text, const json&
   json j;
   if (t0 > t1) {
     j["ttft_ms"] = j["itl_ms"] = j["tpot_ms"] = j["e2e_ms"] = json::array();
-    j["t_s"] = j["tokens_per_s"] = json::array();
+    j["t_s"] = j["tokens_per_s"] = j["spans"] = json::array();
     j["bin_s"] = 1;
     return j;
   }
@@ -90,6 +112,7 @@ json requests_view(const std::string& file, const std::string& text, const json&
   j["tpot_ms"] = tpot;
   j["e2e_ms"] = e2e;
   j["bin_s"] = bin;
+  j["spans"] = spans_json(spans, t0, j);
   j["t_s"] = std::move(ts);
   j["tokens_per_s"] = std::move(rate);
   const json& steady = result.contains("steady") ? result["steady"] : json();
@@ -112,6 +135,9 @@ nlohmann::ordered_json bench_view(const std::string& result_file, const std::str
   }
   json j;
   j["file"] = result_file;
+  const json& run = result.contains("run") ? result["run"] : json();
+  if (run.is_object() && run.contains("start_ns") && run["start_ns"].is_number_integer())
+    j["run_start_ns"] = run["start_ns"].get<std::int64_t>();
   j["summary"] = {{"requests", result.value("requests", json())},
                   {"all", result.value("all", json())},
                   {"steady", result.value("steady", json())}};

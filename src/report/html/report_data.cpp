@@ -5,6 +5,8 @@
 
 #include "common/units.h"
 #include "report/analyze_json.h"
+#include "report/html/report_findings.h"
+#include "report/html/report_headline.h"
 #include "report/html/step_timeline.h"
 #include "report/kernel_display_names.h"
 
@@ -225,7 +227,8 @@ json baseline_json(const ReportBaseline& b) {
 }  // namespace
 
 nlohmann::ordered_json report_data(const ReportInputs& in) {
-  const AnalyzeReport& r = *in.report;
+  const AnalyzeReport empty;
+  const AnalyzeReport& r = in.report ? *in.report : empty;  // a bench-only page has no traces
   json j;
   j["schema"] = "cuprobe.report/1";
   std::vector<std::string> gpus, notes;
@@ -248,18 +251,11 @@ nlohmann::ordered_json report_data(const ReportInputs& in) {
   std::vector<std::string> categories;
   for (int c = 0; c < kCategoryCount; ++c) categories.emplace_back(category_name(static_cast<Category>(c)));
   j["categories"] = categories;
+  j["headline"] = report_headline(in.report, in.bench);
   json ranks = json::array();
   for (std::size_t i = 0; i < r.ranks.size(); ++i) ranks.push_back(rank_json((*in.profiles)[i], r.ranks[i]));
   j["ranks"] = std::move(ranks);
-  json findings = json::array();
-  for (const auto& f : r.findings) {
-    json fj = finding_json(f);
-    json numbers = json::object();
-    for (const auto& [k, v] : f.numbers) numbers[k] = round4(v);
-    fj["numbers"] = std::move(numbers);
-    findings.push_back(std::move(fj));
-  }
-  j["findings"] = std::move(findings);
+  j["findings"] = report_findings(r);
   j["warnings"] = r.warnings;
   j["baseline"] = in.baseline ? baseline_json(*in.baseline) : json();
   j["bench"] = in.bench;

@@ -28,7 +28,7 @@ struct ReportBaseline {
 struct ReportInputs {
   std::vector<std::string> inputs;
   const std::vector<Profile>* profiles = nullptr;
-  const AnalyzeReport* report = nullptr;
+  const AnalyzeReport* report = nullptr;  // nullptr (and no profiles): a page of a bench result alone
   std::optional<ReportBaseline> baseline;
   nlohmann::ordered_json bench;    // bench_view(), or null
   nlohmann::ordered_json samples;  // samples_view(), or null

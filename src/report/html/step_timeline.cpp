@@ -18,6 +18,9 @@ double round4(double v) {
 
 namespace {
 
+// How far before a step's span to look for activities and ranges that reach into it.
+constexpr TimeNs kLookBackNs = 10'000'000'000LL;
+
 struct Event {
   int lane;
   TimeNs start, end;
@@ -59,7 +62,7 @@ nlohmann::ordered_json step_timeline(const Profile& p, const RankAnalysis& rank,
 
   std::vector<Event> gpu, cpu;
   // Profile::gpu and ::cpu are sorted by start: skip to the window, stop after it.
-  auto first_gpu = std::lower_bound(p.gpu.begin(), p.gpu.end(), lo - 10'000'000'000LL,
+  auto first_gpu = std::lower_bound(p.gpu.begin(), p.gpu.end(), lo - kLookBackNs,
                                     [](const GpuActivity& a, TimeNs t) { return a.start < t; });
   for (auto it = first_gpu; it != p.gpu.end() && it->start <= hi; ++it) {
     if (it->end < lo) continue;
@@ -67,14 +70,18 @@ nlohmann::ordered_json step_timeline(const Profile& p, const RankAnalysis& rank,
     gpu.push_back({static_cast<int>(it->stream), it->start, it->end,
                    c == category_of.end() ? static_cast<int>(Category::kOther) : c->second, name_of(it->name)});
   }
+  // CPU ranges that overlap the span, those begun before it (the launches of its first kernels, an enclosing
+  // annotation) included: nesting depth counts them all, the page cuts them at the span's edge.
   std::vector<TimeNs> open_ends;  // the nesting stack of CPU ranges
-  auto first_cpu =
-      std::lower_bound(p.cpu.begin(), p.cpu.end(), lo, [](const CpuRange& r, TimeNs t) { return r.start < t; });
+  auto first_cpu = std::lower_bound(p.cpu.begin(), p.cpu.end(), lo - kLookBackNs,
+                                    [](const CpuRange& r, TimeNs t) { return r.start < t; });
   for (auto it = first_cpu; it != p.cpu.end() && it->start <= hi; ++it) {
     if (it->kind != CpuRangeKind::kOperator && it->kind != CpuRangeKind::kAnnotation) continue;
     while (!open_ends.empty() && open_ends.back() <= it->start) open_ends.pop_back();
-    cpu.push_back({static_cast<int>(open_ends.size()), it->start, it->end, 0, name_of(it->name)});
+    int depth = static_cast<int>(open_ends.size());
     open_ends.push_back(it->end);
+    if (it->end < lo) continue;
+    cpu.push_back({depth, it->start, it->end, 0, name_of(it->name)});
   }
   std::size_t left_out = keep_longest(gpu, kTimelineMaxGpuEvents) + keep_longest(cpu, kTimelineMaxCpuEvents);
 

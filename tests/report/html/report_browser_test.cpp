@@ -3,16 +3,19 @@
 // page's self-check (#cuprobe-selfcheck, written by its script) lists the
 // expected sections and charts. Skipped, with the reason, without chromium
 // (scripts/setup.sh installs it).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <tuple>
 
+#include "common/units.h"
 #include "store/run_file_schema.h"
 #include "store/run_file_writer.h"
 #include "support/run_cuprobe.h"
@@ -93,6 +96,21 @@ class ReportBrowser : public ::testing::Test {
     return o.check;
   }
 
+  // A closed loop of 4 against the test streaming server: result.json and requests.jsonl in dir_; the result,
+  // or null when the bench failed.
+  json bench_run() {
+    StreamServerOptions options;
+    options.itl_spread_us = 700;
+    options.record_events = false;
+    StreamServer server(options);
+    auto b = run_cuprobe({"bench", server.url(), "-c", "4", "-n", "48", "--output-len", "24", "--json", "-q",
+                          "--save-requests", dir_ + "/requests.jsonl"});
+    EXPECT_EQ(b.exit_code, 0) << b.err;
+    if (b.exit_code != 0) return json();
+    std::ofstream(dir_ + "/result.json") << b.out;
+    return json::parse(b.out);
+  }
+
   static std::vector<std::string> sections(const json& check) {
     return check.value("sections", std::vector<std::string>{});
   }
@@ -103,14 +121,74 @@ class ReportBrowser : public ::testing::Test {
 
 TEST_F(ReportBrowser, Trace) {
   json c = report({data_path("mla_fp8pool_fullcast_small.json.gz")});
-  EXPECT_EQ(sections(c), (std::vector<std::string>{"findings", "steps", "tables", "timeline"}));
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "findings", "steps", "timeline", "tables"}));
   EXPECT_EQ(charts(c, "steps"), 1);
   EXPECT_EQ(charts(c, "timeline"), 2);  // typical and slowest step
 }
 
+// The headline and the cards read as analyze prints them: the same step time, GPU busy and tensor-core
+// share, the top finding with its what-if, the kernels under their table row names (the full name on hover),
+// the evidence in words.
+TEST_F(ReportBrowser, HeadlineAndCardsSayWhatAnalyzeSays) {
+  std::string trace = data_path("h200_pool_gather_expanded_index.json.gz");  // with shapes: projected
+  auto text = run_cuprobe({"analyze", trace});
+  auto js = run_cuprobe({"analyze", "--json", trace});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  json a = json::parse(js.out);
+  json c = report({trace});
+  std::map<std::string, std::string> figures;
+  for (const auto& f : c["headline"]) figures[f["key"].get<std::string>()] = f["value"].get<std::string>();
+  const json& steps = a["ranks"][0]["steps"];
+  EXPECT_EQ(figures["step"], format_duration_ms(steps["median_ms"].get<double>()));
+  EXPECT_NE(text.out.find("step time " + figures["step"] + " median"), std::string::npos) << text.out;
+  EXPECT_EQ(figures["busy"], format_duration_ms(steps["gpu_median_ms"].get<double>()) + " per step");
+  EXPECT_EQ(figures["tensor"], format_percent(a["ranks"][0]["tensor_core_share"].get<double>()));
+  // "copy_cast_dominant: 7.02 ms → 0.26 ms per step (-96%)", and the same projection in analyze's text.
+  const json& top = a["findings"][0];
+  std::string line = c["top_finding"];
+  EXPECT_EQ(
+      line.rfind(top["id"].get<std::string>() + ": " + format_duration_ms(top["what_if"]["step_ms_now"].get<double>()) +
+                     " \u2192 " + format_duration_ms(top["what_if"]["step_ms_after"].get<double>()) + " per step (-",
+                 0),
+      0u)
+      << line;
+  EXPECT_NE(text.out.find("what if: " + format_duration_ms(top["what_if"]["step_ms_now"].get<double>()) + " -> " +
+                          format_duration_ms(top["what_if"]["step_ms_after"].get<double>()) + " (-"),
+            std::string::npos);
+  ASSERT_EQ(c["cards"].size(), a["findings"].size());
+  std::map<std::string, std::string> row_names;
+  for (const auto& k : a["ranks"][0]["kernels"])
+    row_names[k["name"].get<std::string>()] = k["display_name"].get<std::string>();
+  for (std::size_t i = 0; i < c["cards"].size(); ++i) {
+    const json& card = c["cards"][i];
+    const json& f = a["findings"][i];
+    SCOPED_TRACE(f["id"].get<std::string>());
+    EXPECT_EQ(card["id"], f["id"]);
+    ASSERT_EQ(card["kernels"].size(), f["kernels"].size());
+    for (std::size_t k = 0; k < f["kernels"].size(); ++k) {
+      EXPECT_EQ(card["kernels"][k][1], f["kernels"][k]);  // the full name on hover
+      EXPECT_EQ(card["kernels"][k][0], row_names.at(f["kernels"][k].get<std::string>()));
+      EXPECT_LT(card["kernels"][k][0].get<std::string>().size(), 80u);
+    }
+    std::string evidence = card["evidence"];
+    EXPECT_EQ(evidence.find(" = "), std::string::npos) << evidence;
+    EXPECT_EQ(evidence.find('_'), std::string::npos) << evidence;
+    EXPECT_EQ(card["what_if"].get<std::string>().rfind("what if: ", 0), 0u);
+    EXPECT_NE(card["what_if"].get<std::string>().find(f["what_if"]["description"].get<std::string>()),
+              std::string::npos);
+  }
+  EXPECT_NE(c["cards"][0]["what_if"].get<std::string>().find(" \u2192 "), std::string::npos);
+  EXPECT_NE(c["cards"][0]["evidence"].get<std::string>().find(" per step; "), std::string::npos);
+  EXPECT_NE(c["cards"][0]["evidence"].get<std::string>().find("of the memory bandwidth peak"), std::string::npos);
+}
+
 TEST_F(ReportBrowser, SeveralRanks) {
   json c = report({data_path("tp2_mlp_decode_rank0.json.gz"), data_path("tp2_mlp_decode_rank1.json.gz")});
-  EXPECT_EQ(sections(c), (std::vector<std::string>{"findings", "steps", "tables", "timeline", "ranks"}));
+  // The ranks side by side right under the headline, which has a row per rank.
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "ranks", "findings", "steps", "timeline", "tables"}));
+  int steps_figures = 0;
+  for (const auto& f : c["headline"]) steps_figures += f["key"] == "step" ? 1 : 0;
+  EXPECT_EQ(steps_figures, 2);
   EXPECT_EQ(charts(c, "steps"), 2);
   EXPECT_EQ(charts(c, "timeline"), 4);
   EXPECT_EQ(charts(c, "ranks"), 2);  // per step; collective wait in total
@@ -118,7 +196,7 @@ TEST_F(ReportBrowser, SeveralRanks) {
 
 // A run file as `cuprobe record` writes it: 30 NVTX steps, each launching a GEMM and
 // a copy, and two counters sampled every 0.5 ms.
-void write_run_file(const std::string& path) {
+void write_run_file(const std::string& path, std::int64_t first_step_ns = 3'000'000) {
   RunFileWriter w(path, false);
   RunDeviceRow dev;
   dev.id = 0;
@@ -129,7 +207,7 @@ void write_run_file(const std::string& path) {
   auto copy = w.name_id("void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda>()");
   std::int64_t t = 1'000'000'000, correlation = 1;
   for (int s = 0; s < 30; ++s) {
-    std::int64_t len = s == 17 ? 9'000'000 : 3'000'000;  // one slow step
+    std::int64_t len = s == 17 ? 9'000'000 : s == 0 ? first_step_ns : 3'000'000;  // one slow step
     w.add_range({1, 1, t, t + len, step, "nvtx", -1});
     for (auto [name, offset, dur] :
          {std::tuple{gemm, 100'000LL, 600'000LL}, std::tuple{copy, 800'000LL, 1'400'000LL}}) {
@@ -157,24 +235,55 @@ void write_run_file(const std::string& path) {
 TEST_F(ReportBrowser, RunFileWithCounters) {
   write_run_file(dir_ + "/run.cuprobe");
   json c = report({dir_ + "/run.cuprobe"});
-  EXPECT_EQ(sections(c), (std::vector<std::string>{"findings", "steps", "tables", "timeline", "counters"}));
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "findings", "steps", "timeline", "tables", "counters"}));
   EXPECT_EQ(charts(c, "counters"), 2);  // one line per metric
   EXPECT_EQ(charts(c, "timeline"), 2);
+  ASSERT_EQ(c["clipped"].size(), 1u);
+  EXPECT_EQ(c["clipped"][0]["bars"], 0);  // a 3x step keeps the linear scale
+}
+
+// A warm-up step 50x longer than the others: the scale is cut so the others stay readable, and the cut bar
+// carries its real time.
+TEST_F(ReportBrowser, OneLongStepIsCutNotFlattening) {
+  write_run_file(dir_ + "/run.cuprobe", 150'000'000);
+  json c = report({dir_ + "/run.cuprobe"});
+  ASSERT_EQ(c["clipped"].size(), 1u);
+  EXPECT_EQ(c["clipped"][0]["bars"], 1);
+  EXPECT_EQ(c["clipped"][0]["labels"], json::array({"\u2191 150 ms"}));
 }
 
 TEST_F(ReportBrowser, BenchResultAndRequests) {
-  StreamServerOptions options;
-  options.itl_spread_us = 700;
-  options.record_events = false;
-  StreamServer server(options);
-  auto b = run_cuprobe({"bench", server.url(), "-c", "4", "-n", "48", "--output-len", "24", "--json", "-q",
-                        "--save-requests", dir_ + "/requests.jsonl"});
-  ASSERT_EQ(b.exit_code, 0) << b.err;
-  std::ofstream(dir_ + "/result.json") << b.out;
+  ASSERT_FALSE(bench_run().is_null());
   json c = report({data_path("mla_fp8pool_fullcast_small.json.gz"), "--bench", dir_ + "/result.json", "--requests",
                    dir_ + "/requests.jsonl"});
-  EXPECT_EQ(sections(c), (std::vector<std::string>{"findings", "steps", "tables", "timeline", "bench"}));
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "findings", "steps", "timeline", "tables", "bench"}));
   EXPECT_EQ(charts(c, "bench"), 5);  // TTFT, ITL, TPOT, E2E, tokens per second
+  EXPECT_EQ(charts(c, "requests"), 1);
+}
+
+// A bench result alone makes a page: the bench's figures at the top, then its latency and the requests over time.
+TEST_F(ReportBrowser, BenchAlone) {
+  json result = bench_run();
+  ASSERT_FALSE(result.is_null());
+  json c = report({"--bench", dir_ + "/result.json", "--requests", dir_ + "/requests.jsonl"});
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "bench"}));
+  EXPECT_EQ(charts(c, "bench"), 5);
+  EXPECT_EQ(charts(c, "requests"), 1);
+  std::map<std::string, std::string> figures;
+  for (const auto& f : c["headline"]) figures[f["key"].get<std::string>()] = f["value"].get<std::string>();
+  const json& w = result["steady"].contains("duration_s") ? result["steady"] : result["all"];
+  EXPECT_EQ(figures["throughput"], fmt::format("{:.2f}", w["output_tokens_per_s"].get<double>()));
+  EXPECT_EQ(figures["ttft"],
+            fmt::format("{:.2f} ms / {:.2f} ms", w["ttft_ms"]["p50"].get<double>(), w["ttft_ms"]["p99"].get<double>()));
+  EXPECT_EQ(figures["in_flight"], std::to_string(w["peak_concurrent_requests"].get<int>()));
+  EXPECT_LE(std::stoi(figures["in_flight"]), 4);
+  EXPECT_TRUE(figures.count("tpot") && figures.count("itl") && figures.count("steady"));
+  EXPECT_TRUE(c["cards"].empty());
+
+  c = report({"--bench", dir_ + "/result.json"});
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "bench"}));
+  // Neither traces nor a bench result: bad usage.
+  EXPECT_EQ(run_cuprobe({"report", "-o", dir_ + "/none.html"}).exit_code, 2);
 }
 
 TEST_F(ReportBrowser, Samples) {
@@ -194,16 +303,16 @@ TEST_F(ReportBrowser, Samples) {
 TEST_F(ReportBrowser, Baseline) {
   json c = report({data_path("mla_fp8pool_gathercast_small.json.gz"), "--baseline",
                    data_path("mla_fp8pool_fullcast_small.json.gz")});
-  EXPECT_EQ(sections(c), (std::vector<std::string>{"findings", "steps", "tables", "timeline", "baseline"}));
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "findings", "steps", "timeline", "tables", "baseline"}));
   EXPECT_EQ(charts(c, "waterfall"), 1);
 }
 
 // Names that are not UTF-8, hold quotes, or no steps at all: still a page with no error.
 TEST_F(ReportBrowser, HostileNamesAndNoSteps) {
   json c = report({data_path("hostile_fields.json.gz")});
-  EXPECT_EQ(sections(c), (std::vector<std::string>{"findings", "tables"}));
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "findings", "tables"}));
   c = report({data_path("rocm_training_fallback_small.json")});
-  EXPECT_EQ(sections(c), (std::vector<std::string>{"findings", "tables"}));
+  EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "findings", "tables"}));
 }
 
 // The 346 MiB development trace: under 5 MB, summarised, and quick to open.

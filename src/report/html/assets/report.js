@@ -29,14 +29,21 @@
     charts++;
     return sv("svg", {"class": "chart " + (cls || ""), viewBox: "0 0 " + w + " " + h, width: w, height: h}, parent);
   }
+  // As the CLI writes a duration (common/units.cpp format_duration_ms), so a figure reads the same in both.
   function ms(v) {
     if (v === null || v === undefined || !isFinite(v)) return "-";
     var a = Math.abs(v);
-    if (a >= 1000) return (v / 1000).toFixed(2) + " s";
-    if (a >= 1) return v.toFixed(a >= 100 ? 1 : 2) + " ms";
+    if (a >= 10000) return (v / 1000).toFixed(2) + " s";
+    if (a >= 100) return v.toFixed(0) + " ms";
+    if (a >= 10) return v.toFixed(1) + " ms";
+    if (a >= 0.1) return v.toFixed(2) + " ms";
     return (v * 1000).toFixed(1) + " us";
   }
-  function pct(v) { return v === null || v === undefined ? "-" : (v * 100).toFixed(v < 0.1 ? 1 : 0) + "%"; }
+  function pct(v) {  // as common/units.cpp format_percent
+    if (v === null || v === undefined || !isFinite(v)) return "-";
+    var p = v * 100;
+    return (p >= 9.95 || p === 0 ? p.toFixed(0) : p.toFixed(1)) + "%";
+  }
   function catColor(i) { return PALETTE[i % PALETTE.length]; }
   function niceMax(v) {
     if (!(v > 0)) return 1;
@@ -47,7 +54,7 @@
     for (var i = 0; i <= 4; i++) {
       var y = y1 - (y1 - y0) * i / 4;
       sv("line", {x1: x0, x2: x1, y1: y, y2: y, "class": "grid"}, g);
-      sv("text", {x: x0 - 4, y: y + 3, "text-anchor": "end"}, g, fmt(max * i / 4));
+      sv("text", {x: x0 - 4, y: y + 3, "text-anchor": "end"}, g, i === 0 ? "0" : fmt(max * i / 4));
     }
     sv("line", {x1: x0, x2: x0, y1: y0, y2: y1, "class": "axis"}, g);
     sv("line", {x1: x0, x2: x1, y1: y1, y2: y1, "class": "axis"}, g);
@@ -132,41 +139,101 @@
     (h.notes || []).forEach(function (n) { note(top, n, "warn"); });
   }
 
+  // ---- headline: the figures analyze (and bench) print, as text made by cuprobe itself ----
+  function tiles(parent, figures) {
+    var row = el("div", {"class": "tiles"}, parent);
+    figures.forEach(function (f) {
+      var t = el("div", {"class": "tile", "data-key": f.key}, row);
+      el("div", {"class": "label"}, t, f.label);
+      el("div", {"class": "value"}, t, f.value);
+      if (f.note) el("div", {"class": "fnote"}, t, f.note);
+    });
+  }
+  function headline() {
+    var H = D.headline || {}, rk = H.ranks || [];
+    if (!rk.length && !H.bench) return;
+    var s = section("headline", "At a glance");
+    if (rk.length === 1) tiles(s, rk[0].figures);
+    if (rk.length > 1) {
+      var t = el("table", {"class": "data headline-ranks"}, el("div", {"class": "tablewrap"}, s));
+      var hr = el("tr", {}, el("thead", {}, t));
+      el("th", {}, hr, "rank");
+      rk[0].figures.forEach(function (f) { el("th", {"class": "num"}, hr, f.label); });
+      var body = el("tbody", {}, t);
+      rk.forEach(function (r) {
+        var tr = el("tr", {"data-rank": r.rank === null ? "" : r.rank}, body);
+        el("td", {}, tr, r.label);
+        r.figures.forEach(function (f) { el("td", {"class": "num", title: f.note, "data-key": f.key}, tr, f.value); });
+      });
+      note(s, "Hover a figure for what it is of. Step time on the GPU clock (a step's first GPU work to the next step's); medians over steps.");
+    }
+    var tf = H.top_finding;
+    if (tf) {
+      var d = el("div", {"class": "topfinding " + tf.severity}, s);
+      el("span", {"class": "sev"}, d, tf.severity);
+      el("span", {"class": "label"}, d, "top finding ");
+      el("b", {"class": "line"}, d, tf.line);
+      el("div", {}, d, tf.title);
+      if (tf.description) el("div", {"class": "fnote"}, d, "what if: " + tf.description);
+    } else if (rk.length) {
+      note(s, "No finding crossed a threshold.");
+    }
+    if (H.bench) {
+      if (rk.length) el("h3", {}, s, "Bench");
+      tiles(s, H.bench);
+    }
+  }
+
   // ---- findings ----
   function findings() {
+    if (!D.ranks.length) return;
     var s = section("findings", "Findings, ranked by the step time they explain");
     if (!D.findings.length) note(s, "No finding crossed a threshold (docs/findings.md lists them).");
     D.findings.forEach(function (f, i) {
-      var d = el("div", {"class": "finding " + f.severity}, s);
+      var d = el("div", {"class": "finding " + f.severity, "data-id": f.id}, s);
       var t = el("div", {"class": "title"}, d);
       el("span", {"class": "sev"}, t, f.severity);
       t.appendChild(document.createTextNode((i + 1) + ". " + f.id + (f.rank !== null && f.rank !== undefined && D.ranks.length > 1 ? " (rank " + f.rank + ")" : "") + ": " + f.title));
-      el("div", {}, d, "\u2192 " + f.suggestion);
-      var nums = Object.keys(f.numbers || {}).map(function (k) {
-        var v = f.numbers[k];
-        return k + " = " + (typeof v === "number" ? +v.toPrecision(4) : v);
-      });
-      if (nums.length) el("div", {"class": "numbers"}, d, "evidence: " + nums.join(", "));
-      if (f.kernels && f.kernels.length) {
-        var ul = el("ul", {}, d);
-        f.kernels.forEach(function (k) { el("li", {}, ul, k); });
+      if (f.kernels_shown && f.kernels_shown.length) {
+        var k = el("div", {"class": "kernels"}, d, "kernels: ");
+        f.kernels_shown.forEach(function (kn, j) {
+          if (j) k.appendChild(document.createTextNode(", "));
+          el("code", {title: kn.name}, k, kn.short);
+        });
       }
+      if (f.evidence && f.evidence.length) el("div", {"class": "evidence"}, d, "evidence: " + f.evidence.join("; "));
+      var w = el("div", {"class": "whatif"}, d);
+      el("b", {}, w, "what if: ");
+      if (f.what_if_projection) el("span", {"class": "projection"}, w, f.what_if_projection + (f.what_if.step_ms_after !== null ? ": " : " "));
+      w.appendChild(document.createTextNode(f.what_if.description));
+      el("div", {"class": "suggestion"}, d, "\u2192 " + f.suggestion);
     });
     (D.warnings || []).forEach(function (w) { note(s, "warning: " + w, "warn"); });
   }
 
   // ---- per-step stacked bars ----
+  // The scale of a bar chart: its tallest bar, or, where a few bars (a warm-up step) stand far above the rest,
+  // 3x the 90th percentile of the bars, the taller bars cut at the top and labelled with their real height.
+  function barScale(totals) {
+    var sorted = totals.slice().sort(function (a, b) { return a - b; });
+    var max = sorted.length ? sorted[sorted.length - 1] : 0;
+    // The lower nearest rank, so that among a few bars the tallest one is not its own percentile.
+    var p90 = sorted.length > 1 ? sorted[Math.floor((sorted.length - 1) * 0.9)] : 0;
+    var bound = 3 * p90;
+    if (p90 > 0 && max > bound) return {max: niceMax(bound), clipped: true};
+    return {max: niceMax(max), clipped: false};
+  }
   function stepBars(parent, rank, idx, title, kindName) {
     var cats = D.categories, st = rank.steps;
     var n = idx.length;
-    var W = 1180, H = 240, L = 60, R = 10, T = 14, B = 28;
+    var W = 1180, H = 240, L = 60, R = 10, T = 26, B = 28;
     // The median and the outliers are analyze's (per step kind), not recomputed here.
     var kind = (st.kinds || {})[kindName] || {};
     var med = kind.median_ms !== undefined ? kind.median_ms : st.median_ms;
     var outliers = idx.filter(function (i) { return st.outlier[i]; });
     var per = Math.max(1, Math.ceil(n / 600));  // steps per bar
     var bars = Math.ceil(n / per);
-    var heights = [], maxV = 0;
+    var heights = [], totals = [];
     for (var b = 0; b < bars; b++) {
       var sum = new Array(cats.length + 1).fill(0), cnt = 0;
       for (var j = b * per; j < Math.min(n, (b + 1) * per); j++, cnt++) {
@@ -175,28 +242,42 @@
         sum[cats.length] += Math.max(0, st.step_ms[i] - tot);
       }
       heights.push(sum.map(function (v) { return v / cnt; }));
-      maxV = Math.max(maxV, heights[b].reduce(function (a, x) { return a + x; }, 0));
+      totals.push(heights[b].reduce(function (a, x) { return a + x; }, 0));
     }
-    maxV = niceMax(maxV);
+    var scale = barScale(totals), maxV = scale.max;
+    var cut = totals.map(function (t, b) { return t > maxV ? b : -1; }).filter(function (b) { return b >= 0; });
     el("h3", {}, parent, title + ": " + n + " steps, median " + ms(med) + (outliers.length ? ", " + outliers.length + " outlier(s) marked \u25BC" : ""));
     if (per > 1) note(parent, n + " steps drawn as " + bars + " bars, each the mean of " + per + " consecutive steps (outliers still marked one by one).");
+    if (cut.length) {
+      note(parent, "Scale cut at " + ms(maxV) + " (3\u00d7 the 90th percentile of the bars) so that one long step does not flatten the others: " +
+           cut.length + " bar(s) above it are drawn cut (zigzag) and labelled with their real time.", "warn clip-note");
+    }
     var g = svg(parent, W, H, "steps");
     g.dataset.chart = "steps";
+    g.dataset.clipped = cut.length;
     yAxis(g, L, W - R, T, H - B, maxV, ms);
     var bw = (W - L - R) / bars;
     heights.forEach(function (hs, b) {
-      var y = H - B;
+      var y = H - B, top = T;
       hs.forEach(function (v, c) {
-        if (!(v > 0)) return;
-        var h = v / maxV * (H - B - T);
+        if (!(v > 0) || y <= top) return;
+        var h = Math.min(v / maxV * (H - B - T), y - top);
         var r = sv("rect", {x: L + b * bw, y: y - h, width: Math.max(0.5, bw - (bw > 3 ? 1 : 0)), height: h, fill: c < cats.length ? catColor(c) : IDLE}, g);
-        sv("title", {}, r, "step " + idx[b * per] + (per > 1 ? "-" + idx[Math.min(n, (b + 1) * per) - 1] : "") + ": " + (c < cats.length ? cats[c] : "GPU idle") + " " + ms(v));
+        sv("title", {}, r, "step " + idx[b * per] + (per > 1 ? "-" + idx[Math.min(n, (b + 1) * per) - 1] : "") + ": " + (c < cats.length ? cats[c] : "GPU idle") + " " + ms(v) + " (bar " + ms(totals[b]) + ")");
         y -= h;
       });
     });
+    cut.forEach(function (b) {
+      var x = L + b * bw, w = Math.max(0.5, bw - (bw > 3 ? 1 : 0)), zig = "M" + x + "," + (T + 4);
+      for (var k = 1; k <= 4; k++) zig += "L" + (x + w * k / 4) + "," + (T + (k % 2 ? 0 : 4));
+      var m = sv("path", {d: zig + "V" + (T - 1) + "H" + x + "Z", "class": "cut"}, g);
+      sv("title", {}, m, "cut: " + ms(totals[b]) + ", above the scale");
+      sv("text", {x: Math.min(W - R - 2, Math.max(L + 2, x + w / 2)), y: T - 4, "text-anchor": "middle", "class": "cut-label"}, g, "\u2191 " + ms(totals[b]));
+    });
     outliers.forEach(function (i) {
       var b = Math.floor(idx.indexOf(i) / per), x = L + (b + 0.5) * bw;
-      var m = sv("path", {d: "M" + (x - 4) + "," + (T - 10) + "h8l-4,7z", "class": "outlier"}, g);
+      if (cut.indexOf(b) >= 0) return;  // its label says more
+      var m = sv("path", {d: "M" + (x - 4) + "," + (T - 12) + "h8l-4,7z", "class": "outlier"}, g);
       sv("title", {}, m, "outlier: step " + i + " took " + ms(st.step_ms[i]) + " (median " + ms(med) + ")");
     });
     sv("text", {x: L, y: H - 8}, g, "step " + (idx[0] !== undefined ? idx[0] : 0));
@@ -228,6 +309,7 @@
 
   // ---- tables ----
   function tables() {
+    if (!D.ranks.length) return;
     var s = section("tables", "Categories and kernels");
     D.ranks.forEach(function (r) {
       if (D.ranks.length > 1) el("h3", {}, s, "rank " + r.rank + ": " + r.file);
@@ -444,6 +526,33 @@
     sv("text", {x: L, y: H - 6}, g, ms(lo));
     sv("text", {x: W - R, y: H - 6, "text-anchor": "end"}, g, ms(hi));
   }
+  function requestTimeline(parent, q) {
+    var spans = q.spans || [];
+    if (!spans.length) return;
+    el("h3", {}, parent, "Requests over time: " + spans.length + " requests, one line each (grey: waiting for the first token; green: streaming)");
+    if (q.spans_sampled) note(parent, q.spans_sampled);
+    var W = 1180, H = Math.min(420, Math.max(140, spans.length * 2 + 40)), L = 60, R = 10, T = 10, B = 24;
+    var g = svg(parent, W, H, "requests");
+    g.dataset.chart = "requests";
+    var x1 = 0;
+    spans.forEach(function (sp) { x1 = Math.max(x1, sp[2]); });
+    x1 = x1 > 0 ? x1 : 1;
+    function X(v) { return L + v / x1 * (W - L - R); }
+    if (q.steady) {
+      var band = sv("rect", {x: X(q.steady[0]), y: T, width: Math.max(0.5, X(q.steady[1]) - X(q.steady[0])), height: H - B - T, fill: "#e3f1e1"}, g);
+      sv("title", {}, band, "steady window");
+    }
+    var rowH = (H - B - T) / spans.length, thick = Math.max(0.6, Math.min(6, rowH * 0.8));
+    spans.forEach(function (sp, i) {
+      var y = T + (i + 0.5) * rowH;
+      sv("line", {x1: X(sp[0]), x2: Math.max(X(sp[0]) + 0.5, X(sp[1])), y1: y, y2: y, stroke: "#b8c0cc", "stroke-width": thick}, g);
+      if (sp[2] > sp[1]) sv("line", {x1: X(sp[1]), x2: X(sp[2]), y1: y, y2: y, stroke: "#2f7d32", "stroke-width": thick}, g);
+    });
+    sv("line", {x1: L, x2: W - R, y1: H - B, y2: H - B, "class": "axis"}, g);
+    for (var k = 0; k <= 5; k++) sv("text", {x: X(x1 * k / 5), y: H - 6, "text-anchor": k === 0 ? "start" : k === 5 ? "end" : "middle"}, g, (x1 * k / 5).toFixed(1) + " s");
+    sv("text", {x: L - 4, y: T + 8, "text-anchor": "end"}, g, "first");
+    sv("text", {x: L - 4, y: H - B, "text-anchor": "end"}, g, "last");
+  }
   function bench() {
     if (!D.bench) return;
     var b = D.bench, s = section("bench", "Bench: latency and throughput");
@@ -470,6 +579,7 @@
     var bands = q.steady ? [[q.steady[0], q.steady[1], "#e3f1e1", "steady window"]] : [];
     lineChart(s, "output tokens per second over time (" + q.bin_s + " s bins; green: the steady window)", q.t_s, q.tokens_per_s,
               {cls: "bench", bands: bands, x0: 0, xfmt: function (v) { return v.toFixed(1) + " s"; }, color: "#2f7d32"});
+    requestTimeline(s, q);
   }
 
   // ---- baseline waterfall ----
@@ -525,6 +635,25 @@
                errors: window.__cuprobeErrors || [], render_ms: Math.round(performance.now()), bytes_of_data: document.getElementById("cuprobe-data").textContent.length};
     document.querySelectorAll("section[data-section]").forEach(function (s) { out.sections.push(s.dataset.section); });
     document.querySelectorAll("svg.chart").forEach(function (g) { var k = g.dataset.chart || "?"; out.charts[k] = (out.charts[k] || 0) + 1; });
+    // What the reader sees first, as text: the headline's figures, the top finding, the cards and the cut bars.
+    out.headline = [];
+    document.querySelectorAll("#sec-headline [data-key]").forEach(function (t) {
+      var v = t.querySelector(".value");
+      out.headline.push({key: t.dataset.key, value: v ? v.textContent : t.textContent});
+    });
+    var top = document.querySelector("#sec-headline .topfinding .line");
+    out.top_finding = top ? top.textContent : null;
+    out.cards = [];
+    document.querySelectorAll("#sec-findings .finding").forEach(function (c) {
+      var ev = c.querySelector(".evidence"), w = c.querySelector(".whatif");
+      out.cards.push({id: c.dataset.id,
+                      kernels: Array.prototype.map.call(c.querySelectorAll(".kernels code"), function (k) { return [k.textContent, k.title]; }),
+                      evidence: ev ? ev.textContent : "", what_if: w ? w.textContent : ""});
+    });
+    out.clipped = [];
+    document.querySelectorAll("svg.chart.steps").forEach(function (g) {
+      out.clipped.push({bars: +g.dataset.clipped, labels: Array.prototype.map.call(g.querySelectorAll(".cut-label"), function (t) { return t.textContent; })});
+    });
     document.getElementById("cuprobe-selfcheck").textContent = JSON.stringify(out);
   }
 
@@ -538,7 +667,7 @@
     document.querySelectorAll("section[data-section]").forEach(function (s) { if (s.dataset.section !== m[1]) s.style.display = "none"; });
   }
 
-  var parts = [header, findings, steps, tables, timelines, ranks, counters, bench, samples, baseline];
+  var parts = [header, headline, ranks, findings, steps, timelines, tables, counters, bench, samples, baseline];
   parts.forEach(function (f) {
     try { f(); } catch (e) { (window.__cuprobeErrors = window.__cuprobeErrors || []).push(f.name + ": " + e.message); console.error(e); }
   });
