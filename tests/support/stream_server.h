@@ -81,7 +81,7 @@ class StreamServer {
   std::uint64_t metrics_scrapes() const;  // GET /metrics answered
   std::uint64_t connections_accepted() const;
   std::uint64_t reused_requests_dropped() const;  // closed unanswered by close_reused_every
-  std::int64_t peak_streams() const;      // the most generation requests in flight at once
+  std::int64_t peak_streams() const;              // the most generation requests in flight at once
   // The /metrics text the server would serve now.
   std::string metrics_text() const;
 
