@@ -42,7 +42,7 @@ TEST(SamplesView, ReadsCsvAndJsonlAlike) {
   auto csv =
       samples_view("s.csv", "gpu,start_ns,end_ns,tensor_active_pct\n0,1000,2000,50\n0,3000,4000,\n0,5000,6000,7\n");
   ASSERT_EQ(csv["series"].size(), 1u);
-  EXPECT_EQ(csv["series"][0]["values"], nlohmann::json({50, 7}));  // the empty field is no point, not 0
+  EXPECT_EQ(csv["series"][0]["values"], nlohmann::ordered_json({50, 7}));  // the empty field is no point, not 0
   auto jsonl = samples_view("s.jsonl",
                             "{\"gpu\":0,\"start_ns\":1000,\"end_ns\":2000,\"tensor_active_pct\":50}\n"
                             "{\"gpu\":0,\"start_ns\":5000,\"end_ns\":6000,\"tensor_active_pct\":7}\n");
@@ -80,10 +80,10 @@ TEST(BenchView, NeedsABenchResultAndJsonRequestLines) {
       R"({"ok":true,"warmup":false,"send_ns":1000000000,"end_ns":1100000000,"completion_tokens":3,"content_ns":[1020000000,1050000000,1100000000]})"
       "\n";
   auto v = bench_view("r.json", result, "q.jsonl", lines);
-  EXPECT_EQ(v["requests"]["ttft_ms"], nlohmann::json({20}));
-  EXPECT_EQ(v["requests"]["itl_ms"], nlohmann::json({30, 50}));
-  EXPECT_EQ(v["requests"]["tpot_ms"], nlohmann::json({40}));
-  EXPECT_EQ(v["requests"]["e2e_ms"], nlohmann::json({100}));
+  EXPECT_EQ(v["requests"]["ttft_ms"], nlohmann::ordered_json({20}));
+  EXPECT_EQ(v["requests"]["itl_ms"], nlohmann::ordered_json({30, 50}));
+  EXPECT_EQ(v["requests"]["tpot_ms"], nlohmann::ordered_json({40}));
+  EXPECT_EQ(v["requests"]["e2e_ms"], nlohmann::ordered_json({100}));
 }
 
 }  // namespace
