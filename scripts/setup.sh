@@ -14,7 +14,7 @@ packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           prometheus   # the exporter's tests start the real server and promtool (on hosts with systemd the
                        # package also enables its own service on :9090; `systemctl disable --now prometheus`)
           chromium)    # the report's browser tests (tests/report/html/report_browser_test.cpp)
-[[ $preset == fuzz || $preset == sanitize ]] && packages+=(clang libclang-rt-dev llvm)  # ASan+UBSan and libFuzzer under clang (it builds them several times faster than g++), llvm-symbolizer
+[[ $preset == fuzz ]] && packages+=(clang libclang-rt-dev llvm)  # libFuzzer, llvm-symbolizer
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,8 +2,8 @@
 # Checks the formatting (.clang-format), then sets up, builds and runs the whole
 # test suite twice: a release build (then clang-tidy over src/, .clang-tidy, with
 # its compile database), then a build under AddressSanitizer +
-# UndefinedBehaviorSanitizer (clang: g++ 12 takes about four times as long to
-# compile the same tree with ASan+UBSan, the largest part of CI's time).
+# UndefinedBehaviorSanitizer (-g1: line tables are all its reports need; the
+# sanitize build is the largest part of CI's time, bench/sanitize_compile_cost.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"
