@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """What recording costs a real model, measured inside one process: a Llama built
 by transformers from a config (random weights, bf16; 12 layers by default),
-1. eager Hugging Face `generate` (launch-bound): per-token time =
-   (median generate(T) - median generate(1)) / (T - 1), alternating calls;
+1. eager, launch-bound: with --eager generate (default) Hugging Face `generate`, per-token
+   time = (median generate(T) - median generate(1)) / (T - 1), alternating calls; with
+   --eager forward the one-token forward (no cache) run eagerly F times, an argmax read
+   back after each, per-token time = the median forward (steadier: no generate loop);
 2. decode under a CUDA graph: one decode step (StaticCache, 1 token) captured
    with torch.cuda.graph and replayed R times, an argmax read back after each
    (one host sync per step, as a serving engine samples). CUDA events around
@@ -23,8 +25,10 @@ p.add_argument("--layers", type=int, default=12)
 p.add_argument("--tokens", type=int, default=33, help="new tokens per timed generate call")
 p.add_argument("--calls", type=int, default=3, help="timed generate(T) and generate(1) calls each")
 p.add_argument("--replays", type=int, default=1500)
+p.add_argument("--eager", choices=["generate", "forward"], default="generate")
+p.add_argument("--forwards", type=int, default=400, help="timed eager forwards (--eager forward)")
 p.add_argument("--mode", choices=["plain", "torch-profiler"], default="plain")
-p.add_argument("--graph", choices=["no-cache", "static-cache"], default="no-cache",
+p.add_argument("--graph", choices=["no-cache", "static-cache", "none"], default="no-cache",
                help="the replayed step: a one-token forward without a KV cache (default), or a decode "
                     "step on transformers' StaticCache (asserted in index_copy_ under transformers 5.17 "
                     "on the H200, 2026-12-02, whatever the position: a device assert cannot be caught)")
@@ -62,6 +66,22 @@ def eager_phase():
     token_ms = (statistics.median(full) - statistics.median(one)) / (args.tokens - 1)
     return {"eager_token_ms": round(token_ms, 4), "generate_ms": [round(x, 2) for x in full],
             "eager_window_ns": [w0, w1], "eager_tokens": args.calls * (args.tokens + 1)}
+
+
+def eager_forward_phase():
+    ids = prompt[:, -1:].clone()
+    times = []
+    with torch.no_grad():
+        for _ in range(20):
+            model(input_ids=ids, use_cache=False).logits[0, -1].argmax().item()
+        w0 = time.time_ns()
+        for _ in range(args.forwards):
+            t = time.perf_counter()
+            model(input_ids=ids, use_cache=False).logits[0, -1].argmax().item()
+            times.append((time.perf_counter() - t) * 1e3)
+        w1 = time.time_ns()
+    return {"eager_token_ms": round(statistics.median(times), 4), "eager_kind": "one-token forward, eager",
+            "eager_window_ns": [w0, w1], "eager_tokens": args.forwards}
 
 
 def capture_decode():
@@ -137,8 +157,10 @@ def capture_no_cache():
 
 
 def both():
-    out = eager_phase()
+    out = eager_forward_phase() if args.eager == "forward" else eager_phase()
     print(json.dumps({"tag": args.tag, "phase": "eager", **out}), file=sys.stderr, flush=True)
+    if args.graph == "none":
+        return out
     if args.graph == "static-cache":
         graph, logits = capture_decode()
         out["graph_kind"] = "static-cache decode"
