@@ -16,12 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-StreamServerOptions fast() {
-  StreamServerOptions o;
-  o.ttft_us = 500;
-  o.itl_us = 200;
-  return o;
-}
+StreamServerOptions fast() { return stream_timing(500, 200); }
 
 std::vector<ServedRequest> served(const StreamServer& s) {
   std::vector<ServedRequest> out;

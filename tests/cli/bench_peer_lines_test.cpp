@@ -20,12 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-StreamServerOptions fast() {
-  StreamServerOptions o;
-  o.ttft_us = 2000;
-  o.itl_us = 500;
-  return o;
-}
+StreamServerOptions fast() { return stream_timing(2000, 500); }
 
 // The load's requests (the field probe "Hello" left out; chat prompts end with a space).
 std::vector<ServedRequest> load_requests(const StreamServer& s) {

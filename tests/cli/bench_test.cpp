@@ -26,12 +26,7 @@ namespace {
 
 using nlohmann::json;
 
-StreamServerOptions fast() {
-  StreamServerOptions o;
-  o.ttft_us = 2000;
-  o.itl_us = 1000;
-  return o;
-}
+StreamServerOptions fast() { return stream_timing(2000, 1000); }
 
 // Answers /health and /v1/models like a ready server; completions go to `completion`.
 ScriptedHandler ready_server(std::function<std::string(int index, const ScriptedRequest&)> completion) {

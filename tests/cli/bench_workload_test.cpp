@@ -16,12 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-StreamServerOptions fast() {
-  StreamServerOptions o;
-  o.ttft_us = 1000;
-  o.itl_us = 500;
-  return o;
-}
+StreamServerOptions fast() { return stream_timing(1000, 500); }
 
 std::string bad_path() { return write_temp_file("unigram.json", R"({"model": {"type": "Unigram"}})"); }
 

@@ -41,6 +41,14 @@ struct StreamServerOptions {
   int close_reused_every = 0;
 };
 
+// Options with these latencies (microseconds), the rest as defaulted.
+inline StreamServerOptions stream_timing(std::int64_t ttft_us, std::int64_t itl_us) {
+  StreamServerOptions o;
+  o.ttft_us = ttft_us;
+  o.itl_us = itl_us;
+  return o;
+}
+
 // The test server's token count of `text` under `chars_per_token` (see StreamServerOptions).
 std::int64_t stream_server_tokens(const std::string& text, int chars_per_token);
 

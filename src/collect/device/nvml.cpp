@@ -1,6 +1,8 @@
 #include "collect/device/nvml.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -44,21 +46,12 @@ namespace {
 
 // Memory total/used/reserved into `info`; false when NVML could not tell.
 bool read_memory(const Nvml::Api& api, nvmlDevice_t dev, NvmlDeviceInfo& info) {
-  nvmlMemory_v2_t m2{};
-  m2.version = kMemoryV2Version;
-  nvmlMemory_t m1{};
-  if (api.memory_v2 && api.memory_v2(dev, &m2) == kNvmlSuccess) {
-    info.memory_total = m2.total;
-    info.memory_used = m2.used;
-    info.memory_reserved = m2.reserved;
-    return true;
-  }
-  if (api.memory && api.memory(dev, &m1) == kNvmlSuccess) {
-    info.memory_total = m1.total;
-    info.memory_used = m1.used;
-    return true;
-  }
-  return false;
+  NvmlMemoryBytes m = read_memory_bytes(api, dev);
+  if (std::isnan(m.total)) return false;
+  info.memory_total = static_cast<std::uint64_t>(m.total);
+  info.memory_used = static_cast<std::uint64_t>(m.used);
+  if (!std::isnan(m.reserved)) info.memory_reserved = static_cast<std::uint64_t>(m.reserved);
+  return true;
 }
 
 }  // namespace

@@ -21,6 +21,26 @@ double field_value_number(const nvmlFieldValue_t& v) {
   return NAN;
 }
 
+NvmlMemoryBytes read_memory_bytes(const Nvml::Api& api, nvmlDevice_t dev) {
+  NvmlMemoryBytes out;
+  nvmlMemory_v2_t m{};
+  m.version = kMemoryV2Version;
+  if (api.memory_v2 && api.memory_v2(dev, &m) == kNvmlSuccess) {
+    out.total = static_cast<double>(m.total);
+    out.free = static_cast<double>(m.free);
+    out.used = static_cast<double>(m.used);
+    out.reserved = static_cast<double>(m.reserved);
+    return out;
+  }
+  nvmlMemory_t m1{};
+  if (api.memory && api.memory(dev, &m1) == kNvmlSuccess) {
+    out.total = static_cast<double>(m1.total);
+    out.free = static_cast<double>(m1.free);
+    out.used = static_cast<double>(m1.used);
+  }
+  return out;
+}
+
 std::vector<std::string> missing_optional_symbols(const Nvml::Api& api) {
   std::vector<std::string> missing;
   auto check = [&](const void* fn, const char* name) {

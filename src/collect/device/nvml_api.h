@@ -4,6 +4,7 @@
 #pragma once
 
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -133,6 +134,23 @@ struct Nvml::Api {
   nvmlReturn_t (*mig_device_by_index)(nvmlDevice_t, unsigned, nvmlDevice_t*) = nullptr;
   nvmlReturn_t (*gpu_instance_id)(nvmlDevice_t, unsigned*) = nullptr;
 };
+
+// Device memory in bytes: memory info v2 (with reserved); without it v1, where free + used = total
+// and reserved stays NaN. All NaN when neither reads.
+struct NvmlMemoryBytes {
+  double total = NAN, free = NAN, used = NAN, reserved = NAN;
+};
+NvmlMemoryBytes read_memory_bytes(const Nvml::Api& api, nvmlDevice_t dev);
+
+// read_memory_bytes into the memory_{total,free,used,reserved}_bytes of a GPU's or GPU instance's record.
+template <class Record>
+void read_memory_into(const Nvml::Api& api, nvmlDevice_t dev, Record& out) {
+  NvmlMemoryBytes m = read_memory_bytes(api, dev);
+  out.memory_total_bytes = m.total;
+  out.memory_free_bytes = m.free;
+  out.memory_used_bytes = m.used;
+  out.memory_reserved_bytes = m.reserved;
+}
 
 // The optional functions the exporter's series need that `api` lacks (Nvml::missing_functions).
 std::vector<std::string> missing_optional_symbols(const Nvml::Api& api);

@@ -5,24 +5,6 @@
 namespace cuprobe {
 namespace {
 
-void read_memory_v2(const Nvml::Api& api, nvmlDevice_t dev, NvmlHealth& out) {
-  nvmlMemory_v2_t m{};
-  m.version = kMemoryV2Version;
-  if (api.memory_v2 && api.memory_v2(dev, &m) == kNvmlSuccess) {
-    out.memory_total_bytes = static_cast<double>(m.total);
-    out.memory_free_bytes = static_cast<double>(m.free);
-    out.memory_used_bytes = static_cast<double>(m.used);
-    out.memory_reserved_bytes = static_cast<double>(m.reserved);
-    return;
-  }
-  nvmlMemory_t m1{};  // without v2, no reserved: free + used = total
-  if (api.memory && api.memory(dev, &m1) == kNvmlSuccess) {
-    out.memory_total_bytes = static_cast<double>(m1.total);
-    out.memory_free_bytes = static_cast<double>(m1.free);
-    out.memory_used_bytes = static_cast<double>(m1.used);
-  }
-}
-
 void read_fields(const Nvml::Api& api, nvmlDevice_t dev, NvmlHealth& out) {
   if (!api.field_values) return;
   nvmlFieldValue_t f[3] = {};
@@ -79,7 +61,7 @@ bool read_nvml_health(const Nvml& nvml, int index, NvmlHealth& out) {
   const Nvml::Api& api = nvml.api();
   nvmlDevice_t dev = nullptr;
   if (api.by_index(static_cast<unsigned>(index), &dev) != kNvmlSuccess) return false;
-  read_memory_v2(api, dev, out);
+  read_memory_into(api, dev, out);
   read_fields(api, dev, out);
   read_utilisation(api, dev, out);
   read_errors(api, dev, out);

@@ -9,17 +9,6 @@ namespace {
 
 constexpr unsigned kMigEnabled = 1;  // NVML_DEVICE_MIG_ENABLE
 
-void read_instance_memory(const Nvml::Api& api, nvmlDevice_t mig, GpuInstance& gi) {
-  nvmlMemory_v2_t m{};
-  m.version = kMemoryV2Version;
-  if (api.memory_v2 && api.memory_v2(mig, &m) == kNvmlSuccess) {
-    gi.memory_total_bytes = static_cast<double>(m.total);
-    gi.memory_free_bytes = static_cast<double>(m.free);
-    gi.memory_used_bytes = static_cast<double>(m.used);
-    gi.memory_reserved_bytes = static_cast<double>(m.reserved);
-  }
-}
-
 }  // namespace
 
 std::string mig_profile_from_name(const std::string& name) {
@@ -50,7 +39,7 @@ std::vector<GpuInstance> nvml_gpu_instances(const Nvml& nvml, int index) {
     if (api.name && api.name(mig, buf, sizeof buf - 1) == kNvmlSuccess) gi.profile = mig_profile_from_name(buf);
     buf[0] = 0;
     if (api.uuid && api.uuid(mig, buf, sizeof buf - 1) == kNvmlSuccess) gi.uuid = buf;
-    read_instance_memory(api, mig, gi);
+    read_memory_into(api, mig, gi);
     out.push_back(std::move(gi));
   }
   return out;
