@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,7 +38,7 @@ std::string host_name() {
 
 struct ExporterFlags {
   std::string listen = "127.0.0.1:9401", window, collectors;
-  std::optional<bool> kubernetes;  // unset: on when the kubelet's socket is there
+  bool kubernetes = false, no_kubernetes = false;  // neither: on when the kubelet's socket is there
   std::string kubelet_socket = kKubeletPodResourcesSocket;
   CounterFlags counters;
 };
@@ -57,9 +56,11 @@ void declare(CLI::App& app, ExporterFlags& f) {
                  "report means over this trailing window (e.g. 30s) instead of since the previous scrape");
   app.add_option("-f,--collectors", f.collectors,
                  "dcgm-exporter counters file (FIELD, type, help): the DCGM series to serve (default: all)");
-  app.add_flag("--kubernetes,!--no-kubernetes", f.kubernetes,
-               "label each GPU's series with the pod, namespace and container it is given to, from the kubelet's "
-               "pod-resources API (default: on when its socket exists)");
+  auto* on = app.add_flag("--kubernetes", f.kubernetes,
+                          "label each GPU's series with the pod, namespace and container it is given to, from the "
+                          "kubelet's pod-resources API (default: on when its socket exists)");
+  app.add_flag("--no-kubernetes", f.no_kubernetes, "no pod labels, even when the kubelet's socket exists")
+      ->excludes(on);
   app.add_option("--pod-resources-socket", f.kubelet_socket,
                  "the kubelet's pod-resources socket (implies --kubernetes)")
       ->capture_default_str();
@@ -79,8 +80,8 @@ struct ExporterPlan {
 // there; --no-kubernetes: never.
 void plan_kubernetes(const ExporterFlags& f, ExporterPlan& p) {
   bool socket_given = f.kubelet_socket != kKubeletPodResourcesSocket;
-  if (f.kubernetes == false) return;
-  if (f.kubernetes == true || socket_given) {
+  if (f.no_kubernetes) return;
+  if (f.kubernetes || socket_given) {
     p.kubelet_socket = f.kubelet_socket;
     return;
   }

@@ -189,7 +189,8 @@ void ExporterCollector::read_pods(std::int64_t mono_ns) {
   ++pod_lookups_;
   if (!error.empty()) ++pod_lookup_errors_;
   if (error != pods_error_ && log_) {
-    log_(error.empty() ? "kubernetes: pod-resources answered"
+    log_(error.empty() ? "kubernetes: pod-resources answered (" + std::to_string(pod_of_uuid_.size()) +
+                             " GPU device(s) held by pods)"
                        : "kubernetes: " + error + " (asked again every " +
                              std::to_string(options_.pods_period_ns / 1'000'000'000) + "s; pod labels wait for it)");
   }

@@ -99,7 +99,7 @@ class ExporterCollector {
   PodLookup pods_;
   std::int64_t next_pods_ns_ = 0;
   std::map<std::string, PodRef> pod_of_uuid_;             // guarded by mutex_
-  std::string pods_error_;                                // guarded by mutex_
+  std::string pods_error_ = "not asked yet";              // guarded by mutex_
   std::int64_t pod_lookups_ = 0, pod_lookup_errors_ = 0;  // guarded by mutex_
 
   std::unique_ptr<DeviceSampler> sampler_;  // touched only by poll()
