@@ -141,6 +141,12 @@ TEST(ExporterKubernetesSocket, MissingSocketIsOneLineAndTheExporterServes) {
   EXPECT_EQ(exporter.stop(SIGTERM, 5000), 0) << exporter.err();
 }
 
+TEST(ExporterKubernetesSocket, BothFlagsAreAUsageError) {
+  auto r = run_cuprobe({"exporter", "--kubernetes", "--no-kubernetes"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "--kubernetes excludes --no-kubernetes")) << r.err;
+}
+
 TEST(ExporterKubernetesSocket, NoKubernetesLeavesThePodSeriesOut) {
   std::string dir = temp_dir();
   int port = free_tcp_port();
