@@ -13,6 +13,7 @@ packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           tinyproxy    # the bench/wait proxy tests start a real proxy (tinyproxy -d -c CONF, no daemon)
           prometheus   # the exporter's tests start the real server and promtool (on hosts with systemd the
                        # package also enables its own service on :9090; `systemctl disable --now prometheus`)
+          python3-grpcio  # the exporter's --kubernetes tests run a fake kubelet (tests/support/fake_kubelet.py)
           chromium)    # the report's browser tests (tests/report/html/report_browser_test.cpp)
 [[ $preset == fuzz ]] && packages+=(clang libclang-rt-dev llvm)  # libFuzzer, llvm-symbolizer
 missing=()

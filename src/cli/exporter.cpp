@@ -2,6 +2,7 @@
 // /metrics for Prometheus (dcgm-exporter's names where DCGM has the quantity,
 // cuprobe_* for the rest) and /healthz; SIGTERM or SIGINT end it cleanly.
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -23,6 +24,7 @@
 #include "exporter/collectors_file.h"
 #include "exporter/exporter_collector.h"
 #include "exporter/exporter_metrics.h"
+#include "exporter/pod_resources.h"
 #include "net/http_server.h"
 
 namespace cuprobe {
@@ -34,12 +36,10 @@ std::string host_name() {
   return buf;
 }
 
-constexpr const char* kKubeletSocket = "/var/lib/kubelet/pod-resources/kubelet.sock";
-
 struct ExporterFlags {
   std::string listen = "127.0.0.1:9401", window, collectors;
-  bool kubernetes = false;
-  std::string kubelet_socket = kKubeletSocket;
+  bool kubernetes = false, no_kubernetes = false;  // neither: on when the kubelet's socket is there
+  std::string kubelet_socket = kKubeletPodResourcesSocket;
   CounterFlags counters;
 };
 
@@ -56,6 +56,14 @@ void declare(CLI::App& app, ExporterFlags& f) {
                  "report means over this trailing window (e.g. 30s) instead of since the previous scrape");
   app.add_option("-f,--collectors", f.collectors,
                  "dcgm-exporter counters file (FIELD, type, help): the DCGM series to serve (default: all)");
+  auto* on = app.add_flag("--kubernetes", f.kubernetes,
+                          "label each GPU's series with the pod, namespace and container it is given to, from the "
+                          "kubelet's pod-resources API (default: on when its socket exists)");
+  app.add_flag("--no-kubernetes", f.no_kubernetes, "no pod labels, even when the kubelet's socket exists")
+      ->excludes(on);
+  app.add_option("--pod-resources-socket", f.kubelet_socket,
+                 "the kubelet's pod-resources socket (implies --kubernetes)")
+      ->capture_default_str();
 }
 
 struct ExporterPlan {
@@ -64,8 +72,25 @@ struct ExporterPlan {
   ListenAddress listen;
   std::vector<std::string> unknown_fields;  // of --collectors, named in one warning
   std::string collectors_path;
-  std::string kubelet_socket;  // "" = no pod labels
+  std::string kubelet_socket;    // "" = no pod labels
+  bool kubernetes_auto = false;  // on because the socket is there, not asked for
 };
+
+// --kubernetes: asked for (or the socket given), or on its own when the kubelet's socket is
+// there; --no-kubernetes: never.
+void plan_kubernetes(const ExporterFlags& f, ExporterPlan& p) {
+  bool socket_given = f.kubelet_socket != kKubeletPodResourcesSocket;
+  if (f.no_kubernetes) return;
+  if (f.kubernetes || socket_given) {
+    p.kubelet_socket = f.kubelet_socket;
+    return;
+  }
+  struct stat st {};
+  if (stat(f.kubelet_socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) {
+    p.kubelet_socket = f.kubelet_socket;
+    p.kubernetes_auto = true;
+  }
+}
 
 ExporterPlan plan(const ExporterFlags& f) {
   ExporterPlan p;
@@ -84,6 +109,7 @@ ExporterPlan plan(const ExporterFlags& f) {
     p.collectors_path = f.collectors;
     p.options.selection = std::make_shared<SeriesSelection>(file);
   }
+  plan_kubernetes(f, p);
   return p;
 }
 
@@ -131,6 +157,13 @@ int run(const ExporterPlan& p) {
       p.options, [config, source] { return open_counter_sampler(config, source, false); },
       [source](int gpu) { return nvml_index_of_counter_gpu(source, gpu); }, nvml);
   collector.on_state_change([](const std::string& state) { say("exporter", "%s", state.c_str()); });
+  if (!p.kubelet_socket.empty()) {
+    std::string socket = p.kubelet_socket;
+    collector.set_pod_lookup([socket] { return list_pod_resources(socket); });
+    if (p.kubernetes_auto) {
+      say("exporter", "kubernetes: %s is there: pod labels on (--no-kubernetes turns them off)", socket.c_str());
+    }
+  }
   StopFlag stop;
   signal(SIGPIPE, SIG_IGN);
   collector.start();

@@ -113,19 +113,32 @@ int ExporterCollector::nvml_index(int counter_gpu) const {
   return index >= 0 ? index : counter_gpu;  // NVML does not know the device: keep the counters' number
 }
 
+// Short naps until `ns` passed or stop(): stop() is heard within 20 ms.
+void ExporterCollector::nap(std::int64_t ns) const {
+  while (ns > 0 && running_.load()) {
+    std::int64_t step = std::min<std::int64_t>(ns, 20'000'000);
+    timespec ts{0, static_cast<long>(step)};
+    nanosleep(&ts, nullptr);
+    ns -= step;
+  }
+}
+
 void ExporterCollector::start() {
   if (running_.exchange(true)) return;
   xid_status_ = xids_.start();
   thread_ = std::thread([this] {
     while (running_.load()) {
       poll(mono_ns());
-      std::int64_t left = options_.poll_period_ns;
-      while (left > 0 && running_.load()) {  // short naps: stop() is heard within 20 ms
-        std::int64_t nap = std::min<std::int64_t>(left, 20'000'000);
-        timespec ts{0, static_cast<long>(nap)};
-        nanosleep(&ts, nullptr);
-        left -= nap;
-      }
+      nap(options_.poll_period_ns);
+    }
+  });
+  if (!pods_) return;
+  // The kubelet is asked on a thread of its own: a slow or stuck one (up to the lookup's own
+  // deadline) never delays the counters or the vitals.
+  pods_thread_ = std::thread([this] {
+    while (running_.load()) {
+      poll_pods(mono_ns());
+      nap(std::max<std::int64_t>(next_pods_ns_ - mono_ns(), 20'000'000));
     }
   });
 }
@@ -133,6 +146,7 @@ void ExporterCollector::start() {
 void ExporterCollector::stop() {
   running_ = false;
   if (thread_.joinable()) thread_.join();
+  if (pods_thread_.joinable()) pods_thread_.join();
   xids_.stop();
   if (sampler_) {
     try {
@@ -155,6 +169,9 @@ void ExporterCollector::poll(std::int64_t mono_ns) {
     read_vitals();
     next_vitals_ns_ = mono_ns + options_.vitals_period_ns;
   }
+}
+
+void ExporterCollector::poll_pods(std::int64_t mono_ns) {
   if (pods_ && mono_ns >= next_pods_ns_) read_pods(mono_ns);
 }
 
@@ -169,7 +186,14 @@ void ExporterCollector::read_pods(std::int64_t mono_ns) {
   }
   std::lock_guard<std::mutex> lock(mutex_);
   if (error.empty()) pod_of_uuid_ = std::move(pods);  // on failure the last mapping stands
-  if (error != pods_error_ && log_) log_(error.empty() ? "kubernetes: pod-resources answered" : "kubernetes: " + error);
+  ++pod_lookups_;
+  if (!error.empty()) ++pod_lookup_errors_;
+  if (error != pods_error_ && log_) {
+    log_(error.empty() ? "kubernetes: pod-resources answered (" + std::to_string(pod_of_uuid_.size()) +
+                             " GPU device(s) held by pods)"
+                       : "kubernetes: " + error + " (asked again every " +
+                             std::to_string(options_.pods_period_ns / 1'000'000'000) + "s; pod labels wait for it)");
+  }
   pods_error_ = error;
 }
 
@@ -302,6 +326,10 @@ ExporterSnapshot ExporterCollector::scrape() {
   s.restarts = restarts_;
   s.open_attempts = open_attempts_;
   s.counter_failures = failures_;
+  s.pods_enabled = static_cast<bool>(pods_);
+  s.pods_available = s.pods_enabled && pod_lookups_ > 0 && pods_error_.empty();
+  s.pod_lookups = pod_lookups_;
+  s.pod_lookup_errors = pod_lookup_errors_;
   s.window_seconds = options_.window_ns > 0 ? options_.window_ns / 1e9
                      : last_scrape_ns_ > 0  ? (s.now_ns - last_scrape_ns_) / 1e9
                                             : 0;

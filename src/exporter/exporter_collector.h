@@ -53,7 +53,7 @@ class ExporterCollector {
   ExporterCollector(const ExporterCollector&) = delete;
   ExporterCollector& operator=(const ExporterCollector&) = delete;
 
-  // Pod labels from `lookup` (asked every pods_period_ns from the polling thread); before start().
+  // Pod labels from `lookup` (asked every pods_period_ns on a thread of its own); before start().
   void set_pod_lookup(PodLookup lookup) { pods_ = std::move(lookup); }
   void start();  // polls on its own thread every poll_period_ns; watches XIDs on another
   // Why XIDs are not watched ("" when they are), after start().
@@ -61,6 +61,8 @@ class ExporterCollector {
   void stop();
   // One step at `mono_ns` (CLOCK_MONOTONIC): (re)open or drain the counters, read NVML when due.
   void poll(std::int64_t mono_ns);
+  // Asks the pod lookup when it is due (what the pods thread does).
+  void poll_pods(std::int64_t mono_ns);
   ExporterSnapshot scrape();
   // For logs: the current counter state, one line.
   std::string counters_state() const;
@@ -84,6 +86,7 @@ class ExporterCollector {
   void counters_failed(const std::string& message, std::int64_t mono_ns);
   void read_vitals();
   void read_pods(std::int64_t mono_ns);
+  void nap(std::int64_t ns) const;
 
   ExporterOptions options_;
   SamplerOpener opener_;
@@ -95,8 +98,9 @@ class ExporterCollector {
   std::string xid_status_ = "not started";
   PodLookup pods_;
   std::int64_t next_pods_ns_ = 0;
-  std::map<std::string, PodRef> pod_of_uuid_;  // guarded by mutex_
-  std::string pods_error_;                     // guarded by mutex_
+  std::map<std::string, PodRef> pod_of_uuid_;             // guarded by mutex_
+  std::string pods_error_ = "not asked yet";              // guarded by mutex_
+  std::int64_t pod_lookups_ = 0, pod_lookup_errors_ = 0;  // guarded by mutex_
 
   std::unique_ptr<DeviceSampler> sampler_;  // touched only by poll()
   std::int64_t next_open_ns_ = 0, backoff_ns_ = 0, next_vitals_ns_ = 0;
@@ -114,7 +118,7 @@ class ExporterCollector {
   std::string logged_state_;
 
   std::atomic<bool> running_{false};
-  std::thread thread_;
+  std::thread thread_, pods_thread_;
 };
 
 }  // namespace cuprobe

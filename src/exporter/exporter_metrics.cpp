@@ -185,6 +185,19 @@ void add_state(Page& page, const ExporterSnapshot& s, const GpuWindowValues& g) 
   }
 }
 
+// --kubernetes: how asking the kubelet for pods goes (the pod labels stand on it).
+void add_pod_lookup(Page& page, const ExporterSnapshot& s, const std::string& host) {
+  page.add("cuprobe_pod_resources_available", "gauge",
+           "1 when the kubelet's pod-resources API answered the last ask (pod labels are current); 0 otherwise.", host,
+           s.pods_available ? 1 : 0);
+  page.add("cuprobe_pod_lookups_total", "counter", "Times the exporter asked the kubelet which pod holds which GPU.",
+           host, static_cast<double>(s.pod_lookups));
+  page.add("cuprobe_pod_lookup_errors_total", "counter",
+           "Times the kubelet's pod-resources API could not be asked or answered with an error (the last pod "
+           "labels stand).",
+           host, static_cast<double>(s.pod_lookup_errors));
+}
+
 }  // namespace
 
 std::string render_exporter_metrics(const ExporterSnapshot& s, bool openmetrics) {
@@ -219,6 +232,7 @@ std::string render_exporter_metrics(const ExporterSnapshot& s, bool openmetrics)
            static_cast<double>(s.open_attempts));
   page.add("cuprobe_sampling_failures_total", "counter", "Times counter sampling stopped with an error.", host,
            static_cast<double>(s.counter_failures));
+  if (s.pods_enabled) add_pod_lookup(page, s, host);
   for (const auto& g : s.gpus) {
     std::string labels = gpu_labels(g.labels, s);
     if (s.counters_available && g.counters) add_counters(page, s, g, labels);

@@ -66,6 +66,9 @@ struct ExporterSnapshot {
   bool nvml_available = false;
   std::string nvml_reason;  // "ok" or "unavailable"
   std::int64_t lost_samples = 0, restarts = 0, open_attempts = 0, counter_failures = 0;
+  bool pods_enabled = false;    // pod labels asked for (--kubernetes)
+  bool pods_available = false;  // the last ask of the kubelet answered
+  std::int64_t pod_lookups = 0, pod_lookup_errors = 0;
 };
 
 }  // namespace cuprobe

@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/utf8.h"
+#include "net/fd_wait.h"
 #include "net/http_request.h"
 #include "net/http_response_parser.h"
 #include "net/proxy_tunnel.h"
@@ -45,18 +46,6 @@ class Socket {
   int fd = -1;
 };
 
-// Waits for `events` on fd until the deadline; false on timeout.
-bool wait_for(int fd, short events, std::int64_t deadline) {
-  while (true) {
-    std::int64_t left_ms = (deadline - mono_ns()) / 1'000'000;
-    if (left_ms <= 0) return false;
-    pollfd p{fd, events, 0};
-    int rc = poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left_ms, 1000)));
-    if (rc > 0) return true;
-    if (rc < 0 && errno != EINTR) return false;
-  }
-}
-
 // Sends all of `data`; false only when the deadline passed. A send error ends
 // the sending quietly: the server may have answered already (e.g. 413).
 bool send_all(int fd, const std::string& data, std::int64_t deadline) {
@@ -66,7 +55,7 @@ bool send_all(int fd, const std::string& data, std::int64_t deadline) {
     if (n > 0) {
       sent += static_cast<std::size_t>(n);
     } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-      if (!wait_for(fd, POLLOUT, deadline)) return false;
+      if (!wait_for_fd(fd, POLLOUT, deadline)) return false;
     } else {
       return true;
     }
@@ -88,7 +77,7 @@ const char* connect_to(const HttpUrl& hop, std::int64_t deadline, Socket& s, std
     }
     err = connect(s.fd, address.get(), address.length) < 0 && errno != EINPROGRESS ? errno : 0;
     if (err) continue;
-    if (!wait_for(s.fd, POLLOUT, deadline)) {
+    if (!wait_for_fd(s.fd, POLLOUT, deadline)) {
       why = "connect timed out";
       return "timeout";
     }
@@ -108,7 +97,7 @@ std::string open_tunnel(int fd, const HttpUrl& server, const ProxyServer& proxy,
   ConnectReply reply(server, proxy);
   char buf[4096];
   while (reply.state() == ConnectReply::State::kReading) {
-    if (!wait_for(fd, POLLIN, deadline)) return at + " did not answer CONNECT " + server.authority() + " in time";
+    if (!wait_for_fd(fd, POLLIN, deadline)) return at + " did not answer CONNECT " + server.authority() + " in time";
     ssize_t n = read(fd, buf, sizeof buf);
     if (n > 0) {
       reply.feed(std::string_view(buf, static_cast<std::size_t>(n)));
@@ -156,7 +145,7 @@ HttpFetchResult fetch_once(const HttpUrl& server, const HttpClientConfig& client
   while (!parser.done()) {
     if (!send_all(s.fd, out, deadline)) return failed("timeout", "sending the request timed out");
     out.clear();
-    if (!wait_for(s.fd, POLLIN, deadline)) return failed("timeout", "no complete response before the deadline");
+    if (!wait_for_fd(s.fd, POLLIN, deadline)) return failed("timeout", "no complete response before the deadline");
     ssize_t n = read(s.fd, buf, sizeof buf);
     if (n > 0) {
       std::string_view data(buf, static_cast<std::size_t>(n));

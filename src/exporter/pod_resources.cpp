@@ -1,0 +1,84 @@
+#include "exporter/pod_resources.h"
+
+#include <vector>
+
+#include "common/error.h"
+#include "net/grpc_unary_call.h"
+#include "net/protobuf_reader.h"
+
+namespace cuprobe {
+namespace {
+
+// ContainerDevices{string resource_name = 1; repeated string device_ids = 2; TopologyInfo topology = 3}
+void read_devices(std::string_view message, const PodRef& owner, std::map<std::string, PodRef>& out) {
+  std::string resource;
+  std::vector<std::string_view> ids;
+  ProtobufReader r(message);
+  while (r.next()) {
+    if (r.wire_type() != ProtobufReader::kLengthDelimited) continue;
+    if (r.field() == 1) resource = r.bytes();
+    if (r.field() == 2) ids.push_back(r.bytes());
+  }
+  if (!is_gpu_resource(resource)) return;
+  for (std::string_view id : ids) {
+    std::string_view uuid = id.substr(0, id.find("::"));
+    if (!uuid.starts_with("GPU-") && !uuid.starts_with("MIG-")) continue;
+    out.emplace(std::string(uuid), owner);
+  }
+}
+
+// ContainerResources{string name = 1; repeated ContainerDevices devices = 2; ...}
+void read_container(std::string_view message, PodRef owner, std::map<std::string, PodRef>& out) {
+  std::vector<std::string_view> devices;
+  ProtobufReader r(message);
+  while (r.next()) {
+    if (r.wire_type() != ProtobufReader::kLengthDelimited) continue;
+    if (r.field() == 1) owner.container = r.bytes();
+    if (r.field() == 2) devices.push_back(r.bytes());
+  }
+  for (std::string_view d : devices) read_devices(d, owner, out);
+}
+
+// PodResources{string name = 1; string namespace = 2; repeated ContainerResources containers = 3}
+void read_pod(std::string_view message, std::map<std::string, PodRef>& out) {
+  PodRef pod;
+  std::vector<std::string_view> containers;
+  ProtobufReader r(message);
+  while (r.next()) {
+    if (r.wire_type() != ProtobufReader::kLengthDelimited) continue;
+    if (r.field() == 1) pod.pod = r.bytes();
+    if (r.field() == 2) pod.pod_namespace = r.bytes();
+    if (r.field() == 3) containers.push_back(r.bytes());
+  }
+  for (std::string_view c : containers) read_container(c, pod, out);
+}
+
+}  // namespace
+
+bool is_gpu_resource(std::string_view resource_name) {
+  return resource_name == "nvidia.com/gpu" || resource_name.starts_with("nvidia.com/mig-");
+}
+
+std::map<std::string, PodRef> parse_pod_resources(std::string_view list_response) {
+  std::map<std::string, PodRef> out;
+  ProtobufReader r(list_response);  // ListPodResourcesResponse{repeated PodResources pod_resources = 1}
+  while (r.next()) {
+    if (r.field() == 1 && r.wire_type() == ProtobufReader::kLengthDelimited) read_pod(r.bytes(), out);
+  }
+  return out;
+}
+
+std::map<std::string, PodRef> list_pod_resources(const std::string& socket_path, std::int64_t timeout_ms) {
+  GrpcCall call;
+  call.socket_path = socket_path;
+  call.method = "/v1.PodResourcesLister/List";
+  call.timeout_ms = timeout_ms;
+  std::string response = grpc_unary_call(call, "");
+  try {
+    return parse_pod_resources(response);
+  } catch (const Error& e) {
+    throw Error(socket_path + ": ListPodResourcesResponse: " + e.what());
+  }
+}
+
+}  // namespace cuprobe
