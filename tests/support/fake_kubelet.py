@@ -7,7 +7,7 @@ unix socket that answers /v1.PodResourcesLister/List with hand-encoded protobuf
 
 ok: the pods given (each on resource nvidia.com/gpu), plus a pod holding a
 non-GPU resource and fields the client must skip; error: PERMISSION_DENIED;
-hang: never answers."""
+hang: never answers (each call it holds appends a line to SOCKET.calls)."""
 import argparse
 import time
 from concurrent import futures
@@ -58,6 +58,8 @@ def main():
         if args.mode == "error":
             context.abort(grpc.StatusCode.PERMISSION_DENIED, "no access for you")
         if args.mode == "hang":
+            with open(args.socket + ".calls", "a") as calls:
+                calls.write("List\n")
             time.sleep(3600)
         return response
 
