@@ -57,7 +57,8 @@ def kineto_seeds():
     # First byte: the wrapping (support/compress.h): '0' plain, '2' gzip, '3' xz.
     wrappings = "0023"
     for i, path in enumerate(sorted(DATA.glob("*.json.gz"))):
-        trace = sample(json.load(gzip.open(path)))
+        # Bytes that are not UTF-8 (hostile_fields.json.gz has them on purpose) become U+FFFD here.
+        trace = sample(json.loads(gzip.open(path).read().decode("utf-8", "replace")))
         stem = path.name.removesuffix(".json.gz")
         text = json.dumps(trace, indent=1 if i % 2 else None).encode()
         write("kineto_json", stem, wrappings[i % 4].encode() + text)
