@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace cuprobe {
@@ -15,6 +16,7 @@ class ProtobufReader {
   enum WireType { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kStartGroup = 3, kEndGroup = 4, kFixed32 = 5 };
 
   explicit ProtobufReader(std::string_view message) : data_(message) {}
+  explicit ProtobufReader(std::string&&) = delete;  // it views its message: never a temporary
 
   // Reads the next field (its value too); false at the end of the message.
   bool next();

@@ -266,7 +266,9 @@ TEST(LoadRunner, ReplayedScheduleSendsAtItsTimes) {
     EXPECT_LT(r.records[i].send_ns - r.records[i].scheduled_ns, 15'000'000) << "sent on time: " << i;
     EXPECT_TRUE(r.records[i].ok()) << r.records[i].error;
   }
-  EXPECT_GE(r.end_ns - r.start_ns, 150'000'000);
+  // The run lasts the schedule: it ends after the last arrival (the run's start is the first
+  // send, which may be late by up to the tolerance above, so the schedule's origin is the base).
+  EXPECT_GE(r.end_ns - r.records[0].scheduled_ns, 150'000'000);
   // A request count below the schedule's length ends it first.
   o.requests = 3;
   r = run(o, 1, plain);
