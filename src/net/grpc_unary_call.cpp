@@ -17,6 +17,7 @@
 #include "common/utf8.h"
 #include "net/fd_wait.h"
 #include "net/http2_client_stream.h"
+#include "net/http_url.h"
 
 namespace cuprobe {
 namespace {
@@ -86,7 +87,7 @@ void check_status(const H2ClientStream& h2) {
   } catch (const std::exception&) {
   }
   const std::string* message = h2_header(h2.trailers(), "grpc-message");
-  std::string text = message ? printable_one_line(grpc_percent_decode(*message)) : "";
+  std::string text = message ? printable_one_line(percent_decode(*message)) : "";
   if (text.size() > 300) text = text.substr(0, 300) + "...";
   throw Error("grpc-status " + printable_one_line(*status) + " " + grpc_status_name(code) +
               (text.empty() ? "" : ": " + text));
@@ -102,20 +103,6 @@ std::string grpc_status_name(int code) {
       "DATA_LOSS", "UNAUTHENTICATED"};
   if (code >= 0 && code <= 16) return kNames[code];
   return "(unknown code)";
-}
-
-std::string grpc_percent_decode(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      out += text[i];
-    }
-  }
-  return out;
 }
 
 std::string grpc_frame(std::string_view message) {

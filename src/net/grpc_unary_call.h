@@ -28,7 +28,5 @@ std::string grpc_frame(std::string_view message);
 std::string grpc_unframe(std::string_view body, std::size_t max_message);
 // "UNIMPLEMENTED" for 12, ...; "code N" for unknown codes.
 std::string grpc_status_name(int code);
-// grpc-message's percent-encoding undone.
-std::string grpc_percent_decode(std::string_view text);
 
 }  // namespace cuprobe

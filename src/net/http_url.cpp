@@ -1,5 +1,6 @@
 #include "net/http_url.h"
 
+#include <cctype>
 #include <charconv>
 
 #include "common/error.h"
@@ -70,6 +71,20 @@ HttpUrl parse_http_url(std::string_view text) {
     url.port = static_cast<std::uint16_t>(value);
   }
   return url;
+}
+
+std::string percent_decode(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
 }
 
 }  // namespace cuprobe

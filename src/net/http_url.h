@@ -20,4 +20,7 @@ struct HttpUrl {
 // Throws cuprobe::Error (exit code 2) with the reason: another scheme, missing host, bad port...
 HttpUrl parse_http_url(std::string_view text);
 
+// %XX escapes undone (a malformed escape stays as written): URL user info, grpc-message.
+std::string percent_decode(std::string_view text);
+
 }  // namespace cuprobe

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "common/utf8.h"
+#include "net/http_url.h"
 #include "net/no_proxy.h"
 
 namespace cuprobe {
@@ -30,21 +31,6 @@ std::string base64(std::string_view in) {
   return out;
 }
 
-// %XX escapes in the user name and password of a proxy URL.
-std::string percent_decoded(std::string_view in) {
-  std::string out;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '%' && i + 2 < in.size() && std::isxdigit(static_cast<unsigned char>(in[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(in[i + 2]))) {
-      out += static_cast<char>(std::stoi(std::string(in.substr(i + 1, 2)), nullptr, 16));
-      i += 2;
-    } else {
-      out += in[i];
-    }
-  }
-  return out;
-}
-
 ProxyServer parse_proxy(const std::string& variable, std::string_view value) {
   ProxyServer proxy;
   proxy.variable = variable;
@@ -62,8 +48,8 @@ ProxyServer parse_proxy(const std::string& variable, std::string_view value) {
   if (std::size_t at = authority.rfind('@'); at != std::string_view::npos) {
     std::string_view userinfo = authority.substr(0, at);
     std::size_t colon = userinfo.find(':');
-    std::string user = percent_decoded(userinfo.substr(0, colon));
-    std::string password = colon == std::string_view::npos ? "" : percent_decoded(userinfo.substr(colon + 1));
+    std::string user = percent_decode(userinfo.substr(0, colon));
+    std::string password = colon == std::string_view::npos ? "" : percent_decode(userinfo.substr(colon + 1));
     proxy.authorization = "Basic " + base64(user + ":" + password);
     authority.remove_prefix(at + 1);
   }

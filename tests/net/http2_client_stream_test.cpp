@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "net/grpc_unary_call.h"
 #include "net/hpack_encoder.h"
+#include "net/http_url.h"
 
 namespace cuprobe {
 namespace {
@@ -141,7 +142,7 @@ TEST(GrpcFraming, OneMessageAndItsLimits) {
   EXPECT_THROW(grpc_unframe(grpc_frame("abc").substr(0, 7), 100), Error);
   EXPECT_THROW(grpc_unframe(grpc_frame("abc") + grpc_frame("d"), 100), Error);
   EXPECT_THROW(grpc_unframe(std::string("\0\x7f\xff\xff\xff", 5), 100), Error);  // 2 GiB declared
-  EXPECT_EQ(grpc_percent_decode("no%20access%3A%zz"), "no access:%zz");
+  EXPECT_EQ(percent_decode("no%20access%3A%zz"), "no access:%zz");
   EXPECT_EQ(grpc_status_name(14), "UNAVAILABLE");
 }
 
