@@ -9,6 +9,7 @@ preset="${1:-release}"
 packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev
           python3 xz-utils
+          ccache       # the compiler launcher (CMakeLists.txt): CI and every clone rebuild from its cache
           libsentencepiece0  # bench --tokenizer reads SentencePiece models with it (opened at run time)
           tinyproxy    # the bench/wait proxy tests start a real proxy (tinyproxy -d -c CONF, no daemon)
           prometheus   # the exporter's tests start the real server and promtool (on hosts with systemd the
@@ -27,5 +28,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >&2
 fi
 
+# Paths below the clone are hashed relative to it, so a clone in another folder hits the cache.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 cmake --preset "$preset" >&2
 cmake --build --preset "$preset" -j "$(nproc)" >&2
