@@ -81,6 +81,15 @@ def kineto_seeds():
         write("kineto_window", stem + "_cut", wrappings[i % 4].encode() + bytes([cut]) + tail)
 
 
+def rocprofv3_seeds():
+    # First byte: the wrapping; the rest follows the target's fixed '{"rocprofiler-sdk-tool":'.
+    for path in sorted((DATA / "rocprofv3").glob("*.json")):
+        processes = json.loads(path.read_text())["rocprofiler-sdk-tool"]
+        for j, (wrapping, indent) in enumerate((("0", None), ("2", 1))):
+            text = json.dumps(processes, indent=indent) + "}"
+            write("rocprofv3_json", f"{path.stem}_{j}", wrapping.encode() + text.encode())
+
+
 SSE = {
     "completions": (0, b'data: {"id":"cmpl-1","choices":[{"index":0,"text":"Hi","finish_reason":null}]}\n\n'
                        b'data: {"id":"cmpl-1","choices":[{"index":0,"text":"","finish_reason":"length"}],'
@@ -153,4 +162,5 @@ def stream_seeds():
 
 if __name__ == "__main__":
     kineto_seeds()
+    rocprofv3_seeds()
     stream_seeds()

@@ -2,7 +2,8 @@
 # Fails when a tracked C++ file differs from what clang-format (.clang-format)
 # makes of it, naming the files; `clang-format -i FILE` fixes one. Then runs
 # clang-tidy (.clang-tidy: no function in src/ over 150 lines) over src/, when
-# a release build's compile database is there (`cmake --preset release`).
+# a release build's compile database is there (`cmake --preset release`): only
+# over the files that changed, or whose headers did, since a clean check.
 #   check_format.sh [all|format|tidy]   (default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,21 +37,11 @@ if [[ $what == all || $what == tidy ]]; then
     exit 0
   fi
   install_tool clang-tidy clang-tidy
-  # The src/ files this build compiles (CUPTI's only where the CUDA toolkit was found).
-  mapfile -t sources < <(python3 -c '
-import json, os, sys
-root = os.path.realpath("src") + os.sep
-seen = sorted({os.path.realpath(e["file"]) for e in json.load(open(sys.argv[1]))})
-print("\n".join(f for f in seen if f.startswith(root)))' "$db")
-  log="$(mktemp)"
-  trap 'rm -f "$log"' EXIT
-  # -Wno-unknown-warning-option: the database holds g++ flags clang does not know.
-  if ! printf '%s\n' "${sources[@]}" |
-    xargs -P "$(nproc)" -n 4 clang-tidy -p build/release --quiet --extra-arg=-Wno-unknown-warning-option \
-      > "$log" 2>&1; then
-    grep -E 'warning:|error:|note: [0-9]+ lines' "$log" | sort -u >&2 || cat "$log" >&2
+  # The src/ files this build compiles (CUPTI's only where the CUDA toolkit was found), each re-checked only
+  # when it or a header it includes changed since a clean check (scripts/clang_tidy_cached.py: the cache is
+  # ~/.cache/cuprobe/clang-tidy). -Wno-unknown-warning-option: the database holds g++ flags clang does not know.
+  if ! python3 scripts/clang_tidy_cached.py build/release --jobs "$(nproc)" --extra-arg=-Wno-unknown-warning-option; then
     echo "check_format: clang-tidy (.clang-tidy) failed" >&2
     exit 1
   fi
-  echo "check_format: clang-tidy: ${#sources[@]} files in src/ pass .clang-tidy" >&2
 fi

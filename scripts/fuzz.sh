@@ -14,15 +14,16 @@
 #                                    CI run repeats what a developer ran before submitting)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/phase.sh
 seconds="${CUPROBE_FUZZ_SECONDS:-45}"
-targets="${CUPROBE_FUZZ_TARGETS:-kineto_json kineto_window json_cursor run_file run_file_cells nsys_sqlite sse http_response http_request grpc_response}"
+targets="${CUPROBE_FUZZ_TARGETS:-kineto_json kineto_window json_cursor rocprofv3_json run_file run_file_cells nsys_sqlite sse http_response http_request grpc_response}"
 timeout="${CUPROBE_FUZZ_TIMEOUT:-30}"
 rss_mb="${CUPROBE_FUZZ_RSS_MB:-2048}"
 seed="${CUPROBE_FUZZ_SEED:-}"
 [[ -z $seed && ${CI:-} == true ]] && seed=1
 
 echo "== fuzz: build" >&2
-bash scripts/setup.sh fuzz
+phase "build fuzz" bash scripts/setup.sh fuzz
 bin=build/fuzz/fuzz
 work=build/fuzz/run  # grown corpora stay between local runs; artifacts do not
 rm -rf "$work/artifacts" "$work/logs" "$work/tmp"
@@ -52,42 +53,46 @@ report_failure() {  # target, log, what
   fi
 }
 
-for t in $targets; do
-  [[ -x $bin/fuzz_$t ]] || { echo "fuzz: no target '$t'" >&2; exit 2; }
-  mkdir -p "$work/corpus/$t" "$work/artifacts/$t"
-  mapfile -t inputs < <(find "fuzz/regressions/$t" -type f ! -name '.*' 2>/dev/null | sort)
-  if ((${#inputs[@]})); then
-    echo "== fuzz: $t: replaying ${#inputs[@]} regression inputs" >&2
-    log="$work/logs/$t.regressions.log"
-    if ! "$bin/fuzz_$t" "${common[@]}" -artifact_prefix="$work/artifacts/$t/" "${inputs[@]}" >"$log" 2>&1; then
-      report_failure "$t" "$log" "a regression input fails again"
-      continue
+# Replays every target's regression inputs, then fuzzes each target that passed them.
+run_targets() {
+  for t in $targets; do
+    [[ -x $bin/fuzz_$t ]] || { echo "fuzz: no target '$t'" >&2; exit 2; }
+    mkdir -p "$work/corpus/$t" "$work/artifacts/$t"
+    mapfile -t inputs < <(find "fuzz/regressions/$t" -type f ! -name '.*' 2>/dev/null | sort)
+    if ((${#inputs[@]})); then
+      echo "== fuzz: $t: replaying ${#inputs[@]} regression inputs" >&2
+      log="$work/logs/$t.regressions.log"
+      if ! "$bin/fuzz_$t" "${common[@]}" -artifact_prefix="$work/artifacts/$t/" "${inputs[@]}" >"$log" 2>&1; then
+        report_failure "$t" "$log" "a regression input fails again"
+        continue
+      fi
     fi
-  fi
-done
+  done
 
-for t in $targets; do
-  [[ " ${failed[*]} " == *" $t "* ]] && continue
-  seeds=()
-  [[ -d fuzz/corpus/$t ]] && seeds+=("fuzz/corpus/$t")
-  if [[ $t == run_file ]]; then
-    mkdir -p "$work/seeds/$t"
-    "$bin/fuzz_make_run_file" "$work/seeds/$t/sample.cuprobe"
-    seeds+=("$work/seeds/$t")
-  fi
-  dict=()
-  [[ $t == kineto_* || $t == json_cursor ]] && dict=(-dict=fuzz/kineto_json.dict)
-  echo "== fuzz: $t: ${seconds}s" >&2
-  log="$work/logs/$t.log"
-  if "$bin/fuzz_$t" "${common[@]}" "${dict[@]}" -max_total_time="$seconds" -print_final_stats=1 \
-      -artifact_prefix="$work/artifacts/$t/" "$work/corpus/$t" "${seeds[@]}" >"$log" 2>&1; then
-    runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
-    cov="$(grep -Eo 'cov: [0-9]+' "$log" | tail -1)"
-    echo "fuzz: $t: ok, ${runs:-?} inputs, $cov" >&2
-  else
-    report_failure "$t" "$log" "found a crash, leak, hang or out-of-memory"
-  fi
-done
+  for t in $targets; do
+    [[ " ${failed[*]} " == *" $t "* ]] && continue
+    seeds=()
+    [[ -d fuzz/corpus/$t ]] && seeds+=("fuzz/corpus/$t")
+    if [[ $t == run_file ]]; then
+      mkdir -p "$work/seeds/$t"
+      "$bin/fuzz_make_run_file" "$work/seeds/$t/sample.cuprobe"
+      seeds+=("$work/seeds/$t")
+    fi
+    dict=()
+    [[ $t == kineto_* || $t == json_cursor ]] && dict=(-dict=fuzz/kineto_json.dict)
+    echo "== fuzz: $t: ${seconds}s" >&2
+    log="$work/logs/$t.log"
+    if "$bin/fuzz_$t" "${common[@]}" "${dict[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+        -artifact_prefix="$work/artifacts/$t/" "$work/corpus/$t" "${seeds[@]}" >"$log" 2>&1; then
+      runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
+      cov="$(grep -Eo 'cov: [0-9]+' "$log" | tail -1)"
+      echo "fuzz: $t: ok, ${runs:-?} inputs, $cov" >&2
+    else
+      report_failure "$t" "$log" "found a crash, leak, hang or out-of-memory"
+    fi
+  done
+}
+phase fuzz run_targets
 
 if ((${#failed[@]})); then
   echo "fuzz: FAILED: ${failed[*]}" >&2

@@ -19,16 +19,6 @@
 namespace cuprobe {
 namespace {
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t comma; (comma = s.find(',', start)) != std::string::npos; start = comma + 1) {
-    if (comma > start) parts.push_back(s.substr(start, comma - start));
-  }
-  if (start < s.size()) parts.push_back(s.substr(start));
-  return parts;
-}
-
 // "5%" or "5" -> 5; anything else is a usage error.
 double parse_percent(const std::string& text) {
   std::string s = text;

@@ -4,10 +4,10 @@
 // CPU ranges and counter samples. Several inputs (or a directory) are the ranks
 // of one job, loaded as `analyze` loads them and merged into one file, a process
 // per rank (report/chrome_export.h says how the clocks line up).
+// Declare → plan → run (cli/parse_args.h).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -16,6 +16,7 @@
 #include "cli/verb.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/exit_codes.h"
 #include "common/say.h"
 #include "import/load_profiles.h"
 #include "report/chrome_export.h"
@@ -23,58 +24,92 @@
 namespace cuprobe {
 namespace {
 
+struct ExportFlags {
+  std::vector<std::string> inputs;
+  std::string output;
+  bool chrome = false;
+};
+
+void declare(CLI::App& app, ExportFlags& f) {
+  app.add_flag("--chrome", f.chrome, "write a Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev)")->required();
+  app.add_option("inputs", f.inputs,
+                 "run file (cuprobe record) or trace (.json, .json.gz, .json.xz); several, or a directory: one rank "
+                 "each, merged")
+      ->required();
+  app.add_option("-o,--output", f.output, "output file ('-' for stdout)")->required();
+}
+
+struct ExportPlan {
+  std::vector<std::string> inputs;
+  std::string output;   // "-": stdout
+  bool merged = false;  // several inputs or a directory: one process per rank (load_profiles); else one file whole
+};
+
+ExportPlan plan(const ExportFlags& f) {
+  ExportPlan p;
+  p.inputs = f.inputs;
+  p.output = f.output;
+  std::error_code ec;
+  p.merged = f.inputs.size() > 1 || std::filesystem::is_directory(f.inputs.front(), ec);
+  return p;
+}
+
+std::vector<Profile> load(const ExportPlan& p) {
+  if (p.merged) return load_profiles(p.inputs);
+  std::vector<Profile> one;
+  one.push_back(load_profile(p.inputs.front()));
+  return one;
+}
+
+void write_trace(const ExportPlan& p, const std::vector<Profile>& ranks) {
+  auto write = [&](std::ostream& out) {
+    if (p.merged)
+      write_merged_chrome_trace(ranks, out);
+    else
+      write_chrome_trace(ranks.front(), out);
+  };
+  if (p.output == "-") {
+    write(std::cout);
+    std::cout.flush();
+    if (!std::cout) throw Error("writing to stdout failed");
+    return;
+  }
+  std::vector<std::string> read = profile_files(ranks);
+  read.insert(read.end(), p.inputs.begin(), p.inputs.end());  // an output over any file read is refused
+  AtomicFile file(p.output, read);
+  write(file.stream());
+  file.commit();
+}
+
+// One line on stderr: what the trace holds.
+void say_what_was_written(const ExportPlan& p, const std::vector<Profile>& ranks) {
+  std::size_t gpu = 0, cpu = 0, counters = 0;
+  bool complete = true;
+  for (const Profile& r : ranks) {
+    gpu += r.gpu.size();
+    cpu += r.cpu.size();
+    counters += r.counters.size();
+    complete = complete && r.complete;
+  }
+  std::string what = p.merged ? std::to_string(ranks.size()) + " ranks, " : std::string();
+  say("export", "%s%zu GPU activities, %zu ranges, %zu counter samples%s", what.c_str(), gpu, cpu, counters,
+      complete ? "" : " (a recording is incomplete: see 'cuprobe analyze' warnings)");
+}
+
+int run(const ExportPlan& p) {
+  std::vector<Profile> ranks = load(p);
+  write_trace(p, ranks);
+  say_what_was_written(p, ranks);
+  return kExitOk;
+}
+
 int run_export(int argc, char** argv) {
   CLI::App app(
       "Convert a cuprobe run file or a torch/Kineto trace to a trimmed Chrome/Perfetto trace; several inputs\n"
       "(the ranks of one job, or a directory of them) become one file with a process per rank.\n"
       "Usage: cuprobe export --chrome INPUT... -o trace.json",
       argv[0]);
-  std::vector<std::string> inputs;
-  std::string output;
-  bool chrome = false;
-  app.add_flag("--chrome", chrome, "write a Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev)")->required();
-  app.add_option("inputs", inputs,
-                 "run file (cuprobe record) or trace (.json, .json.gz, .json.xz); several, or a directory: one rank "
-                 "each, merged")
-      ->required();
-  app.add_option("-o,--output", output, "output file ('-' for stdout)")->required();
-  if (auto code = parse_args(app, argc, argv)) return *code;
-  std::error_code ec;
-  bool merged = inputs.size() > 1 || std::filesystem::is_directory(inputs.front(), ec);
-  std::vector<Profile> ranks;
-  if (merged)
-    ranks = load_profiles(inputs);
-  else
-    ranks.push_back(load_profile(inputs.front()));
-  auto write = [&](std::ostream& out) {
-    if (merged)
-      write_merged_chrome_trace(ranks, out);
-    else
-      write_chrome_trace(ranks.front(), out);
-  };
-  if (output == "-") {
-    write(std::cout);
-    std::cout.flush();
-    if (!std::cout) throw Error("writing to stdout failed");
-  } else {
-    std::vector<std::string> read = profile_files(ranks);
-    read.insert(read.end(), inputs.begin(), inputs.end());  // an output over any file read is refused
-    AtomicFile file(output, read);
-    write(file.stream());
-    file.commit();
-  }
-  std::size_t gpu = 0, cpu = 0, counters = 0;
-  bool complete = true;
-  for (const Profile& p : ranks) {
-    gpu += p.gpu.size();
-    cpu += p.cpu.size();
-    counters += p.counters.size();
-    complete = complete && p.complete;
-  }
-  std::string what = merged ? std::to_string(ranks.size()) + " ranks, " : std::string();
-  say("export", "%s%zu GPU activities, %zu ranges, %zu counter samples%s", what.c_str(), gpu, cpu, counters,
-      complete ? "" : " (a recording is incomplete: see 'cuprobe analyze' warnings)");
-  return 0;
+  return declare_plan_run<ExportFlags>(app, argc, argv, declare, plan, run);
 }
 
 const VerbRegistration kRegistration{"export", "convert a run file or traces (one per rank) to a Chrome/Perfetto trace",

@@ -8,6 +8,16 @@
 
 namespace cuprobe {
 
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = s.find(',', start)) != std::string::npos; start = comma + 1) {
+    if (comma > start) parts.push_back(s.substr(start, comma - start));
+  }
+  if (start < s.size()) parts.push_back(s.substr(start));
+  return parts;
+}
+
 std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(argc, argv);

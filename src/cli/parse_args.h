@@ -22,6 +22,9 @@ int declare_plan_run(CLI::App& app, int argc, char** argv, void (*declare)(CLI::
   return run(plan(flags));
 }
 
+// "a,b,,c" -> {"a", "b", "c"}: a list of files given as one argument (one per rank).
+std::vector<std::string> split_commas(const std::string& s);
+
 // `VERB [OPTIONS] -- CMD ARGS...`: everything after the first "--" is the command,
 // untouched by the option parser, which sees only the first `own_argc` arguments.
 struct CommandAfterDashes {

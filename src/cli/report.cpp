@@ -1,14 +1,12 @@
 // cuprobe report -o report.html INPUT...: the investigation as one self-contained
 // HTML page (traces, run files, directories of them; a baseline, bench results
 // and counter samples as extra views). `--bench R.json` without INPUT makes a
-// bench page alone.
+// bench page alone. Declare → plan → run (cli/parse_args.h).
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -49,6 +47,91 @@ std::string utc_now() {
   return buf;
 }
 
+struct ReportFlags {
+  std::vector<std::string> inputs;
+  std::string baseline, output, bench, requests, samples, title = "cuprobe report";
+  AnalyzeOptions options;
+};
+
+void declare(CLI::App& app, ReportFlags& f) {
+  app.add_option("inputs", f.inputs,
+                 "traces, run files, or directories of them (one file per rank); none for a bench page");
+  app.add_option("-o,--output", f.output, "the HTML file to write")->required();
+  app.add_option("--baseline", f.baseline, "the run to compare against (files, comma-separated for ranks)");
+  app.add_option("--bench", f.bench, "a `cuprobe bench --json` result: latency and throughput views");
+  app.add_option("--requests", f.requests, "the bench's per-request lines (--save-requests): distributions over time")
+      ->needs(app.get_option("--bench"));
+  app.add_option("--samples", f.samples, "`cuprobe sample` output (CSV or JSONL): counters over time");
+  app.add_option("--step-marker", f.options.step_marker, "annotation name (prefix) that marks one step");
+  app.add_option("--title", f.title, "the page's title");
+}
+
+struct ReportPlan {
+  std::vector<std::string> inputs, baseline;  // baseline: its files, one per rank
+  std::string output, bench, requests, samples, title;
+  AnalyzeOptions options;
+};
+
+ReportPlan plan(const ReportFlags& f) {
+  if (f.inputs.empty() && f.bench.empty())
+    throw Error("give the traces (INPUT...), a bench result (--bench), or both", kExitUsage);
+  if (f.inputs.empty() && !f.baseline.empty())
+    throw Error("--baseline compares traces: give the traces too", kExitUsage);
+  return {f.inputs, split_commas(f.baseline), f.output, f.bench, f.requests, f.samples, f.title, f.options};
+}
+
+// What moved since the baseline (`report` is this run's analysis, of `ranks` ranks).
+ReportBaseline compare_to_baseline(const ReportPlan& p, const AnalyzeReport& report, std::size_t ranks,
+                                   const std::vector<std::string>& files) {
+  std::vector<Profile> base_profiles = load_profiles(p.baseline);
+  AnalyzeReport base = analyze_profiles(base_profiles, p.options);
+  ReportBaseline b{diff_reports(base, report), profile_files(base_profiles), files, ""};
+  if (base_profiles.size() != ranks) {
+    b.rank_note = "The baseline has " + std::to_string(base_profiles.size()) + " rank(s), this run " +
+                  std::to_string(ranks) + ": per-step figures compare different setups.";
+    say("report", "warning: %s", b.rank_note.c_str());
+  }
+  return b;
+}
+
+// The bench and samples views, when asked for; a bench page alone names the bench's files as its inputs.
+void add_bench_and_samples(const ReportPlan& p, ReportInputs& in) {
+  if (!p.bench.empty()) {
+    std::optional<std::string> request_lines;
+    if (!p.requests.empty()) request_lines = read_text(p.requests);
+    in.bench = bench_view(p.bench, read_text(p.bench), p.requests, request_lines);
+    if (p.inputs.empty())
+      in.inputs =
+          p.requests.empty() ? std::vector<std::string>{p.bench} : std::vector<std::string>{p.bench, p.requests};
+  }
+  if (!p.samples.empty()) in.samples = samples_view(p.samples, read_text(p.samples));
+}
+
+int run(const ReportPlan& p) {
+  std::vector<Profile> profiles = p.inputs.empty() ? std::vector<Profile>{} : load_profiles(p.inputs);
+  std::vector<std::string> files = profile_files(profiles);
+  AnalyzeReport report = analyze_profiles(profiles, p.options);
+
+  ReportInputs in;
+  in.inputs = files;
+  in.profiles = &profiles;
+  in.report = p.inputs.empty() ? nullptr : &report;
+  in.version = kVersion;
+  in.generated_utc = utc_now();
+  if (!p.baseline.empty()) in.baseline = compare_to_baseline(p, report, profiles.size(), files);
+  add_bench_and_samples(p, in);
+
+  std::string page = render_report_html(report_data(in), p.title);
+  std::vector<std::string> read = in.baseline ? in.baseline->a_files : std::vector<std::string>{};
+  read.insert(read.end(), {p.bench, p.requests, p.samples});
+  read.insert(read.end(), files.begin(), files.end());  // an output over any file read is refused
+  AtomicFile file(p.output, read);
+  file.stream() << page;
+  file.commit();
+  say("report", "wrote %s (%.2f MB)", p.output.c_str(), static_cast<double>(page.size()) / 1e6);
+  return kExitOk;
+}
+
 int run_report(int argc, char** argv) {
   CLI::App app{
       "The investigation as one self-contained HTML page: findings, per-step bars, tables, step timelines,\n"
@@ -56,72 +139,7 @@ int run_report(int argc, char** argv) {
       "(--bench without traces: a page of the bench run alone).\n"
       "The page makes no network request: it opens on an air-gapped host.",
       argv[0]};
-  std::vector<std::string> inputs;
-  std::string baseline_arg;
-  std::string output, bench, requests, samples, title = "cuprobe report";
-  AnalyzeOptions options;
-  app.add_option("inputs", inputs,
-                 "traces, run files, or directories of them (one file per rank); none for a bench page");
-  app.add_option("-o,--output", output, "the HTML file to write")->required();
-  app.add_option("--baseline", baseline_arg, "the run to compare against (files, comma-separated for ranks)");
-  app.add_option("--bench", bench, "a `cuprobe bench --json` result: latency and throughput views");
-  app.add_option("--requests", requests, "the bench's per-request lines (--save-requests): distributions over time")
-      ->needs(app.get_option("--bench"));
-  app.add_option("--samples", samples, "`cuprobe sample` output (CSV or JSONL): counters over time");
-  app.add_option("--step-marker", options.step_marker, "annotation name (prefix) that marks one step");
-  app.add_option("--title", title, "the page's title");
-  if (auto rc = parse_args(app, argc, argv)) return *rc;
-  if (inputs.empty() && bench.empty())
-    throw Error("give the traces (INPUT...), a bench result (--bench), or both", kExitUsage);
-  if (inputs.empty() && !baseline_arg.empty())
-    throw Error("--baseline compares traces: give the traces too", kExitUsage);
-
-  std::vector<Profile> profiles = inputs.empty() ? std::vector<Profile>{} : load_profiles(inputs);
-  std::vector<std::string> files = profile_files(profiles);
-  AnalyzeReport report = analyze_profiles(profiles, options);
-
-  ReportInputs in;
-  in.inputs = files;
-  in.profiles = &profiles;
-  in.report = inputs.empty() ? nullptr : &report;
-  in.version = kVersion;
-  in.generated_utc = utc_now();
-  std::vector<std::string> baseline;
-  for (std::size_t start = 0, comma; start < baseline_arg.size(); start = comma + 1) {
-    comma = baseline_arg.find(',', start);
-    if (comma == std::string::npos) comma = baseline_arg.size();
-    if (comma > start) baseline.push_back(baseline_arg.substr(start, comma - start));
-  }
-  if (!baseline.empty()) {
-    std::vector<Profile> base_profiles = load_profiles(baseline);
-    std::vector<std::string> base_files = profile_files(base_profiles);
-    AnalyzeReport base = analyze_profiles(base_profiles, options);
-    ReportBaseline b{diff_reports(base, report), base_files, files, ""};
-    if (base_profiles.size() != profiles.size()) {
-      b.rank_note = "The baseline has " + std::to_string(base_profiles.size()) + " rank(s), this run " +
-                    std::to_string(profiles.size()) + ": per-step figures compare different setups.";
-      say("report", "warning: %s", b.rank_note.c_str());
-    }
-    in.baseline = std::move(b);
-  }
-  if (!bench.empty()) {
-    std::optional<std::string> request_lines;
-    if (!requests.empty()) request_lines = read_text(requests);
-    in.bench = bench_view(bench, read_text(bench), requests, request_lines);
-    if (inputs.empty())
-      in.inputs = requests.empty() ? std::vector<std::string>{bench} : std::vector<std::string>{bench, requests};
-  }
-  if (!samples.empty()) in.samples = samples_view(samples, read_text(samples));
-
-  std::string page = render_report_html(report_data(in), title);
-  std::vector<std::string> read = in.baseline ? in.baseline->a_files : std::vector<std::string>{};
-  read.insert(read.end(), {bench, requests, samples});
-  read.insert(read.end(), files.begin(), files.end());  // an output over any file read is refused
-  AtomicFile file(output, read);
-  file.stream() << page;
-  file.commit();
-  say("report", "wrote %s (%.2f MB)", output.c_str(), static_cast<double>(page.size()) / 1e6);
-  return kExitOk;
+  return declare_plan_run<ReportFlags>(app, argc, argv, declare, plan, run);
 }
 
 const VerbRegistration kRegistration{"report", "the investigation as one self-contained HTML page", &run_report};

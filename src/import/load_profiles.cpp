@@ -50,12 +50,15 @@ std::vector<Profile> load_sqlite(const std::string& path, const std::string& sho
 }
 
 // Bytes read once (a pipe, a FIFO, a compressed file): the first ones pick the reader, and SQLite bytes (which
-// SQLite must open by name) are copied, decompressed, to a private file.
+// SQLite must open by name) are copied, decompressed, to a private file; rocprofv3 JSON goes to its reader, other
+// bytes to the Kineto reader (which says what is wrong with them).
 std::vector<Profile> load_stream(const std::string& path, bool split) {
   auto raw = open_byte_source(path);
-  std::string head = read_up_to(*raw, 16);
-  auto source = prepend_bytes(head, std::move(raw));
-  if (sniff_head(head) != TraceFormat::kSqliteStream) return processes(import_kineto_json(*source, path), split);
+  std::string head = read_up_to(*raw, kFormatHeadBytes);
+  TraceFormat format = sniff_head(head);
+  auto source = prepend_bytes(std::move(head), std::move(raw));
+  if (format == TraceFormat::kRocprofv3Json) return processes(import_rocprofv3_json(*source, path), split);
+  if (format != TraceFormat::kSqliteStream) return processes(import_kineto_json(*source, path), split);
   TempDir dir;
   std::string copy = dir.path() + "/copy.sqlite";
   copy_to_file(*source, copy, path);
@@ -68,7 +71,7 @@ std::vector<Profile> load_stream(const std::string& path, bool split) {
 std::vector<Profile> load_any(const std::string& path, bool split) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return load_stream(path, split);
-  TraceSniff sniff = sniff_trace_format(path, 16);  // JSON or SQLite: the Kineto reader finds "traceEvents" itself
+  TraceSniff sniff = sniff_trace_format(path, kFormatHeadBytes);
   switch (sniff.format) {
     case TraceFormat::kNsysReport: {
       TempDir dir;
@@ -81,8 +84,9 @@ std::vector<Profile> load_any(const std::string& path, bool split) {
       return load_sqlite(path, {}, split);
     case TraceFormat::kSqliteStream:
       return load_stream(path, split);
-    default:  // JSON, or bytes the Kineto reader says what is wrong with
-      if (is_rocprofv3_json_file(path)) return processes(import_rocprofv3_json(path), split);
+    case TraceFormat::kRocprofv3Json:
+      return processes(import_rocprofv3_json(path), split);
+    default:  // JSON (the Kineto reader can split a large plain file), or bytes it says what is wrong with
       return processes(import_kineto_json(path), split);
   }
 }

@@ -15,6 +15,12 @@ std::string without_prefix(std::string reason, const std::string& path) {
   return reason;
 }
 
+// An object whose first key is rocprofv3's (rocprofiler-sdk's JSON writer puts it first).
+bool rocprofv3_first_key(std::string_view object) {
+  std::size_t key = object.find_first_not_of(" \t\r\n", 1);
+  return key != std::string_view::npos && object.substr(key).starts_with("\"rocprofiler-sdk-tool\"");
+}
+
 }  // namespace
 
 bool trace_like_name(std::string_view name) {
@@ -31,6 +37,7 @@ TraceFormat sniff_head(std::string_view head) {
   if (first == std::string_view::npos) return TraceFormat::kEmpty;
   if (head[first] == '[') return TraceFormat::kKinetoJson;
   if (head[first] == '{') {
+    if (rocprofv3_first_key(head.substr(first))) return TraceFormat::kRocprofv3Json;
     return head.find("\"traceEvents\"") != std::string_view::npos ? TraceFormat::kKinetoJson : TraceFormat::kOtherJson;
   }
   return TraceFormat::kUnknown;

@@ -1,7 +1,8 @@
 // What kind of file an input is: the one decision every verb's inputs go
 // through (a file given, the files of a directory given, a pipe). It looks at
 // the name (an Nsight Systems report), the first bytes under any gzip or xz
-// layer (JSON or SQLite), and an SQLite file's tables (which reader).
+// layer (Kineto or rocprofv3 JSON, SQLite), and an SQLite file's tables (which
+// reader). Loading (import/load_profiles.h) dispatches on its answer only.
 #pragma once
 
 #include <string>
@@ -11,6 +12,7 @@ namespace cuprobe {
 
 enum class TraceFormat {
   kKinetoJson,     // JSON: a top-level array, or an object with "traceEvents" in its first MiB
+  kRocprofv3Json,  // JSON: an object whose first key is "rocprofiler-sdk-tool" (rocprofv3 --output-format json)
   kRunFile,        // SQLite with a 'metadata' table (a cuprobe run file)
   kNsysExport,     // SQLite with 'StringIds' (an Nsight Systems export)
   kNsysReport,     // .nsys-rep / .qdrep, by name (read through `nsys export`)
@@ -38,6 +40,10 @@ struct TraceSniff {
 // read-only to see its tables. Throws InputError when the file cannot be
 // opened or its compressed head is corrupt.
 TraceSniff sniff_trace_format(const std::string& path, std::size_t head_bytes = std::size_t{1} << 20);
+
+// How many first bytes decide every format but "traceEvents" further in (which
+// the Kineto reader finds itself): what loading reads before it picks a reader.
+inline constexpr std::size_t kFormatHeadBytes = 256;
 
 // The JSON / SQLite / empty decision from the first bytes of a stream, already
 // decompressed (a pipe is read once: its head decides).

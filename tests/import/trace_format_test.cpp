@@ -55,6 +55,7 @@ TEST(TraceFormat, EachKindOfFileIsToldApart) {
            {dir + "/blank.json", TraceFormat::kEmpty, "plain"},
            {dir + "/notes.txt", TraceFormat::kUnknown, "plain"},
            {dir + "/r.nsys-rep", TraceFormat::kNsysReport, "plain"},
+           {test::data_path("rocprofv3/matrix_transpose_results.json"), TraceFormat::kRocprofv3Json, "plain"},
        }) {
     TraceSniff s = sniff_trace_format(c.path);
     EXPECT_EQ(s.format, c.format) << c.path;
@@ -164,6 +165,64 @@ TEST(TraceFormat, ALinkLoopGivenOrInsideADirectoryIsOneLine) {
               std::string::npos)
         << r.err;
   }
+}
+
+TEST(TraceFormat, Rocprofv3IsToldByItsFirstKeyOnly) {
+  EXPECT_EQ(sniff_head(" \n{ \"rocprofiler-sdk-tool\": []}"), TraceFormat::kRocprofv3Json);
+  EXPECT_EQ(sniff_head("\xEF\xBB\xBF{\"rocprofiler-sdk-tool\": []}"), TraceFormat::kRocprofv3Json);
+  EXPECT_EQ(sniff_head(R"({"schemaVersion": 1, "traceEvents": []})"), TraceFormat::kKinetoJson);
+  EXPECT_EQ(sniff_head(R"({"traceEvents": [], "rocprofiler-sdk-tool": []})"), TraceFormat::kKinetoJson);
+  EXPECT_EQ(sniff_head(R"({"other": 1, "rocprofiler-sdk-tool": []})"), TraceFormat::kOtherJson);
+  EXPECT_EQ(sniff_head(R"([{"rocprofiler-sdk-tool": []}])"), TraceFormat::kKinetoJson);
+  EXPECT_EQ(sniff_head("{\"rocprofiler-sdk-tool"), TraceFormat::kOtherJson);  // the key cut short
+}
+
+// issue 36 item 2: rocprofv3 JSON is read alike from a file given, gzip or xz, a directory and a pipe.
+TEST(TraceFormat, Rocprofv3IsReadFromAFileADirectoryAndAPipe) {
+  std::string dir = test::temp_dir(), traces = dir + "/traces";
+  fs::create_directories(traces);
+  const std::string fixture = test::data_path("rocprofv3/matrix_transpose_results.json");
+  fs::copy_file(fixture, traces + "/results.json");
+  std::ofstream(traces + "/bench.json") << R"({"schema": "cuprobe.bench/1", "results": []})";
+  Profile file = load_profile(fixture);
+  ASSERT_EQ(file.source, "rocprofv3");
+  ASSERT_FALSE(file.gpu.empty());
+  for (const char* tool : {"gzip", "xz"}) {
+    std::string packed = compressed(traces + "/results.json", tool);
+    EXPECT_EQ(sniff_trace_format(packed).format, TraceFormat::kRocprofv3Json) << tool;
+    Profile p = load_profile(packed);
+    EXPECT_EQ(p.source, "rocprofv3") << tool;
+    EXPECT_EQ(p.gpu.size(), file.gpu.size()) << tool;
+    fs::rename(packed, dir + "/" + fs::path(packed).filename().string());  // the directory holds one copy
+  }
+
+  std::vector<Profile> from_dir = load_profiles({traces});
+  ASSERT_EQ(from_dir.size(), 1u);
+  EXPECT_EQ(from_dir[0].source, "rocprofv3");
+  EXPECT_EQ(from_dir[0].file, traces + "/results.json");
+  EXPECT_EQ(from_dir[0].gpu.size(), file.gpu.size());
+  EXPECT_EQ(from_dir[0].stats.get(ImportStat::kNotATraceFile).count, 1);  // bench.json only
+
+  auto by_file = test::run_cuprobe({"analyze", "--json", fixture});
+  ASSERT_EQ(by_file.exit_code, 0) << by_file.err;
+  auto by_dir = test::run_cuprobe({"analyze", "--json", traces});
+  ASSERT_EQ(by_dir.exit_code, 0) << by_dir.err;
+  nlohmann::json expected = nlohmann::json::parse(by_file.out);
+  ASSERT_EQ(expected["ranks"][0]["gpu_activities"], file.gpu.size());
+  for (const std::string& path : {fixture, dir + "/results.json.gz", dir + "/results.json.xz"}) {
+    std::ifstream in(path, std::ios::binary);
+    auto piped =
+        test::run_cuprobe({"analyze", "--json", "/dev/stdin"}, std::string(std::istreambuf_iterator<char>(in), {}));
+    ASSERT_EQ(piped.exit_code, 0) << path << ": " << piped.err;
+    nlohmann::json got = nlohmann::json::parse(piped.out);
+    ASSERT_EQ(got["ranks"].size(), 1u) << path;
+    EXPECT_EQ(got["ranks"][0]["gpu_activities"], expected["ranks"][0]["gpu_activities"]) << path;
+    EXPECT_EQ(got["ranks"][0]["gpu_busy_ms"], expected["ranks"][0]["gpu_busy_ms"]) << path;
+    EXPECT_EQ(got["ranks"][0]["kernels"], expected["ranks"][0]["kernels"]) << path;
+    EXPECT_EQ(got["findings"], expected["findings"]) << path;
+  }
+  nlohmann::json listed = nlohmann::json::parse(by_dir.out);
+  EXPECT_EQ(listed["ranks"][0]["gpu_busy_ms"], expected["ranks"][0]["gpu_busy_ms"]);
 }
 
 // 100,000 small files beside one trace: both verbs skip them, in seconds.

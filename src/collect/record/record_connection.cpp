@@ -121,151 +121,167 @@ void RecordConnection::on_rank(std::string_view text) {
   writer_.process_rank(pid_, rank, world > 0 ? std::optional<int>(world) : std::nullopt);
 }
 
+// One member per frame type; Control frames go the other way (the parent sends them).
 void RecordConnection::handle(const WireFrame& frame, std::int64_t now_ns) {
   const char* p = frame.payload.data();
   switch (frame.type) {
-    case wire::Type::kHello: {
-      auto h = wire::read_fixed<wire::Hello>(p);
-      hello_ = true;
-      pid_ = h.pid;
-      offset_ = h.cupti_ns != 0 ? h.realtime_ns - h.cupti_ns : 0;
-      writer_.process_started(h.pid, h.ppid, tail_of(frame.payload, sizeof h), now_ns,
-                              static_cast<int>(h.cupti_version));
-      writer_.set_metadata("clock_offset_ns.pid" + std::to_string(h.pid), std::to_string(offset_));
-      break;
-    }
+    case wire::Type::kHello:
+      return on_hello(frame, now_ns);
     case wire::Type::kClockSync: {
       auto c = wire::read_fixed<wire::ClockSync>(p);
       offset_ = c.realtime_ns - c.cupti_ns;
-      break;
+      return;
     }
-    case wire::Type::kString: {
-      auto s = wire::read_fixed<wire::String>(p);
-      std::string text = tail_of(frame.payload, sizeof s);
-      if (s.kind == static_cast<std::uint32_t>(wire::StringKind::kKernelName)) {
-        names_[s.id] = writer_.name_id(demangle(text), text);
-      } else {
-        names_[s.id] = writer_.name_id(text);
-      }
-      break;
-    }
-    case wire::Type::kKernel: {
-      auto k = wire::read_fixed<wire::Kernel>(p);
-      RunKernelRow r;
-      if (!fill_activity(k, r)) break;
-      r.name_id = name_for(k.name_id);
-      for (int i = 0; i < 3; ++i) {
-        r.grid[i] = k.grid[i];
-        r.block[i] = k.block[i];
-      }
-      r.registers = k.registers;
-      r.static_shared = k.static_shared;
-      r.dynamic_shared = k.dynamic_shared;
-      writer_.add_kernel(r);
-      break;
-    }
-    case wire::Type::kMemcpy: {
-      auto m = wire::read_fixed<wire::Memcpy>(p);
-      RunCopyRow r;
-      if (!fill_activity(m, r)) break;
-      r.kind = name_of_value<MemcpyKind>(m.kind);
-      if (r.kind.empty()) r.kind = name_of(MemcpyKind::kUnknown);
-      r.bytes = m.bytes;
-      writer_.add_memcpy(r);
-      break;
-    }
-    case wire::Type::kGraphLaunch: {
-      auto g = wire::read_fixed<wire::GraphLaunch>(p);
-      RunCopyRow r;
-      if (!fill_activity(g, r)) break;
-      r.graph_id = g.graph_id;  // the launched graph itself
-      writer_.add_graph_launch(r);
-      break;
-    }
-    case wire::Type::kMemset: {
-      auto m = wire::read_fixed<wire::Memset>(p);
-      RunCopyRow r;
-      if (!fill_activity(m, r)) break;
-      r.bytes = m.bytes;
-      writer_.add_memset(r);
-      break;
-    }
-    case wire::Type::kRange: {
-      auto g = wire::read_fixed<wire::Range>(p);
-      RunRangeRow r;
-      r.start_ns = to_realtime(g.start);
-      if (!keep(r.start_ns)) break;
-      r.pid = pid_;
-      r.tid = g.tid;
-      r.end_ns = to_realtime(g.end);
-      r.name_id = name_for(g.name_id);
-      r.kind = name_of_value<RangeKind>(g.kind);
-      if (r.kind.empty()) r.kind = "unknown";  // read back as neither annotation nor API call
-      r.correlation = g.correlation;
-      writer_.add_range(r);
-      break;
-    }
+    case wire::Type::kString:
+      return on_string(frame);
+    case wire::Type::kKernel:
+      return on_kernel(wire::read_fixed<wire::Kernel>(p));
+    case wire::Type::kMemcpy:
+      return on_memcpy(wire::read_fixed<wire::Memcpy>(p));
+    case wire::Type::kGraphLaunch:
+      return on_graph_launch(wire::read_fixed<wire::GraphLaunch>(p));
+    case wire::Type::kMemset:
+      return on_memset(wire::read_fixed<wire::Memset>(p));
+    case wire::Type::kRange:
+      return on_range(wire::read_fixed<wire::Range>(p));
     case wire::Type::kLoss: {
       auto l = wire::read_fixed<wire::Loss>(p);
       writer_.count_loss("library", pid_, loss_reason_name(l), static_cast<std::int64_t>(l.count));
-      break;
+      return;
     }
-    case wire::Type::kNotice: {
-      auto n = wire::read_fixed<wire::Notice>(p);
-      std::string text = tail_of(frame.payload, sizeof n);
-      if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kCuptiBusy) ||
-          text.rfind("kernel tracing unavailable", 0) == 0) {
-        gave_up_ = true;
-      }
-      if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kRank)) {
-        on_rank(text);
-        break;
-      }
-      if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kKernelTiming)) {
-        bool hardware = text == "hardware";
-        writer_.set_metadata("kernel_timing", hardware ? "hardware" : "software");
-        text = hardware ? "kernels timed by the GPU's hardware event system"
-                        : "kernels timed by software instrumentation" + reason_after_colon(text);
-      }
-      if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kGraphTiming)) {
-        bool events = text == "events";
-        writer_.set_metadata("graph_timing", events ? "events" : "cupti");
-        text = events ? "graph launches timed by CUDA events on the launching stream"
-                      : "graph launches timed by CUPTI's graph tracing" + reason_after_colon(text);
-      }
-      writer_.add_notice(now_ns, pid_, "library", text);
-      messages_.push_back("pid " + std::to_string(pid_) + ": " + text);
-      break;
-    }
-    case wire::Type::kDevice: {
-      auto d = wire::read_fixed<wire::Device>(p);
-      RunDeviceRow r;
-      r.uuid = format_gpu_uuid(d.uuid);
-      auto global = ordinals_.find(r.uuid);
-      r.id = global != ordinals_.end() && !r.uuid.empty() ? global->second : d.id;
-      devices_[d.id] = r.id;
-      r.name = tail_of(frame.payload, sizeof d);
-      r.sm_count = d.sm_count;
-      r.compute_major = d.compute_major;
-      r.compute_minor = d.compute_minor;
-      r.memory_bytes = d.memory_bytes;
-      writer_.add_device(r);
-      break;
-    }
-    case wire::Type::kCapture: {
-      auto c = wire::read_fixed<wire::Capture>(p);
-      writer_.add_capture(c.realtime_ns, pid_, c.on != 0,
-                          c.reason == 1   ? "cudaProfilerStart/Stop"
-                          : c.reason == 2 ? "CUPTI handed to another tool"
-                                          : "cuprobe");
-      break;
-    }
+    case wire::Type::kNotice:
+      return on_notice(frame, now_ns);
+    case wire::Type::kDevice:
+      return on_device(frame);
+    case wire::Type::kCapture:
+      return on_capture(wire::read_fixed<wire::Capture>(p));
     case wire::Type::kGoodbye:
       goodbye_ = true;
-      break;
+      return;
     case wire::Type::kControl:
-      break;  // only the parent sends these
+      return;
   }
+}
+
+void RecordConnection::on_hello(const WireFrame& frame, std::int64_t now_ns) {
+  auto h = wire::read_fixed<wire::Hello>(frame.payload.data());
+  hello_ = true;
+  pid_ = h.pid;
+  offset_ = h.cupti_ns != 0 ? h.realtime_ns - h.cupti_ns : 0;
+  writer_.process_started(h.pid, h.ppid, tail_of(frame.payload, sizeof h), now_ns, static_cast<int>(h.cupti_version));
+  writer_.set_metadata("clock_offset_ns.pid" + std::to_string(h.pid), std::to_string(offset_));
+}
+
+void RecordConnection::on_string(const WireFrame& frame) {
+  auto s = wire::read_fixed<wire::String>(frame.payload.data());
+  std::string text = tail_of(frame.payload, sizeof s);
+  if (s.kind == static_cast<std::uint32_t>(wire::StringKind::kKernelName)) {
+    names_[s.id] = writer_.name_id(demangle(text), text);
+  } else {
+    names_[s.id] = writer_.name_id(text);
+  }
+}
+
+void RecordConnection::on_kernel(const wire::Kernel& k) {
+  RunKernelRow r;
+  if (!fill_activity(k, r)) return;
+  r.name_id = name_for(k.name_id);
+  for (int i = 0; i < 3; ++i) {
+    r.grid[i] = k.grid[i];
+    r.block[i] = k.block[i];
+  }
+  r.registers = k.registers;
+  r.static_shared = k.static_shared;
+  r.dynamic_shared = k.dynamic_shared;
+  writer_.add_kernel(r);
+}
+
+void RecordConnection::on_memcpy(const wire::Memcpy& m) {
+  RunCopyRow r;
+  if (!fill_activity(m, r)) return;
+  r.kind = name_of_value<MemcpyKind>(m.kind);
+  if (r.kind.empty()) r.kind = name_of(MemcpyKind::kUnknown);
+  r.bytes = m.bytes;
+  writer_.add_memcpy(r);
+}
+
+void RecordConnection::on_graph_launch(const wire::GraphLaunch& g) {
+  RunCopyRow r;
+  if (!fill_activity(g, r)) return;
+  r.graph_id = g.graph_id;  // the launched graph itself
+  writer_.add_graph_launch(r);
+}
+
+void RecordConnection::on_memset(const wire::Memset& m) {
+  RunCopyRow r;
+  if (!fill_activity(m, r)) return;
+  r.bytes = m.bytes;
+  writer_.add_memset(r);
+}
+
+void RecordConnection::on_range(const wire::Range& g) {
+  RunRangeRow r;
+  r.start_ns = to_realtime(g.start);
+  if (!keep(r.start_ns)) return;
+  r.pid = pid_;
+  r.tid = g.tid;
+  r.end_ns = to_realtime(g.end);
+  r.name_id = name_for(g.name_id);
+  r.kind = name_of_value<RangeKind>(g.kind);
+  if (r.kind.empty()) r.kind = "unknown";  // read back as neither annotation nor API call
+  r.correlation = g.correlation;
+  writer_.add_range(r);
+}
+
+// A notice from the library: said on stderr and kept in the run file; the rank, the kernel and graph timing
+// also set what they say (metadata), and "CUPTI busy" means no kernels will come.
+void RecordConnection::on_notice(const WireFrame& frame, std::int64_t now_ns) {
+  auto n = wire::read_fixed<wire::Notice>(frame.payload.data());
+  std::string text = tail_of(frame.payload, sizeof n);
+  if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kCuptiBusy) ||
+      text.rfind("kernel tracing unavailable", 0) == 0) {
+    gave_up_ = true;
+  }
+  if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kRank)) {
+    on_rank(text);
+    return;
+  }
+  if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kKernelTiming)) {
+    bool hardware = text == "hardware";
+    writer_.set_metadata("kernel_timing", hardware ? "hardware" : "software");
+    text = hardware ? "kernels timed by the GPU's hardware event system"
+                    : "kernels timed by software instrumentation" + reason_after_colon(text);
+  }
+  if (n.code == static_cast<std::uint32_t>(wire::NoticeCode::kGraphTiming)) {
+    bool events = text == "events";
+    writer_.set_metadata("graph_timing", events ? "events" : "cupti");
+    text = events ? "graph launches timed by CUDA events on the launching stream"
+                  : "graph launches timed by CUPTI's graph tracing" + reason_after_colon(text);
+  }
+  writer_.add_notice(now_ns, pid_, "library", text);
+  messages_.push_back("pid " + std::to_string(pid_) + ": " + text);
+}
+
+void RecordConnection::on_device(const WireFrame& frame) {
+  auto d = wire::read_fixed<wire::Device>(frame.payload.data());
+  RunDeviceRow r;
+  r.uuid = format_gpu_uuid(d.uuid);
+  auto global = ordinals_.find(r.uuid);
+  r.id = global != ordinals_.end() && !r.uuid.empty() ? global->second : d.id;
+  devices_[d.id] = r.id;
+  r.name = tail_of(frame.payload, sizeof d);
+  r.sm_count = d.sm_count;
+  r.compute_major = d.compute_major;
+  r.compute_minor = d.compute_minor;
+  r.memory_bytes = d.memory_bytes;
+  writer_.add_device(r);
+}
+
+void RecordConnection::on_capture(const wire::Capture& c) {
+  writer_.add_capture(c.realtime_ns, pid_, c.on != 0,
+                      c.reason == 1   ? "cudaProfilerStart/Stop"
+                      : c.reason == 2 ? "CUPTI handed to another tool"
+                                      : "cuprobe");
 }
 
 }  // namespace cuprobe

@@ -43,7 +43,17 @@ class RecordConnection {
   void flush_losses();
 
  private:
-  void handle(const WireFrame& frame, std::int64_t now_ns);
+  void handle(const WireFrame& frame, std::int64_t now_ns);  // by frame type, to the members below
+  void on_hello(const WireFrame& frame, std::int64_t now_ns);
+  void on_string(const WireFrame& frame);
+  void on_kernel(const wire::Kernel& k);
+  void on_memcpy(const wire::Memcpy& m);
+  void on_graph_launch(const wire::GraphLaunch& g);
+  void on_memset(const wire::Memset& m);
+  void on_range(const wire::Range& g);
+  void on_notice(const WireFrame& frame, std::int64_t now_ns);
+  void on_device(const WireFrame& frame);
+  void on_capture(const wire::Capture& c);
   void on_rank(std::string_view text);
   std::int64_t to_realtime(std::int64_t cupti_ns) const { return cupti_ns + offset_; }
   bool keep(std::int64_t start_realtime);

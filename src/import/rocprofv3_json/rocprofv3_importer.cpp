@@ -534,30 +534,6 @@ class Rocprofv3Importer {
 
 }  // namespace
 
-bool looks_like_rocprofv3_json(std::string_view head) {
-  std::size_t i = 0;
-  auto skip_space = [&] {
-    while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) ++i;
-  };
-  skip_space();
-  if (i >= head.size() || head[i] != '{') return false;
-  ++i;
-  skip_space();
-  return head.substr(i).starts_with("\"rocprofiler-sdk-tool\"");
-}
-
-bool is_rocprofv3_json_file(const std::string& path) {
-  auto source = open_byte_source(path);
-  char buf[256];
-  std::size_t n = 0;
-  while (n < sizeof buf) {
-    std::size_t got = source->read(buf + n, sizeof buf - n);
-    if (got == 0) break;
-    n += got;
-  }
-  return looks_like_rocprofv3_json(std::string_view(buf, n));
-}
-
 Profile import_rocprofv3_json(ByteSource& source, const std::string& display_name) {
   return Rocprofv3Importer(source, display_name).run();
 }

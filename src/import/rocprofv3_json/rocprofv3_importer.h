@@ -9,18 +9,13 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 
 #include "import/byte_source.h"
 #include "model/profile.h"
 
 namespace cuprobe {
 
-// The first bytes of a file (decompressed) are rocprofv3 JSON: an object whose first key is "rocprofiler-sdk-tool".
-bool looks_like_rocprofv3_json(std::string_view head);
-// Reads the file's first decompressed bytes and asks looks_like_rocprofv3_json.
-bool is_rocprofv3_json_file(const std::string& path);
-
+// Which files are rocprofv3 JSON is decided by import/trace_format.h (kRocprofv3Json).
 Profile import_rocprofv3_json(const std::string& path);
 Profile import_rocprofv3_json(ByteSource& source, const std::string& display_name);
 

@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "import/load_profiles.h"
+#include "import/trace_format.h"
 #include "support/test_paths.h"
 
 namespace cuprobe {
@@ -102,17 +103,11 @@ TEST(Rocprofv3Importer, LoadedByTheSameEntryAsEveryTrace) {
   EXPECT_EQ(ranks[0].gpu.size(), 6u);
 }
 
-TEST(Rocprofv3Importer, Sniffing) {
-  std::ifstream in(fixture_path());
-  std::string head(256, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  EXPECT_TRUE(looks_like_rocprofv3_json(head));
-  EXPECT_TRUE(looks_like_rocprofv3_json(" \n{ \"rocprofiler-sdk-tool\": []}"));
-  EXPECT_FALSE(looks_like_rocprofv3_json(R"({"schemaVersion": 1, "traceEvents": []})"));
-  EXPECT_FALSE(looks_like_rocprofv3_json(R"([{"ph": "X"}])"));
-  EXPECT_FALSE(looks_like_rocprofv3_json(""));
-  EXPECT_TRUE(is_rocprofv3_json_file(fixture_path()));
-  EXPECT_FALSE(is_rocprofv3_json_file(std::string(CUPROBE_TEST_DATA_DIR) + "/format_begin_end.json"));
+// Which files are rocprofv3's is trace_format's decision (tests/import/trace_format_test.cpp): the fixture's.
+TEST(Rocprofv3Importer, TheFixtureIsSniffedAsRocprofv3) {
+  EXPECT_EQ(sniff_trace_format(fixture_path()).format, TraceFormat::kRocprofv3Json);
+  EXPECT_EQ(sniff_trace_format(std::string(CUPROBE_TEST_DATA_DIR) + "/format_begin_end.json").format,
+            TraceFormat::kKinetoJson);
 }
 
 TEST(Rocprofv3Importer, ProblemsAreCountedNotFatal) {
