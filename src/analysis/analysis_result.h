@@ -75,11 +75,12 @@ struct StepSummary {
 struct CategoryRow {
   Category category = Category::kOther;
   double time_ms = 0;
-  double share = 0;  // of GPU busy time (over 100% in all where streams overlap)
+  double share = 0;       // of summed activity time (RankAnalysis::summed_ms): the rows add up to 100%
+  double busy_ratio = 0;  // time / GPU busy time (RankAnalysis::gpu_time_ms): over 1 where activities overlap
   std::int64_t calls = 0;
   double per_step_ms = 0;         // mean time per step (0 without steps)
   double per_step_median_ms = 0;  // median over steps (0 without steps)
-  double summed_share = 0;        // of summed activity time (RankAnalysis::summed_ms): the rows add up to 100%
+  double summed_share = 0;        // the same as share (the name older readers know)
 };
 
 // How categories overlap in time (analysis/category_overlap.h): communication and copies (memcpy) against
@@ -125,14 +126,15 @@ struct KernelRow {
   std::optional<Precision> precision;
   std::int64_t calls = 0;
   double time_ms = 0;
-  double share = 0;  // of GPU busy time, as CategoryRow::share
+  double share = 0;       // of summed activity time, as CategoryRow::share
+  double busy_ratio = 0;  // time / GPU busy time, as CategoryRow::busy_ratio
   double mean_us = 0;
   // The spread of its calls' durations (analysis/kernel_durations.h).
   double min_us = 0, median_us = 0, p90_us = 0, max_us = 0;
   double std_us = 0;  // population
   double per_step_ms = 0;
   double per_step_median_ms = 0;
-  double summed_share = 0;                               // of summed activity time, as CategoryRow::summed_share
+  double summed_share = 0;                               // the same as share, as CategoryRow::summed_share
   CategorySource decided_by = CategorySource::kUnknown;  // of the name's first activity
   std::string rule;  // the taxonomy row or operator pattern that decided ("" for none)
   std::optional<KernelWork> work;
@@ -145,7 +147,7 @@ struct KernelRow {
 struct CategoryDecisionRow {
   CategorySource source = CategorySource::kUnknown;
   double time_ms = 0;
-  double share = 0;  // of GPU busy time
+  double share = 0;  // of summed activity time, as CategoryRow::share
   std::int64_t calls = 0;
   std::int64_t kernels = 0;  // distinct names whose first activity was decided so
 };
@@ -219,13 +221,19 @@ struct RankAnalysis {
   // The step (the window without steps) were the GPUs' work overlapped: time no GPU works plus the busiest
   // GPU's busy time, median over steps (pipeline_bubble's what-if). 0 for one GPU.
   double overlapped_step_ms = 0;
-  std::vector<CategoryRow> categories;       // by time, largest first
-  double summed_ms = 0;                      // the categories' times added up: >= GPU busy where work overlaps
-  CategoryOverlap overlap;                   // communication and copies against compute
-  double tensor_core_share = 0;              // of tensor_core_basis_ms
-  double tensor_core_basis_ms = 0;           // GPU busy time outside whole graph launches (whose kernels are unseen)
-  std::vector<KernelRow> kernels;            // by time, largest first
-  std::vector<std::string> unknown_kernels;  // classified "other", by time
+  std::vector<CategoryRow> categories;  // by time, largest first
+  double summed_ms = 0;                 // the categories' times added up: >= GPU busy where work overlaps
+  CategoryOverlap overlap;              // communication and copies against compute
+  // Tensor-core time / the summed time of activities other than whole graph launches (whose kernels are unseen):
+  // tensor_core_share is the median over steps with GPU work (the window's without steps), the one figure that the
+  // header, the findings, the page and JSON show; tensor_core_share_window is over the whole trace.
+  double tensor_core_share = 0;
+  bool tensor_core_per_step = false;  // tensor_core_share is a median over steps
+  double tensor_core_share_window = 0;
+  double tensor_core_basis_ms = 0;                      // summed time outside whole graph launches, whole trace
+  double tensor_core_hidden_ms = 0;                     // summed time of whole graph launches (tensor-core use unknown)
+  std::vector<KernelRow> kernels;                       // by time, largest first
+  std::vector<std::string> unknown_kernels;             // classified "other", by time
   std::vector<CategoryDecisionRow> category_decisions;  // sources that occur, in CategorySource order
   std::vector<Finding> findings;
   std::vector<std::string> warnings;
@@ -241,6 +249,7 @@ struct RankAnalysis {
   std::vector<ApiRow> api;                 // by total time, largest first
   std::vector<CopyRow> copies;             // by time, largest first
   std::vector<QueueRow> queues;            // by device, then stream
+  HtaWindowInfo hta_window;                // the window of idle, launches and queues
 
   // What shares of GPU time (categories, kernels, tensor cores) are of: the busy time summed over the rank's GPUs,
   // gpu_busy_ms on one GPU (on several, their union would count two GPUs working at once as one).
@@ -258,9 +267,13 @@ struct AnalyzeReport {
   std::vector<std::string> warnings;
 };
 
+// Which part of the trace the tables named after HTA cover (HtaWindowInfo): HTA's default, or everything.
+enum class HtaWindow : std::uint8_t { kDefault, kAll };
+
 struct AnalyzeOptions {
-  std::string step_marker;     // empty: detect
-  DevicePeaks peak_overrides;  // --peak (empty: the table's)
+  std::string step_marker;                     // empty: detect
+  HtaWindow hta_window = HtaWindow::kDefault;  // --hta-window
+  DevicePeaks peak_overrides;                  // --peak (empty: the table's)
 };
 
 }  // namespace cuprobe

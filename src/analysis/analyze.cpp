@@ -12,6 +12,7 @@
 #include "analysis/device_usage.h"
 #include "analysis/finding_gains.h"
 #include "analysis/findings.h"
+#include "analysis/hta_window.h"
 #include "analysis/idle_time.h"
 #include "analysis/interval_union.h"
 #include "analysis/kernel_durations.h"
@@ -45,15 +46,24 @@ void fill_window(const Profile& p, RankAnalysis& a) {
 }
 
 // The peers' first tables (analysis/trace_tables.h).
-void fill_trace_tables(const Profile& p, const StepAssignment& steps, RankAnalysis& a) {
+// Idle time, launch delays and queue length, named after HTA, cover HTA's window (analysis/hta_window.h); the
+// tables named after nsys, which keeps every event, cover the whole trace.
+void fill_trace_tables(const Profile& p, const StepAssignment& steps, HtaWindow window, RankAnalysis& a) {
   fill_kernel_durations(p, a.kernels);
   const LaunchLinks links = link_launches(p);
-  a.idle = idle_by_stream(p, links, steps);
-  a.launches = launch_stats(p, links);
-  a.annotations = annotation_time(p, links, steps, a.gpu_time_ms());
+  a.annotations = annotation_time(p, links, steps, a.summed_ms);
   a.api = api_summary(p);
   a.copies = copy_summary(p);
-  a.queues = queue_length(p, links);
+  auto hta_tables = [&a](const Profile& wp, const LaunchLinks& wl, const StepAssignment& ws) {
+    a.idle = idle_by_stream(wp, wl, ws);
+    a.launches = launch_stats(wp, wl);
+    a.queues = queue_length(wp, wl);
+  };
+  if (std::optional<HtaWindowed> w = hta_window(p, links, steps, window, a.hta_window)) {
+    hta_tables(w->profile, link_launches(w->profile), w->steps);
+  } else {
+    hta_tables(p, links, steps);
+  }
 }
 
 std::string device_name(const Profile& p) {
@@ -85,7 +95,7 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     classes[i] = classify_activities(p);
     compute_breakdown(p, classes[i], steps, a);
     fill_category_overlap(p, classes[i], steps, a);
-    fill_trace_tables(p, steps, a);
+    fill_trace_tables(p, steps, options.hta_window, a);
     std::string first_device = p.devices.empty() ? std::string() : p.devices.front().name;
     auto table = first_device.empty() ? std::nullopt : peaks_for_device(first_device);
     if (table || !options.peak_overrides.empty()) a.peaks = apply_peak_overrides(table, options.peak_overrides);

@@ -17,7 +17,8 @@ namespace cuprobe {
 // The row an annotation's name falls in: a trailing "#<digits>" (ProfilerStep#12) becomes "#N".
 std::string annotation_row_name(std::string_view name);
 
-// A launch call belongs to the annotations on its thread that contain it. gpu_time_ms: the rank's GPU time (shares).
+// A launch call belongs to the annotations on its thread that contain it. gpu_time_ms: what shares are of (the
+// rank's summed activity time, so that no share exceeds 100%).
 std::vector<AnnotationRow> annotation_time(const Profile& profile, const LaunchLinks& links,
                                            const StepAssignment& steps, double gpu_time_ms);
 

@@ -111,7 +111,8 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
   const std::size_t step_count_n = steps.summary.steps.size();
   std::vector<std::vector<TimeNs>> category_steps(kCategoryCount);
   std::unordered_map<StringId, std::vector<TimeNs>> name_steps;
-  TimeNs tensor_core_time = 0;
+  TimeNs tensor_core_time = 0, tensor_basis = 0;
+  std::vector<double> step_tensor(step_count_n, 0.0), step_tensor_basis(step_count_n, 0.0);
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     const auto& a = profile.gpu[i];
     TimeNs d = a.duration();
@@ -139,10 +140,20 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
       if (s < out.steps.steps.size()) out.steps.steps[s].category_ns[cat] = per_cat[s];
     }
     first_index.try_emplace(a.name, i);
-    if (classes[i].tensor_core.value_or(false)) tensor_core_time = saturating_add(tensor_core_time, d);
+    // The tensor-core share's basis: the summed time of what is seen (whole graph launches hide their kernels).
+    if (a.kind == GpuActivityKind::kGraph) continue;
+    const bool tensor = classes[i].tensor_core.value_or(false);
+    tensor_basis = saturating_add(tensor_basis, d);
+    if (tensor) tensor_core_time = saturating_add(tensor_core_time, d);
+    if (in_step && static_cast<std::size_t>(steps.activity_step[i]) < step_count_n) {
+      auto s = static_cast<std::size_t>(steps.activity_step[i]);
+      step_tensor_basis[s] += static_cast<double>(d);
+      if (tensor) step_tensor[s] += static_cast<double>(d);
+    }
   }
   const double busy_ns = out.gpu_time_ms() * 1e6;
-  auto share = [&](TimeNs t) { return busy_ns > 0 ? static_cast<double>(t) / busy_ns : 0.0; };
+  // Time over GPU busy time: over 1 where activities overlap, so not called a share (docs/findings.md).
+  auto busy_ratio = [&](TimeNs t) { return busy_ns > 0 ? static_cast<double>(t) / busy_ns : 0.0; };
   const double step_count = static_cast<double>(steps.summary.steps.size());
   auto per_step_ms = [&](TimeNs t) { return step_count > 0 ? static_cast<double>(t) / 1e6 / step_count : 0.0; };
   auto median_ms = [](const std::vector<TimeNs>& per_step) {
@@ -154,8 +165,12 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
   for (int c = 0; c < kCategoryCount; ++c) {
     const auto& t = by_category[static_cast<std::size_t>(c)];
     if (t.calls == 0) continue;
-    out.categories.push_back({static_cast<Category>(c), static_cast<double>(t.time) / 1e6, share(t.time), t.calls,
-                              per_step_ms(t.in_steps), median_ms(category_steps[static_cast<std::size_t>(c)])});
+    CategoryRow row{static_cast<Category>(c), static_cast<double>(t.time) / 1e6};
+    row.busy_ratio = busy_ratio(t.time);
+    row.calls = t.calls;
+    row.per_step_ms = per_step_ms(t.in_steps);
+    row.per_step_median_ms = median_ms(category_steps[static_cast<std::size_t>(c)]);
+    out.categories.push_back(row);
   }
   std::sort(out.categories.begin(), out.categories.end(),
             [](const CategoryRow& a, const CategoryRow& b) { return a.time_ms > b.time_ms; });
@@ -163,12 +178,15 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
   for (const auto& t : by_category) summed = saturating_add(summed, t.time);
   out.summed_ms = static_cast<double>(summed) / 1e6;
   auto summed_share = [&](TimeNs t) { return summed > 0 ? static_cast<double>(t) / static_cast<double>(summed) : 0.0; };
-  for (auto& c : out.categories) c.summed_share = summed_share(by_category[static_cast<std::size_t>(c.category)].time);
+  for (auto& c : out.categories) {
+    c.summed_share = summed_share(by_category[static_cast<std::size_t>(c.category)].time);
+    c.share = c.summed_share;
+  }
   for (int s = 0; s < kCategorySourceCount; ++s) {
     const auto& t = by_source[static_cast<std::size_t>(s)];
     if (t.calls > 0) {
       out.category_decisions.push_back(
-          {static_cast<CategorySource>(s), static_cast<double>(t.time) / 1e6, share(t.time), t.calls, 0});
+          {static_cast<CategorySource>(s), static_cast<double>(t.time) / 1e6, summed_share(t.time), t.calls, 0});
     }
   }
 
@@ -183,8 +201,9 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
     row.rule = std::string(cls.rule);
     row.calls = t.calls;
     row.time_ms = static_cast<double>(t.time) / 1e6;
-    row.share = share(t.time);
+    row.busy_ratio = busy_ratio(t.time);
     row.summed_share = summed_share(t.time);
+    row.share = row.summed_share;
     row.mean_us = static_cast<double>(t.time) / 1e3 / static_cast<double>(t.calls);
     row.per_step_ms = per_step_ms(t.in_steps);
     if (auto it = name_steps.find(name); it != name_steps.end()) row.per_step_median_ms = median_ms(it->second);
@@ -199,15 +218,20 @@ void compute_breakdown(const Profile& profile, const std::vector<KernelClass>& c
       if (d.source == k.decided_by) ++d.kernels;
     }
   }
-  // Of the busy time whose tensor-core use is known: whole graph launches hide their kernels.
-  std::vector<Interval> seen;
-  for (const auto& a : profile.gpu) {
-    if (a.kind != GpuActivityKind::kGraph) seen.emplace_back(a.start, a.end);
+  // One tensor-core share per rank, defined here only (header, findings, page and JSON read it): tensor-core time
+  // over the summed time of the activities that are not whole graph launches; the median over steps with GPU work,
+  // the whole window without steps. The window's figure is kept beside it under its own name.
+  out.tensor_core_basis_ms = static_cast<double>(tensor_basis) / 1e6;
+  out.tensor_core_hidden_ms = static_cast<double>(summed - tensor_basis) / 1e6;
+  out.tensor_core_share_window =
+      tensor_basis > 0 ? static_cast<double>(tensor_core_time) / static_cast<double>(tensor_basis) : 0.0;
+  std::vector<double> per_step;
+  for (std::size_t s = 0; s < step_count_n; ++s) {
+    if (steps.summary.steps[s].activities == 0) continue;
+    per_step.push_back(step_tensor_basis[s] > 0 ? step_tensor[s] / step_tensor_basis[s] : 0.0);
   }
-  out.tensor_core_basis_ms =
-      seen.size() == profile.gpu.size() ? out.gpu_time_ms() : static_cast<double>(union_length(seen)) / 1e6;
-  out.tensor_core_share =
-      out.tensor_core_basis_ms > 0 ? static_cast<double>(tensor_core_time) / 1e6 / out.tensor_core_basis_ms : 0.0;
+  out.tensor_core_per_step = !per_step.empty();
+  out.tensor_core_share = per_step.empty() ? out.tensor_core_share_window : percentile(std::move(per_step), 50);
 }
 
 }  // namespace cuprobe

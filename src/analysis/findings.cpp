@@ -18,7 +18,6 @@ FindingsContext::FindingsContext(const Profile& p, const std::vector<KernelClass
     : profile(p), classes(c), steps(s), analysis(a), work(w), launches(p) {
   std::size_t n = s.summary.steps.size();
   std::vector<std::array<double, kCategoryCount>> by_step(n);
-  std::vector<double> tensor(n, 0.0), basis(n, 0.0);
   for (std::size_t i = 0; i < p.gpu.size(); ++i) {
     if (!counted(i)) continue;
     double t = static_cast<double>(p.gpu[i].duration()) / 1e6;
@@ -28,8 +27,6 @@ FindingsContext::FindingsContext(const Profile& p, const std::vector<KernelClass
     if (n == 0) continue;
     auto step = static_cast<std::size_t>(s.activity_step[i]);
     by_step[step][cat] += t;
-    if (c[i].category != Category::kCudaGraph) basis[step] += t;
-    if (c[i].tensor_core.value_or(false)) tensor[step] += t;
   }
   std::vector<std::size_t> worked;  // steps with GPU work
   for (std::size_t k = 0; k < n; ++k) {
@@ -43,9 +40,6 @@ FindingsContext::FindingsContext(const Profile& p, const std::vector<KernelClass
     judged.category_median_ms[cat] = percentile(values, 50);
     judged.median_total_ms += judged.category_median_ms[cat];
   }
-  values.clear();
-  for (std::size_t k : worked) values.push_back(basis[k] > 0 ? tensor[k] / basis[k] : 0.0);
-  judged.tensor_core_share = percentile(values, 50);
 }
 
 bool FindingsContext::graph_replays() const {
@@ -65,9 +59,8 @@ double FindingsContext::category_share(Category c) const {
                                     : 0.0;
 }
 
-double FindingsContext::tensor_core_share() const {
-  return has_steps() ? judged.tensor_core_share : analysis.tensor_core_share;
-}
+// Computed once by the breakdown (RankAnalysis::tensor_core_share), so that the finding and the header agree.
+double FindingsContext::tensor_core_share() const { return analysis.tensor_core_share; }
 
 double FindingsContext::category_per_step_ms(Category c) const {
   double ms = judged.category_ms[static_cast<std::size_t>(c)];

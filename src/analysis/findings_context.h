@@ -23,9 +23,8 @@ namespace cuprobe {
 struct JudgedTime {
   std::array<double, kCategoryCount> category_ms{};  // in steps: summed over them (the what-ifs' means)
   std::array<double, kCategoryCount> category_median_ms{};
-  double median_total_ms = 0;    // the category medians summed
-  double tensor_core_share = 0;  // median over steps of tensor-core time / time outside whole graph launches
-  double total_ms = 0;           // summed over the steps
+  double median_total_ms = 0;  // the category medians summed
+  double total_ms = 0;         // summed over the steps
 };
 
 struct FindingsContext {

@@ -15,7 +15,7 @@ QueueRow queue_row(StreamKey key, std::vector<TimeNs>& launched, const std::vect
   // Calls on one thread and activities on one stream come mostly in order: a sort only where they do not.
   if (!std::is_sorted(launched.begin(), launched.end())) std::sort(launched.begin(), launched.end());
   std::int64_t queued = 0;
-  double area = 0;
+  double area = 0, summed = 0;  // time-weighted area; the value after each change, summed (HTA's describe())
   std::size_t l = 0, s = 0;
   TimeNs first = std::min(launched.front(), started.front());
   TimeNs last = first;
@@ -26,10 +26,14 @@ QueueRow queue_row(StreamKey key, std::vector<TimeNs>& launched, const std::vect
     area += static_cast<double>(queued) * static_cast<double>(t - last);
     last = t;
     queued += start ? -1 : 1;
+    summed += static_cast<double>(queued);
     start ? ++s : ++l;
     row.max = std::max(row.max, queued);
   }
-  row.mean = last > first ? area / static_cast<double>(last - first) : 0;
+  row.mean_time_weighted = last > first ? area / static_cast<double>(last - first) : 0;
+  // HTA's TraceCounters: pd.concat of +1 rows (launch calls) and -1 rows (GPU activities), sorted by ts, cumsum per
+  // stream, then describe(): the mean over every row, launch and start alike.
+  row.mean_per_event = summed / static_cast<double>(launched.size() + started.size());
   return row;
 }
 

@@ -65,7 +65,7 @@ struct AnnotationRow {
   std::int64_t activities = 0;
   double gpu_ms = 0;       // summed durations of those activities
   double gpu_span_ms = 0;  // per instance, first start to last end of its activities, summed
-  double share = 0;        // gpu_ms of the rank's GPU time
+  double share = 0;        // gpu_ms of the rank's summed activity time
   double per_step_ms = 0;  // gpu_ms inside steps / steps (0 without steps)
 };
 
@@ -93,8 +93,22 @@ struct QueueRow {
   std::int32_t device = -1;
   std::int64_t stream = -1;
   std::int64_t launches = 0;
-  double mean = 0;  // time-weighted
+  double mean_per_event = 0;      // HTA's: pandas describe() of the value after each change (launch or start)
+  double mean_time_weighted = 0;  // the value weighted by how long it held, first to last change
   std::int64_t max = 0;
+};
+
+// The window HTA's tables cover. HTA's TraceAnalysis defaults to include_last_profiler_step=False: when the trace
+// has two or more ProfilerStep names, its Trace._filter_irrelevant_gpu_kernels keeps the CPU events that start
+// before the last ProfilerStep starts and the GPU activities whose correlation id one of them carries.
+// Idle time, launch delays and queue length are computed over that window (docs/analyze-tables.md).
+struct HtaWindowInfo {
+  bool keep_all = false;  // --hta-window all: the whole trace (HTA's include_last_profiler_step=True)
+  bool cut = false;       // the last ProfilerStep was left out
+  std::string last_step;  // its name ("ProfilerStep#12")
+  double cut_at_ms = 0;   // where it starts, ms after the trace's first event
+  std::int64_t activities_left_out = 0;
+  double gpu_ms_left_out = 0;  // their summed durations
 };
 
 }  // namespace cuprobe

@@ -36,7 +36,7 @@ struct AnalyzeFlags {
   std::vector<std::string> files;
   AnalyzeOptions options;
   bool json = false, strict = false;
-  std::string csv_dir, peak;
+  std::string csv_dir, peak, hta_window = "default";
   std::size_t top = 15;
 };
 
@@ -44,6 +44,10 @@ void declare(CLI::App& app, AnalyzeFlags& f) {
   app.add_option("files", f.files, "trace files (one per rank) or directories of them")->required();
   app.add_option("--step-marker", f.options.step_marker,
                  "annotation name (prefix) that marks one step; default: detect ProfilerStep#, SGLang, vLLM markers");
+  app.add_option("--hta-window", f.hta_window,
+                 "what idle time, launch delays and queue length cover: 'default' is HTA's default\n"
+                 "(include_last_profiler_step=False: the last ProfilerStep left out), 'all' the whole trace")
+      ->check(CLI::IsMember({"default", "all"}));
   app.add_flag("--json", f.json, "print the cuprobe.analyze/1 JSON report");
   add_peak_flag(app, f.peak);
   app.add_option("--top", f.top, "kernels to list per rank (default 15)");
@@ -58,6 +62,7 @@ void declare(CLI::App& app, AnalyzeFlags& f) {
 // The flags are the plan but for --peak, which sets the options' peaks.
 AnalyzeFlags plan(AnalyzeFlags f) {
   apply_peak_flag(f.peak, f.options);
+  f.options.hta_window = f.hta_window == "all" ? HtaWindow::kAll : HtaWindow::kDefault;
   return f;
 }
 

@@ -9,6 +9,7 @@
 #include "collect/counters/counter_columns.h"
 #include "collect/device/nvml.h"
 #include "common/prometheus_text.h"
+#include "exporter/xid_messages.h"
 #include "report/sample_format.h"
 
 namespace cuprobe {
@@ -76,7 +77,7 @@ std::string gpu_labels(const GpuLabels& g, const ExporterSnapshot& s) {
   return out;
 }
 
-// Where a GPU's DCGM-named series go: the GPU, or each of its MIG GPU instances.
+// Where a GPU's DCGM-named series go: the GPU itself (instance null), and under MIG each GPU instance.
 struct Target {
   std::string labels;
   const GpuInstance* instance = nullptr;
@@ -84,8 +85,7 @@ struct Target {
 
 std::vector<Target> targets(const ExporterSnapshot& s, const GpuWindowValues& g) {
   std::string base = gpu_labels(g.labels, s);
-  if (g.instances.empty()) return {{base + pod_labels(g.labels.pod), nullptr}};
-  std::vector<Target> out;
+  std::vector<Target> out{{base + pod_labels(g.labels.pod), nullptr}};
   for (const auto& i : g.instances) {
     out.push_back({base + "," + label("GPU_I_PROFILE", i.instance.profile) + "," +
                        label("GPU_I_ID", std::to_string(i.instance.id)) + pod_labels(i.pod),
@@ -94,7 +94,12 @@ std::vector<Target> targets(const ExporterSnapshot& s, const GpuWindowValues& g)
   return out;
 }
 
-// A GPU instance's own memory, for the memory series; NaN for the rest (the GPU's value stands).
+// The columns NVML gives per MIG GPU instance: its own memory. No other reading is per instance (power, clocks,
+// temperature, utilization, PM counters, XID are the whole GPU's).
+bool per_instance(std::string_view column) {
+  return column == "memory_used_bytes" || column == "memory_free_bytes" || column == "memory_reserved_bytes";
+}
+
 double instance_value(const GpuInstance& i, std::string_view column) {
   if (column == "memory_used_bytes") return i.memory_used_bytes;
   if (column == "memory_free_bytes") return i.memory_free_bytes;
@@ -104,14 +109,18 @@ double instance_value(const GpuInstance& i, std::string_view column) {
 
 bool wanted(const ExporterSnapshot& s, std::string_view series) { return !s.selection || s.selection->wants(series); }
 
-// One table column's series on every target of the GPU; NaN values are left out.
+// One table column's series; NaN values are left out. Under MIG a per-instance column goes on each instance (and
+// not on the GPU, whose total would count twice in a sum); any other column once, on the GPU without instance
+// labels: never the whole GPU's value repeated per instance, which a dashboard summing instances would multiply.
 void add_column(Page& page, const ExporterSnapshot& s, const std::vector<Target>& ts, const CounterColumn& c,
                 double value, const std::string& extra = "") {
   if (!wanted(s, c.series)) return;
   const char* type = c.series_type == "counter" ? "counter" : "gauge";
+  const bool mig = ts.size() > 1;
   for (const Target& t : ts) {
     double v = value;
-    if (t.instance && !std::isnan(instance_value(*t.instance, c.name))) v = instance_value(*t.instance, c.name);
+    if (mig && per_instance(c.name) != (t.instance != nullptr)) continue;
+    if (t.instance) v = instance_value(*t.instance, c.name);
     if (std::isnan(v)) continue;
     page.add(std::string(c.series), type, std::string(c.series_help), t.labels + extra, v * c.series_scale);
   }
@@ -181,7 +190,13 @@ void add_state(Page& page, const ExporterSnapshot& s, const GpuWindowValues& g) 
     if (c.source != ColumnSource::kState) continue;
     int i = column_index(s.state_columns, std::string(c.name));
     double v = i < 0 || i >= static_cast<int>(g.state_values.size()) ? NAN : g.state_values[i];
-    add_column(page, s, ts, c, v);
+    // dcgm-exporter labels the last XID with its code and the catalog's message (err_code, err_msg).
+    std::string extra;
+    if (c.name == "xid_last" && !std::isnan(v)) {
+      auto code = static_cast<long long>(v);
+      extra = "," + label("err_code", std::to_string(code)) + "," + label("err_msg", std::string(xid_message(code)));
+    }
+    add_column(page, s, ts, c, v, extra);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "import/demangle_names.h"
 #include "import/kineto_json/kineto_importer.h"
 #include "import/nsys_sqlite/nsys_importer.h"
 #include "import/nsys_sqlite/report_export.h"
@@ -111,6 +112,7 @@ struct Input {
 
 std::vector<Profile> load_checked(const std::string& path, bool split) {
   std::vector<Profile> profiles = load_any(path, split);
+  for (Profile& p : profiles) demangle_kernel_names(p);  // the one place every input's kernel names pass
   if (profiles.size() == 1 && profiles.front().gpu.empty()) throw InputError(path, no_gpu_activity(profiles.front()));
   return profiles;
 }

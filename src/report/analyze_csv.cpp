@@ -16,11 +16,13 @@ std::string rank_cell(const RankAnalysis& a, std::size_t index) {
 using Csv = CsvText;
 
 std::string categories_csv(const AnalyzeReport& r) {
-  Csv csv({"rank", "category", "time_ms", "share", "calls", "per_step_ms", "per_step_median_ms", "summed_share"});
+  Csv csv({"rank", "category", "time_ms", "share", "calls", "per_step_ms", "per_step_median_ms", "summed_share",
+           "busy_ratio"});
   for (std::size_t i = 0; i < r.ranks.size(); ++i) {
     for (const auto& c : r.ranks[i].categories) {
       csv.row({rank_cell(r.ranks[i], i), std::string(category_name(c.category)), num(c.time_ms), num(c.share),
-               std::to_string(c.calls), num(c.per_step_ms), num(c.per_step_median_ms), num(c.summed_share)});
+               std::to_string(c.calls), num(c.per_step_ms), num(c.per_step_median_ms), num(c.summed_share),
+               num(c.busy_ratio)});
     }
   }
   return csv.text;
@@ -29,7 +31,7 @@ std::string categories_csv(const AnalyzeReport& r) {
 std::string kernels_csv(const AnalyzeReport& r) {
   Csv csv({"rank", "kernel", "category", "tensor_core", "precision", "calls", "time_ms", "share", "mean_us",
            "per_step_ms", "decided_by_rule", "summed_share", "display_name", "min_us", "median_us", "p90_us", "max_us",
-           "std_us"});
+           "std_us", "busy_ratio"});
   for (std::size_t i = 0; i < r.ranks.size(); ++i) {
     std::vector<std::string> display = rank_kernel_display_names(r.ranks[i]);
     std::size_t row = 0;
@@ -38,7 +40,7 @@ std::string kernels_csv(const AnalyzeReport& r) {
                k.tensor_core ? (*k.tensor_core ? "yes" : "no") : "",
                k.precision ? std::string(precision_name(*k.precision)) : "", std::to_string(k.calls), num(k.time_ms),
                num(k.share), num(k.mean_us), num(k.per_step_ms), k.rule, num(k.summed_share), display[row++],
-               num(k.min_us), num(k.median_us), num(k.p90_us), num(k.max_us), num(k.std_us)});
+               num(k.min_us), num(k.median_us), num(k.p90_us), num(k.max_us), num(k.std_us), num(k.busy_ratio)});
     }
   }
   return csv.text;

@@ -186,10 +186,11 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                     {"share", c.share},
                     {"calls", c.calls},
                     {"per_step_ms", c.per_step_ms},
-                    {"summed_share", c.summed_share}});
+                    {"summed_share", c.summed_share},
+                    {"busy_ratio", c.busy_ratio}});
   }
   j["categories"] = std::move(cats);
-  j["summed_ms"] = a.summed_ms;  // what summed_share is of
+  j["summed_ms"] = a.summed_ms;  // what share (= summed_share) is of
   j["overlap"] = overlap_json(a.overlap);
   json decisions = json::array();
   for (const auto& d : a.category_decisions) {
@@ -200,10 +201,12 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                          {"kernels", d.kernels}});
   }
   j["category_decisions"] = std::move(decisions);
-  j["tensor_core_share"] = a.tensor_core_share;
+  j["tensor_core_share"] = a.tensor_core_share;  // the header's and low_tensor_core_share's figure
+  j["tensor_core_share_basis"] = a.tensor_core_per_step ? "median step" : "window";
+  j["tensor_core_share_window"] = a.tensor_core_share_window;
   j["peaks"] = peaks_json(a.peaks);
   j["op_shapes"] = a.op_shapes;
-  j["tensor_core_basis_ms"] = a.tensor_core_basis_ms;  // busy time outside whole graph launches
+  j["tensor_core_basis_ms"] = a.tensor_core_basis_ms;  // summed time outside whole graph launches
   json kernels = json::array();
   std::vector<std::string> display = rank_kernel_display_names(a);
   for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
@@ -220,6 +223,7 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
                        {"decided_by", category_source_name(k.decided_by)},
                        {"rule", k.rule},
                        {"summed_share", k.summed_share},
+                       {"busy_ratio", k.busy_ratio},
                        {"display_name", display[i]},  // unique in the rank's table; "name" is the full name
                        {"min_us", k.min_us},
                        {"median_us", k.median_us},

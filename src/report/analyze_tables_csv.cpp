@@ -75,10 +75,11 @@ std::string copies_csv(const AnalyzeReport& report) {
 }
 
 std::string queues_csv(const AnalyzeReport& report) {
-  CsvText csv({"rank", "device", "stream", "launches", "mean", "max"});
+  CsvText csv({"rank", "device", "stream", "launches", "mean_per_event", "mean_time_weighted", "max"});
   for_each_rank(report, [&](const std::string& rank, const RankAnalysis& a) {
     for (const QueueRow& r : a.queues) {
-      csv.row({rank, count(r.device), count(r.stream), count(r.launches), num(r.mean), count(r.max)});
+      csv.row({rank, count(r.device), count(r.stream), count(r.launches), num(r.mean_per_event),
+               num(r.mean_time_weighted), count(r.max)});
     }
   });
   return csv.text;

@@ -59,6 +59,13 @@ json launches_json(const LaunchStats& l) {
 }  // namespace
 
 void add_trace_tables_json(json& rank, const RankAnalysis& a) {
+  const HtaWindowInfo& w = a.hta_window;
+  rank["hta_window"] = {{"window", w.keep_all ? "all" : "default"},
+                        {"last_step_left_out", w.cut},
+                        {"last_step", w.last_step},
+                        {"cut_at_ms", w.cut_at_ms},
+                        {"activities_left_out", w.activities_left_out},
+                        {"gpu_ms_left_out", w.gpu_ms_left_out}};
   rank["idle_by_stream"] = idle_json(a.idle);
   rank["launch_stats"] = launches_json(a.launches);
   json annotations = json::array();
@@ -95,8 +102,12 @@ void add_trace_tables_json(json& rank, const RankAnalysis& a) {
   rank["copies"] = std::move(copies);
   json queues = json::array();
   for (const QueueRow& r : a.queues) {
-    queues.push_back(
-        {{"device", r.device}, {"stream", r.stream}, {"launches", r.launches}, {"mean", r.mean}, {"max", r.max}});
+    queues.push_back({{"device", r.device},
+                      {"stream", r.stream},
+                      {"launches", r.launches},
+                      {"mean_per_event", r.mean_per_event},
+                      {"mean_time_weighted", r.mean_time_weighted},
+                      {"max", r.max}});
   }
   rank["queue_length"] = std::move(queues);
 }

@@ -99,21 +99,37 @@ std::string copies_text(const std::vector<CopyRow>& rows) {
 
 std::string queues_text(const std::vector<QueueRow>& rows, std::size_t top) {
   if (rows.empty()) return {};
-  TextTable table({"GPU", "stream", ">launches", ">mean queued", ">max queued"});
+  TextTable table({"GPU", "stream", ">launches", ">mean per event", ">time-weighted mean", ">max queued"});
   std::size_t shown = std::min(top, rows.size());
   for (std::size_t i = 0; i < shown; ++i) {
     const QueueRow& r = rows[i];
-    table.add_row({std::to_string(r.device), stream_cell(r.stream), std::to_string(r.launches), format_fixed(r.mean, 2),
-                   std::to_string(r.max)});
+    table.add_row({std::to_string(r.device), stream_cell(r.stream), std::to_string(r.launches),
+                   format_fixed(r.mean_per_event, 2), format_fixed(r.mean_time_weighted, 2), std::to_string(r.max)});
   }
-  return "\n  queue length (launches not yet started on the GPU, time-weighted, as HTA counts them):\n" +
+  return "\n  queue length (launches not yet started on the GPU; mean per event: HTA's, the value after each launch "
+         "and "
+         "start averaged; time-weighted: by how long each value held):\n" +
          table.render("    ") + more_line(rows.size(), shown, "streams");
+}
+
+// The window of the tables named after HTA (analysis/hta_window.h), said before them.
+std::string hta_window_text(const RankAnalysis& a) {
+  const HtaWindowInfo& w = a.hta_window;
+  if (a.idle.total.gaps == 0 && a.launches.all.launches == 0 && a.queues.empty()) return {};
+  if (w.cut) {
+    return "\n  idle time, launch delays and queue length: HTA's default window, without the last step (" +
+           w.last_step + ", from " + format_duration_ms(w.cut_at_ms) + "; " + std::to_string(w.activities_left_out) +
+           " activities, " + format_duration_ms(w.gpu_ms_left_out) +
+           " of GPU time left out); --hta-window all keeps it\n";
+  }
+  if (w.keep_all) return "\n  idle time, launch delays and queue length: the whole trace (--hta-window all)\n";
+  return {};  // under two ProfilerSteps HTA keeps the whole trace too
 }
 
 }  // namespace
 
 std::string trace_tables_text(const RankAnalysis& a, std::size_t top) {
-  return idle_text(a.idle) + launches_text(a.launches, top) +
+  return hta_window_text(a) + idle_text(a.idle) + launches_text(a.launches, top) +
          annotations_text(a.annotations, !a.steps.steps.empty(), top) + api_text(a.api, top) + copies_text(a.copies) +
          queues_text(a.queues, top);
 }

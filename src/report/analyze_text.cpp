@@ -63,10 +63,12 @@ std::string devices_text(const RankAnalysis& a) {
 }
 
 std::string tensor_core_text(const RankAnalysis& a) {
-  bool graphs = a.tensor_core_basis_ms < a.gpu_time_ms() - 1e-9;
-  if (!graphs) return "tensor cores " + format_percent(a.tensor_core_share) + " of busy";
-  if (a.tensor_core_basis_ms <= 0) return "tensor cores unknown (whole CUDA graph launches hide their kernels)";
-  return "tensor cores " + format_percent(a.tensor_core_share) + " of busy outside whole CUDA graph launches";
+  if (a.tensor_core_hidden_ms > 0 && a.tensor_core_basis_ms <= 0)
+    return "tensor cores unknown (whole CUDA graph launches hide their kernels)";
+  return "tensor cores " + format_percent(a.tensor_core_share) + " of GPU time" +
+         (a.tensor_core_hidden_ms > 0 ? " outside whole CUDA graph launches" : "") +
+         (a.tensor_core_per_step ? " (median step; " + format_percent(a.tensor_core_share_window) + " over the window)"
+                                 : "");
 }
 
 // "sm__pipe_tensor_cycles_active_realtime.avg.pct_of_peak_sustained_elapsed" -> "pipe_tensor_cycles_active %"

@@ -23,6 +23,41 @@ const Finding* find(const std::vector<Finding>& findings, const std::string& id)
   return nullptr;
 }
 
+// issue 35 item 6: one word, one figure. Every share is of the summed activity time: the category rows add up to
+// 100%, none exceeds it (the category decisions neither), the kernel rows' share is their summed_share, and the
+// figure over GPU busy time, which can exceed 1, is busy_ratio.
+TEST(Analyze, SharesAreOfTheSummedTimeAndNeverOverOne) {
+  for (const char* name : {"tp2_mlp_decode_rank0.json.gz", "tp2_mlp_decode_rank1.json.gz",
+                           "rocm_training_fallback_small.json", "llama_bs4_decode.json.gz"}) {
+    AnalyzeReport r = analyze_files({name});
+    const RankAnalysis& a = r.ranks.at(0);
+    double categories = 0, decisions = 0, busy = 0;
+    for (const CategoryRow& c : a.categories) {
+      EXPECT_LE(c.share, 1.0) << name;
+      EXPECT_DOUBLE_EQ(c.share, c.summed_share) << name;
+      EXPECT_NEAR(c.busy_ratio * a.gpu_time_ms(), c.time_ms, 1e-9 * c.time_ms + 1e-12) << name;
+      categories += c.share;
+      busy += c.busy_ratio;
+    }
+    EXPECT_NEAR(categories, 1.0, 1e-9) << name;
+    for (const CategoryDecisionRow& d : a.category_decisions) decisions += d.share;
+    EXPECT_NEAR(decisions, 1.0, 1e-9) << name;
+    EXPECT_GE(busy, 1.0 - 1e-9) << name;  // the summed time is at least the busy time
+    for (const KernelRow& k : a.kernels) EXPECT_DOUBLE_EQ(k.share, k.summed_share) << name;
+    for (const AnnotationRow& n : a.annotations) EXPECT_LE(n.share, 1.0 + 1e-12) << name << " " << n.name;
+    EXPECT_LE(a.tensor_core_share, 1.0) << name;
+    EXPECT_LE(a.tensor_core_share_window, 1.0) << name;
+    for (const Finding& f : a.findings) {
+      if (f.id != "low_tensor_core_share") continue;
+      for (const auto& [k, v] : f.numbers) {
+        if (k == "tensor_core_share") {
+          EXPECT_DOUBLE_EQ(v, a.tensor_core_share) << name;
+        }
+      }
+    }
+  }
+}
+
 TEST(Analyze, FullPoolCastIsTheTopFinding) {
   AnalyzeReport r = analyze_files({"mla_fp8pool_fullcast_small.json.gz"});
   ASSERT_EQ(r.ranks.size(), 1u);
@@ -96,10 +131,13 @@ TEST(Analyze, TensorParallelRanksShowTheWaitingRank) {
 
 // issue 24 item 5: rank 0's first all-reduce waits 537 ms for rank 1; over the window that makes its tensor-core
 // share 0.4%. Findings are judged on the typical step (16%), and say when only the window could be used.
+// issue 35 item 6: one tensor-core share per rank: the header's figure is the finding's (the window's has its own
+// name).
 TEST(Analyze, FindingsAreJudgedOnTheTypicalStepNotOnTheWarmUp) {
   AnalyzeReport r = analyze_files({"tp2_mlp_decode_rank0.json.gz"});
   const RankAnalysis& a = r.ranks.at(0);
-  EXPECT_LT(a.tensor_core_share, 0.01);  // the window's figure, as the breakdown shows it
+  EXPECT_LT(a.tensor_core_share_window, 0.01);  // the window's figure, under its own name
+  EXPECT_TRUE(a.tensor_core_per_step);
   const Finding* low = find(r.findings, "low_tensor_core_share");
   ASSERT_NE(low, nullptr);
   double judged = -1;
@@ -107,6 +145,7 @@ TEST(Analyze, FindingsAreJudgedOnTheTypicalStepNotOnTheWarmUp) {
     if (k == "tensor_core_share") judged = v;
   }
   EXPECT_GT(judged, 0.1);
+  EXPECT_DOUBLE_EQ(judged, a.tensor_core_share);
   EXPECT_EQ(low->title.find("whole trace window"), std::string::npos);
   // The collectives' what-if is the typical step's, not the mean inflated by the wait.
   const Finding* comm = find(r.findings, "communication_dominant");

@@ -8,7 +8,7 @@
 namespace cuprobe {
 namespace {
 
-TEST(QueueLength, TimeWeightedMeanAndMax) {
+TEST(QueueLength, PerEventAndTimeWeightedMeansAndMax) {
   test::LaunchedProfile t;
   t.launch("a", 0, 5, 100, 150);
   t.launch("b", 10, 15, 200, 250);
@@ -21,7 +21,10 @@ TEST(QueueLength, TimeWeightedMeanAndMax) {
   EXPECT_EQ(rows[0].launches, 4);
   EXPECT_EQ(rows[0].max, 3);
   // 1 for 10 ns, 2 for 10, 3 for 80, 2 for 100, 1 for 100, then 0 until 400.
-  EXPECT_DOUBLE_EQ(rows[0].mean, (10 + 20 + 240 + 200 + 100) / 400.0);
+  EXPECT_DOUBLE_EQ(rows[0].mean_time_weighted, (10 + 20 + 240 + 200 + 100) / 400.0);
+  // HTA (hta/analyzers/trace_counters.py): +1 per launch, -1 per start, cumsum, describe()'s mean over the rows:
+  // 1 2 3 2 1 0, then at 400 the start before the launch: -1 0. Summed 8 over 8 rows.
+  EXPECT_DOUBLE_EQ(rows[0].mean_per_event, 8.0 / 8.0);
 }
 
 TEST(QueueLength, PerStreamAndNoneWithoutLaunches) {

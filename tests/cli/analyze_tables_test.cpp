@@ -73,6 +73,44 @@ TEST(AnalyzeTablesCli, TwoRanksTablesAreConsistent) {
   }
 }
 
+// issue 35 item 5: the tables named after HTA cover HTA's default window (the last ProfilerStep left out), say so,
+// and --hta-window all keeps it; the queue table names its two means.
+TEST(AnalyzeTablesCli, HtaWindowIsHtasDefaultAndSaid) {
+  std::string trace = data_path("format_pipeline_two_gpus.json");  // ProfilerStep#1..#4, 96 activities
+  auto def = analyze_json({trace});
+  const auto& w = def["ranks"][0]["hta_window"];
+  EXPECT_EQ(w["window"], "default");
+  EXPECT_TRUE(w["last_step_left_out"].get<bool>());
+  EXPECT_EQ(w["last_step"], "ProfilerStep#4");
+  EXPECT_EQ(w["activities_left_out"], 24);  // launched at or after ProfilerStep#4's start
+  EXPECT_NEAR(w["gpu_ms_left_out"].get<double>(), 0.538, 1e-9);
+  auto all = run_cuprobe({"analyze", "--json", "--hta-window", "all", trace});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  auto a = nlohmann::json::parse(all.out);
+  EXPECT_EQ(a["ranks"][0]["hta_window"]["window"], "all");
+  EXPECT_FALSE(a["ranks"][0]["hta_window"]["last_step_left_out"].get<bool>());
+  // The whole trace has more launches; the tables named after nsys are the same in both.
+  EXPECT_EQ(a["ranks"][0]["launch_stats"]["all"]["launches"].get<int>() -
+                def["ranks"][0]["launch_stats"]["all"]["launches"].get<int>(),
+            24);
+  EXPECT_EQ(a["ranks"][0]["api_summary"], def["ranks"][0]["api_summary"]);
+  EXPECT_EQ(a["ranks"][0]["kernels"], def["ranks"][0]["kernels"]);
+  for (const auto& q : def["ranks"][0]["queue_length"]) {
+    EXPECT_TRUE(q.contains("mean_per_event") && q.contains("mean_time_weighted")) << q.dump();
+    EXPECT_FALSE(q.contains("mean")) << "one word, one figure: each mean has its name";
+  }
+  auto text = run_cuprobe({"analyze", trace});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("idle time, launch delays and queue length: HTA's default window, without the last step "
+                          "(ProfilerStep#4"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("--hta-window all keeps it"), std::string::npos);
+  EXPECT_NE(text.out.find("mean per event: HTA's"), std::string::npos);
+  auto bad = run_cuprobe({"analyze", "--hta-window", "last", trace});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+}
+
 TEST(AnalyzeTablesCli, RocprofOutputFillsEveryTable) {
   auto j = analyze_json({data_path("rocprofv3/matrix_transpose_results.json")});
   const auto& rank = j["ranks"][0];

@@ -178,13 +178,29 @@ TEST(DcgmDefaultSeries, XidsAndMigInstancesEndToEnd) {
     }
     if (s.name == "DCGM_FI_DEV_POWER_USAGE" && gpu == "0") {
       ++gpu0_power;
-      EXPECT_TRUE(s.label("GPU_I_ID")) << "MIG on: every DCGM series of GPU 0 is per instance";
+      EXPECT_FALSE(s.label("GPU_I_ID")) << "MIG on: the whole GPU's power once, never repeated per instance";
+    }
+    if (s.name == "DCGM_FI_DEV_FB_FREE" && gpu == "0") {
+      EXPECT_TRUE(s.label("GPU_I_ID")) << "MIG on: memory per instance only (a sum must not count the GPU twice)";
+    }
+    if (s.name == "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE" && gpu == "0") {
+      EXPECT_FALSE(s.label("GPU_I_ID")) << "PM counters are the whole GPU's: once, on the GPU";
+    }
+    // dcgm-exporter's labels on the last XID: err_code and the catalog's err_msg.
+    if (s.name == "DCGM_FI_DEV_XID_ERRORS" && gpu == "1") {
+      ASSERT_TRUE(s.label("err_code") && s.label("err_msg"));
+      EXPECT_EQ(*s.label("err_code"), "79");
+      EXPECT_EQ(*s.label("err_msg"), "GPU has fallen off the bus");
+    }
+    if (s.name == "DCGM_FI_DEV_XID_ERRORS" && gpu == "0") {
+      EXPECT_EQ(*s.label("err_code"), "0");
+      EXPECT_EQ(*s.label("err_msg"), "No Error");
     }
   }
   EXPECT_EQ(xid["1"], 79);
   EXPECT_EQ(total["1"], 1);
   EXPECT_EQ(total["0"], 0);
-  EXPECT_EQ(gpu0_power, 2);
+  EXPECT_EQ(gpu0_power, 1);
   ASSERT_EQ(fb_free_of_instance.size(), 2u) << page;
   EXPECT_DOUBLE_EQ(fb_free_of_instance["9 1g.18gb"], 18 * 1024 - 1024 - 256);
   EXPECT_DOUBLE_EQ(fb_free_of_instance["2 3g.71gb"], 71 * 1024 - 2048 - 256);

@@ -126,11 +126,54 @@ TEST(ExporterMetrics, MigInstancesGetTheirOwnSeriesAndMemory) {
   EXPECT_EQ(*used2->label("pod"), "train-0");
   EXPECT_EQ(*used2->label("namespace"), "ml");
   EXPECT_EQ(*used2->label("container"), "worker");
-  const auto* power = find(p, "DCGM_FI_DEV_POWER_USAGE", "0", "GPU_I_ID", "2");
-  ASSERT_NE(power, nullptr);
-  EXPECT_DOUBLE_EQ(power->value, 650.25) << "the whole GPU's value on each instance";
+  // issue 35 item 7: what NVML gives only for the whole GPU is served once, on the GPU, never repeated per
+  // instance (a dashboard summing the instances would count it twice); memory only per instance.
+  EXPECT_EQ(find(p, "DCGM_FI_DEV_POWER_USAGE", "0", "GPU_I_ID", "2"), nullptr);
+  EXPECT_EQ(find(p, "DCGM_FI_DEV_POWER_USAGE", "0", "GPU_I_ID", "9"), nullptr);
+  int power0 = 0, fb0 = 0, tensor0 = 0;
+  for (const auto& sample : p.samples) {
+    bool gpu0 = sample.label("gpu") && *sample.label("gpu") == "0";
+    if (gpu0 && sample.name == "DCGM_FI_DEV_POWER_USAGE") {
+      ++power0;
+      EXPECT_FALSE(sample.label("GPU_I_ID"));
+      EXPECT_DOUBLE_EQ(sample.value, 650.25);
+    }
+    if (gpu0 && sample.name == "DCGM_FI_DEV_FB_USED") {
+      ++fb0;
+      EXPECT_TRUE(sample.label("GPU_I_ID")) << "the GPU's own total would double a sum over instances";
+    }
+    if (gpu0 && sample.name == "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE") {
+      ++tensor0;
+      EXPECT_FALSE(sample.label("GPU_I_ID"));
+    }
+  }
+  EXPECT_EQ(power0, 1);
+  EXPECT_EQ(fb0, 2);
+  EXPECT_EQ(tensor0, 1);
   EXPECT_EQ(find(p, "DCGM_FI_DEV_FB_USED", "1", "GPU_I_ID", "9"), nullptr);
   EXPECT_NE(find(p, "DCGM_FI_DEV_FB_USED", "1"), nullptr);
+}
+
+// dcgm-exporter (internal/pkg/collector: toMetric) labels DCGM_FI_DEV_XID_ERRORS with err_code (the value) and
+// err_msg (xidErrCodeToText[code], "Unknown Error" outside it).
+TEST(ExporterMetrics, XidCarriesDcgmExportersErrCodeAndErrMsg) {
+  ExporterSnapshot s = two_gpus();
+  s.state_columns = {"xid_last"};
+  s.gpus[0].state_values = {0};
+  s.gpus[1].state_values = {48};
+  PrometheusPage p = parse_prometheus_text(render_exporter_metrics(s, false), "metrics");
+  const auto* none = find(p, "DCGM_FI_DEV_XID_ERRORS", "0");
+  const auto* ecc = find(p, "DCGM_FI_DEV_XID_ERRORS", "1");
+  ASSERT_NE(none, nullptr);
+  ASSERT_NE(ecc, nullptr);
+  EXPECT_EQ(*none->label("err_code"), "0");
+  EXPECT_EQ(*none->label("err_msg"), "No Error");
+  EXPECT_EQ(*ecc->label("err_code"), "48");
+  EXPECT_EQ(*ecc->label("err_msg"), "Double Bit ECC Error");
+  EXPECT_DOUBLE_EQ(ecc->value, 48);
+  s.gpus[1].state_values = {255};
+  p = parse_prometheus_text(render_exporter_metrics(s, false), "metrics");
+  EXPECT_EQ(*find(p, "DCGM_FI_DEV_XID_ERRORS", "1")->label("err_msg"), "Unknown Error");
 }
 
 TEST(ExporterMetrics, UnavailableCountersDisappearAndSayWhyWhileNvmlFlows) {

@@ -9,7 +9,9 @@ For each figure two numbers are computed from the trace JSON:
          nsys stats: cuda_gpu_kern_sum, cuda_api_sum, cuda_gpu_mem_*_sum), including
          HTA's rounding of Kineto's fractional microseconds to whole ones;
   same:  that algorithm with the deviations docs/analyze-tables.md states for cuprobe
-         (nanoseconds, population std, the documented launch delay, time-weighted queue).
+         (nanoseconds, population std, the documented launch delay).
+Idle time, launch delays and queue length cover HTA's default window (include_last_profiler_step=False:
+hta/common/trace.py _filter_irrelevant_gpu_kernels), as `cuprobe analyze` does by default.
 cuprobe must equal `same` (relative 1e-6, 1 ns): the exit code is 1 when it does not.
 The table printed (peer | same | cuprobe) is what docs/validation.md quotes.
 HTA and pandas are not needed (and not installable here): the algorithms are a few lines each.
@@ -65,6 +67,19 @@ def events(trace):
             gpu_annotations.append(rec)
     gpu.sort(key=lambda r: r["ts"])
     return gpu, runtime, annotations, gpu_annotations
+
+
+def hta_window(gpu, runtime, annotations):
+    """HTA's Trace._filter_irrelevant_gpu_kernels with include_last_profiler_step=False: with two or more
+    ProfilerStep names, CPU events starting before the last ProfilerStep starts, and the GPU events whose
+    correlation one of them carries."""
+    steps = [a for a in annotations + runtime if "ProfilerStep" in a["name"]]
+    if len({a["name"] for a in steps}) < 2:
+        return gpu, runtime
+    cut = max(a["ts"] for a in steps)
+    runtime = [r for r in runtime if r["ts"] < cut]
+    kept = {r["corr"] for r in runtime if r["corr"] != -1}
+    return [g for g in gpu if g["corr"] in kept], runtime
 
 
 def hta_round(r):
@@ -184,12 +199,11 @@ def queues(gpu, runtime, hta):
         for t, d in ev:
             q += d
             series.append((t, q))
-        if hta:  # describe() over the change points: an event-weighted mean
-            out[key] = {"mean": sum(v for _, v in series) / len(series), "max": max(v for _, v in series)}
-        else:
-            area = sum(series[i][1] * (series[i + 1][0] - series[i][0]) for i in range(len(series) - 1))
-            span = series[-1][0] - series[0][0]
-            out[key] = {"mean": area / span if span > 0 else 0.0, "max": max(v for _, v in series)}
+        # describe() over the change points: HTA's mean (per event); the time-weighted one beside it
+        area = sum(series[i][1] * (series[i + 1][0] - series[i][0]) for i in range(len(series) - 1))
+        span = series[-1][0] - series[0][0]
+        out[key] = {"mean_per_event": sum(v for _, v in series) / len(series),
+                    "mean_time_weighted": area / span if span > 0 else 0.0, "max": max(v for _, v in series)}
     return out
 
 
@@ -255,8 +269,9 @@ def main():
     out = subprocess.run([cuprobe, "analyze", "--json", *traces], check=True, capture_output=True, text=True).stdout
     report = json.loads(out)
     for rank, trace_path in zip(report["ranks"], traces):
-        gpu, runtime, annotations, gpu_annotations = events(load(trace_path))
-        print(f"{trace_path}  (rank {rank['rank']})")
+        all_gpu, all_runtime, annotations, gpu_annotations = events(load(trace_path))
+        gpu, runtime = hta_window(all_gpu, all_runtime, annotations)
+        print(f"{trace_path}  (rank {rank['rank']}; HTA's window: {len(gpu)} of {len(all_gpu)} GPU activities)")
         print(f"  {'figure':<58} {'peer':>14} {'same def.':>14} {'cuprobe':>14}")
         ib = rank["idle_by_stream"]
         peer_idle, same_idle = idle(gpu, runtime, True), idle(gpu, runtime, False)
@@ -266,7 +281,7 @@ def main():
                 row(f"idle {cause} ms, GPU {key[0]} stream {key[1]}", peer_idle[key][i], same_idle[key][i],
                     s[cause + "_ms"])
                 check(f"idle {cause} {key}", same_idle[key][i], s[cause + "_ms"])
-        peer_k, same_k = kernel_spread(gpu, True), kernel_spread(gpu, False)
+        peer_k, same_k = kernel_spread(all_gpu, True), kernel_spread(all_gpu, False)
         for k in rank["kernels"][:3]:
             for f in ("min_us", "median_us", "p90_us", "max_us", "std_us"):
                 row(f"{k['name'][:40]} {f}", peer_k[k["name"]][f] if f != "p90_us" else None,
@@ -284,21 +299,21 @@ def main():
         peer_q, same_q = queues(gpu, runtime, True), queues(gpu, runtime, False)
         for q in rank["queue_length"]:
             key = (q["device"], q["stream"])
-            for f in ("mean", "max"):
+            for f in ("mean_per_event", "mean_time_weighted", "max"):
                 row(f"queue {f}, GPU {key[0]} stream {key[1]}", peer_q[key][f], same_q[key][f], q[f])
                 check(f"queue {f} {key}", same_q[key][f], q[f])
         spans = annotation_spans(gpu_annotations)
         for a in rank["annotations"]:
             if a["name"] in spans:
                 row(f"annotation {a['name'][:30]} GPU span ms", spans[a["name"]], None, a["gpu_span_ms"])
-        peer_api = api(runtime)
+        peer_api = api(all_runtime)
         for a in rank["api_summary"][:4]:
             for f in ("calls", "total_ms", "median_us", "max_us"):
                 row(f"API {a['name'][:36]} {f}", peer_api[a["name"]][f], peer_api[a["name"]][f], a[f])
         for a in rank["api_summary"]:
             for f in ("calls", "total_ms", "median_us", "max_us"):
                 check(f"API {a['name']} {f}", peer_api[a["name"]][f], a[f])
-        peer_c = copies(gpu)
+        peer_c = copies(all_gpu)
         for c in rank["copies"]:
             for f in ("count", "bytes", "time_ms"):
                 row(f"copies {c['kind']} {f}", peer_c[c["kind"]][f], peer_c[c["kind"]][f], c[f])

@@ -209,7 +209,8 @@ inline constexpr CounterColumn kColumns[] = {
         .cupti = {.gh100 = "dram__throughput.avg.pct_of_peak_sustained_elapsed",
                   .gb100 = "dram__throughput.avg.pct_of_peak_sustained_elapsed",
                   .gb202 = "dram__throughput.avg.pct_of_peak_sustained_elapsed"},
-        // Not DCGM's DRAM_ACTIVE (cycles the interface is active): bytes moved against the peak.
+        // Not DCGM's DRAM_ACTIVE (dram_active_pct below: cycles the interface is active): bytes moved
+        // against the peak.
         .series = "cuprobe_dram_throughput_active",
         .series_scale = kRatio,
         .series_help = "DRAM throughput (read + write), ratio of peak.",
@@ -388,14 +389,19 @@ inline constexpr CounterColumn kColumns[] = {
         .dcgm_field_id = 112,
         .series_help = "Current clock event reasons (bitmask of nvmlClocksEventReasons; bits seen during the window).",
     },
-    // DCGM profiling fields cuprobe's PM sampling does not read (or not under DCGM's
-    // definition): filled by --source dcgm only. DRAM_ACTIVE counts cycles the memory
-    // interface is active; cuprobe's dram_pct is throughput against the peak (above).
+    // DRAM_ACTIVE counts cycles the memory interface is active (DCGM's definition), which PM
+    // sampling reads as dram__cycles_active against the elapsed cycles: the column is its
+    // .avg.pct_of_peak_sustained_elapsed, the series that / 100 (DCGM's 0-1 ratio). Not
+    // dram_pct (above), which is bytes moved against the peak bandwidth.
     {
         .name = "dram_active_pct",
         .source = ColumnSource::kCounter,
         .unit = "%",
         .description = "device memory interface active sending or receiving data, % of elapsed cycles (DCGM)",
+        .presets = kBoth,
+        .cupti = {.gh100 = "dram__cycles_active.avg.pct_of_peak_sustained_elapsed",
+                  .gb100 = "dram__cycles_active.avg.pct_of_peak_sustained_elapsed",
+                  .gb202 = "dram__cycles_active.avg.pct_of_peak_sustained_elapsed"},
         .series = "DCGM_FI_PROF_DRAM_ACTIVE",
         .dcgm_field_id = 1005,
         .series_scale = kRatio,

@@ -1,7 +1,5 @@
 #include "collect/record/record_connection.h"
 
-#include <cxxabi.h>
-
 #include <charconv>
 #include <cstdlib>
 #include <memory>
@@ -38,13 +36,6 @@ std::string reason_after_colon(const std::string& text) {
 std::string tail_of(std::string_view payload, std::size_t fixed) { return std::string(payload.substr(fixed)); }
 
 }  // namespace
-
-std::string demangle(const std::string& name) {
-  if (name.rfind("_Z", 0) != 0) return name;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && out ? std::string(out.get()) : name;
-}
 
 bool RecordConnection::on_bytes(const char* data, std::size_t n, std::int64_t now_ns) {
   parser_.feed(data, n);

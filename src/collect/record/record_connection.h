@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/demangle.h"  // kernel names are demangled as they come in
 #include "store/run_file_writer.h"
 #include "wire/capture_window.h"
 #include "wire/record_stream_parser.h"
@@ -89,8 +90,5 @@ class RecordConnection {
   std::int64_t dropped_ = 0;
   std::vector<std::string> messages_;
 };
-
-// "void foo<int>(float*)" from "_Z3fooIiEvPf"; the input when it is not mangled.
-std::string demangle(const std::string& name);
 
 }  // namespace cuprobe

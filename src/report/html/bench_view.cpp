@@ -141,6 +141,9 @@ nlohmann::ordered_json bench_view(const std::string& result_file, const std::str
   j["summary"] = {{"requests", result.value("requests", json())},
                   {"all", result.value("all", json())},
                   {"steady", result.value("steady", json())}};
+  // Goodput (--goodput) and the server's /metrics (--server-metrics), as the result has them.
+  if (result.contains("goodput")) j["goodput"] = result["goodput"];
+  if (result.contains("server_metrics")) j["server_metrics"] = result["server_metrics"];
   j["requests"] = requests_text ? requests_view(requests_file, *requests_text, result) : json();
   return j;
 }

@@ -5,6 +5,7 @@
 
 #include "common/units.h"
 #include "report/analyze_json.h"
+#include "report/analyze_tables_json.h"
 #include "report/html/report_findings.h"
 #include "report/html/report_headline.h"
 #include "report/html/step_timeline.h"
@@ -182,6 +183,13 @@ json rank_json(const Profile& p, const RankAnalysis& a) {
   }
   j["kernels"] = std::move(kernels);
   j["kernels_left_out"] = a.kernels.size() > kReportMaxKernels ? a.kernels.size() - kReportMaxKernels : 0;
+  // analyze's peers' tables, as its JSON has them (the longest lists cut as the kernel table is).
+  add_trace_tables_json(j, a);
+  for (const char* list : {"annotations", "api_summary"}) {
+    if (j[list].size() > kReportMaxKernels) j[list].erase(j[list].begin() + kReportMaxKernels, j[list].end());
+  }
+  json& launched = j["launch_stats"]["kernels"];
+  if (launched.size() > kReportMaxKernels) launched.erase(launched.begin() + kReportMaxKernels, launched.end());
   j["timelines"] = typical_and_slowest(p, a);
   TimeNs origin = profile_origin(p);
   if (!p.counters.empty()) {

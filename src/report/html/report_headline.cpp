@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <tuple>
 
 #include "common/units.h"
@@ -10,6 +11,9 @@
 
 namespace cuprobe {
 namespace {
+
+// A saving under 0.05% of the step prints as "-0.0%": not a top finding.
+constexpr double kTopFindingMinSaving = 0.0005;
 
 using json = nlohmann::ordered_json;
 
@@ -51,20 +55,30 @@ json rank_figures(const RankAnalysis& a) {
         figure("busy", "GPU busy", format_percent(a.gpu_busy_share),
                format_duration_ms(a.gpu_busy_ms) + " of the " + format_duration_ms(a.window_ms) + " window"));
   }
-  // In the words of analyze's text: the share is of busy time outside whole CUDA graph launches, whose kernels
-  // are unseen; unknown when there is nothing else.
-  bool graphs = a.tensor_core_basis_ms < a.gpu_time_ms() - 1e-9;
+  // In the words of analyze's text: RankAnalysis::tensor_core_share, of the time outside whole CUDA graph launches,
+  // whose kernels are unseen; unknown when there is nothing else.
+  bool graphs = a.tensor_core_hidden_ms > 0;
   bool known = !graphs || a.tensor_core_basis_ms > 0;
+  std::string of = std::string("of GPU time") + (graphs ? " outside whole CUDA graph launches" : "") +
+                   (a.tensor_core_per_step ? ", median step" : "");
   figures.push_back(figure("tensor", "tensor cores", known ? format_percent(a.tensor_core_share) : "unknown",
-                           !graphs ? "of GPU busy time"
-                           : known ? "of GPU busy time outside whole CUDA graph launches"
-                                   : "whole CUDA graph launches hide their kernels"));
+                           known ? of : "whole CUDA graph launches hide their kernels"));
   return figures;
 }
 
+// The share of the step a finding's fix saves (beyond the findings above it), as its what-if prints it.
+double saving_share(const Finding& f) {
+  return f.what_if.step_ms_now > 0 ? f.gain_ms() / f.what_if.step_ms_now : f.step_share;
+}
+
+// The first finding (they are ranked by what they save) whose what-if saves something that prints as more than
+// 0%: a finding that saves nothing (a property of the recording, or time claimed by the findings above) is never
+// the "top finding"; null when no finding saves anything.
 json top_finding(const AnalyzeReport& r) {
-  if (r.findings.empty()) return json();
-  const Finding& f = r.findings.front();
+  auto it = std::find_if(r.findings.begin(), r.findings.end(),
+                         [](const Finding& f) { return saving_share(f) >= kTopFindingMinSaving; });
+  if (it == r.findings.end()) return json();
+  const Finding& f = *it;
   const RankAnalysis* a = finding_rank(r, f);
   std::string projection = what_if_projection(f, "\u2192");
   bool per_step = a && !a->steps.steps.empty();
@@ -103,6 +117,12 @@ json bench_figures(const json& bench) {
     figures.push_back(figure(key, label, latency(w, metric, "p50") + " / " + latency(w, metric, "p99"),
                              window + "; p90 " + latency(w, metric, "p90")));
   }
+  if (w.contains("goodput") && w["goodput"].is_object()) {
+    const json& g = w["goodput"];
+    figures.push_back(
+        figure("goodput", "goodput req/s", fmt::format("{:.2f}", g.value("per_s", 0.0)),
+               fmt::format("{}; {} of {} requests met every SLO", window, g.value("good", 0), g.value("total", 0))));
+  }
   figures.push_back(figure("in_flight", "peak in flight", std::to_string(w.value("peak_concurrent_requests", 0)),
                            fmt::format("{}; mean concurrency {:.2f}", window, w.value("concurrency", 0.0))));
   std::string steady_value = valid ? fmt::format("{:.2f} s", steady.value("duration_s", 0.0)) : "none";
@@ -132,6 +152,7 @@ nlohmann::ordered_json report_headline(const AnalyzeReport* report, const nlohma
   }
   j["ranks"] = std::move(ranks);
   j["top_finding"] = report ? top_finding(*report) : json();
+  j["findings_without_saving"] = report && j["top_finding"].is_null() && !report->findings.empty();
   j["bench"] = bench.is_object() ? bench_figures(bench) : json();
   return j;
 }

@@ -12,7 +12,9 @@
 namespace cuprobe {
 
 // report: analyze's results, or nullptr for a page without traces; bench: bench_view(), or null.
-// {"ranks": [{"rank", "label", "figures": [...]}], "top_finding": {...} or null, "bench": [...] or null}
+// {"ranks": [{"rank", "label", "figures": [...]}], "top_finding": {...} or null (the first finding whose what-if
+// saves something), "findings_without_saving": true when findings exist but none saves anything, "bench": [...] or
+// null}
 nlohmann::ordered_json report_headline(const AnalyzeReport* report, const nlohmann::ordered_json& bench);
 
 }  // namespace cuprobe

@@ -95,7 +95,14 @@ TEST(CounterColumns, DramActiveKeepsDcgmsMeaning) {
   EXPECT_EQ(throughput->series, "cuprobe_dram_throughput_active");
   EXPECT_EQ(active->series, "DCGM_FI_PROF_DRAM_ACTIVE");
   EXPECT_EQ(active->dcgm_field_id, 1005);
-  EXPECT_EQ(active->presets, 0u) << "no PM metric of active DRAM cycles is validated for the presets' chips";
+  // issue 35 item 7: served under CUPTI too, from the raw counter of DCGM's meaning (active cycles / elapsed), as
+  // DCGM's 0-1 ratio; the CUPTI host tests check the name on every chip and the one-pass fit.
+  EXPECT_EQ(active->presets, kPresetTriage | kPresetPipes);
+  EXPECT_EQ(active->cupti.gh100, "dram__cycles_active.avg.pct_of_peak_sustained_elapsed");
+  EXPECT_EQ(active->cupti.gb100, "dram__cycles_active.avg.pct_of_peak_sustained_elapsed");
+  EXPECT_EQ(active->cupti.gb202, "dram__cycles_active.avg.pct_of_peak_sustained_elapsed");
+  EXPECT_DOUBLE_EQ(active->series_scale, 0.01);
+  EXPECT_NE(throughput->cupti.gh100, active->cupti.gh100);
 }
 
 TEST(CounterColumns, PresetsAreTheTablesColumns) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -44,10 +45,11 @@ struct Opened {
   std::vector<std::string> messages;  // console messages Chromium logged
 };
 
-Opened open_page(const std::string& chromium, const std::string& html) {
+Opened open_page(const std::string& chromium, const std::string& html, int width = 1400) {
   std::string profile = temp_dir();
   auto r = run_program(chromium, {"--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + profile,
-                                  "--enable-logging=stderr", "--v=0", "--dump-dom", "file://" + html});
+                                  "--window-size=" + std::to_string(width) + ",1000", "--enable-logging=stderr",
+                                  "--v=0", "--dump-dom", "file://" + html});
   Opened o;
   std::istringstream err(r.err);
   for (std::string line; std::getline(err, line);) {
@@ -93,6 +95,14 @@ class ReportBrowser : public ::testing::Test {
     EXPECT_TRUE(o.check["errors"].empty()) << o.check["errors"].dump();
     EXPECT_EQ(o.check["svg_count"], o.check["drawn"]);
     EXPECT_LT(o.check["render_ms"].get<double>(), 2000.0);
+    // issue 35 item 8: nothing clipped, at a wide and at a narrow window (a chart's text inside the chart, a
+    // headline tile's value inside its tile).
+    EXPECT_TRUE(o.check["overflow"].empty()) << "at 1400 px: " << o.check["overflow"].dump();
+    Opened narrow = open_page(chromium_, html, 760);
+    EXPECT_TRUE(narrow.check.is_object());
+    if (narrow.check.is_object()) {
+      EXPECT_TRUE(narrow.check["overflow"].empty()) << "at 760 px: " << narrow.check["overflow"].dump();
+    }
     return o.check;
   }
 
@@ -104,7 +114,8 @@ class ReportBrowser : public ::testing::Test {
     options.record_events = false;
     StreamServer server(options);
     auto b = run_cuprobe({"bench", server.url(), "-c", "4", "-n", "48", "--output-len", "24", "--json", "-q",
-                          "--save-requests", dir_ + "/requests.jsonl"});
+                          "--save-requests", dir_ + "/requests.jsonl", "--goodput", "ttft:1000", "e2e:5000",
+                          "--server-metrics"});
     EXPECT_EQ(b.exit_code, 0) << b.err;
     if (b.exit_code != 0) return json();
     std::ofstream(dir_ + "/result.json") << b.out;
@@ -124,6 +135,10 @@ TEST_F(ReportBrowser, Trace) {
   EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "findings", "steps", "timeline", "tables"}));
   EXPECT_EQ(charts(c, "steps"), 1);
   EXPECT_EQ(charts(c, "timeline"), 2);  // typical and slowest step
+  // issue 35 item 8: analyze's peers' tables under the kernel table.
+  std::vector<std::string> tables = c.value("peer_tables", std::vector<std::string>{});
+  for (const char* t : {"Idle time by cause", "Launch delays", "Queue length", "Annotations", "Runtime API"})
+    EXPECT_NE(std::find(tables.begin(), tables.end(), t), tables.end()) << t << ": " << c["peer_tables"].dump();
 }
 
 // The headline and the cards read as analyze prints them: the same step time, GPU busy and tensor-core
@@ -279,6 +294,12 @@ TEST_F(ReportBrowser, BenchAlone) {
   EXPECT_LE(std::stoi(figures["in_flight"]), 4);
   EXPECT_TRUE(figures.count("tpot") && figures.count("itl") && figures.count("steady"));
   EXPECT_TRUE(c["cards"].empty());
+  // issue 35 item 8: goodput and the server's metrics on the page, as bench prints them.
+  ASSERT_TRUE(w.contains("goodput"));
+  EXPECT_EQ(figures["goodput"], fmt::format("{:.2f}", w["goodput"]["per_s"].get<double>()));
+  std::vector<std::string> parts = c.value("bench_parts", std::vector<std::string>{});
+  EXPECT_NE(std::find(parts.begin(), parts.end(), "Goodput"), parts.end()) << c["bench_parts"].dump();
+  EXPECT_NE(std::find(parts.begin(), parts.end(), "Server metrics"), parts.end()) << c["bench_parts"].dump();
 
   c = report({"--bench", dir_ + "/result.json"});
   EXPECT_EQ(sections(c), (std::vector<std::string>{"headline", "bench"}));

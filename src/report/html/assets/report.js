@@ -176,7 +176,8 @@
       el("div", {}, d, tf.title);
       if (tf.description) el("div", {"class": "fnote"}, d, "what if: " + tf.description);
     } else if (rk.length) {
-      note(s, "No finding crossed a threshold.");
+      note(s, H.findings_without_saving ? "No finding's what-if saves any of the step (the findings are listed below)."
+                                        : "No finding crossed a threshold.");
     }
     if (H.bench) {
       if (rk.length) el("h3", {}, s, "Bench");
@@ -339,7 +340,67 @@
         return [{text: k.display_name || k.name, title: k.name}, k.category, k.calls, k.time_ms, k.mean_us, k.median_us, k.max_us, k.summed_share, k.tensor_core === null ? "?" : k.tensor_core ? "yes" : "no", k.precision || "-"];
       }), "search kernels");
       if (r.kernels_left_out) note(s, r.kernels_left_out + " more kernels (the smallest) left out of the page; `cuprobe analyze --csv DIR` has them all.");
+      peerTables(s, r);
     });
+  }
+  // analyze's peers' tables (docs/analyze-tables.md), as its text prints them.
+  function peerTables(s, r) {
+    var us = function (v) { return ms(v / 1000); };
+    var w = r.hta_window || {};
+    var idle = r.idle_by_stream, ls = r.launch_stats, q = r.queue_length || [];
+    if ((idle && idle.total && idle.total.gaps) || (ls && ls.all && ls.all.launches) || q.length) {
+      note(s, w.last_step_left_out
+        ? "idle time, launch delays and queue length: HTA's default window, without the last step (" + w.last_step + ", from " +
+          ms(w.cut_at_ms) + "; " + w.activities_left_out + " activities, " + ms(w.gpu_ms_left_out) + " of GPU time left out); `--hta-window all` keeps it"
+        : w.window === "all" ? "idle time, launch delays and queue length: the whole trace (--hta-window all)"
+                             : "idle time, launch delays and queue length: the whole trace (under two ProfilerSteps HTA keeps it all too)");
+    }
+    if (idle && idle.total && idle.total.gaps) {
+      el("h3", {}, s, "Idle time by cause (as HTA; kernel wait: gaps under " + idle.kernel_wait_threshold_us + " us)");
+      var rows = idle.streams.filter(function (x) { return x.gaps; }).map(function (x) {
+        return [x.device, x.stream, x.gaps, x.host_wait_ms, x.kernel_wait_ms, x.other_ms, x.idle_ms];
+      });
+      var t = idle.total;
+      rows.push(["all", "", t.gaps, t.host_wait_ms, t.kernel_wait_ms, t.other_ms, t.idle_ms]);
+      table(s, [{title: "GPU"}, {title: "stream"}, {title: "gaps", num: 1}, {title: "host wait", num: 1, fmt: ms},
+                {title: "kernel wait", num: 1, fmt: ms}, {title: "other", num: 1, fmt: ms}, {title: "idle", num: 1, fmt: ms}], rows, "search streams");
+    }
+    if (ls && ls.all && ls.all.launches) {
+      el("h3", {}, s, "Launch delays (GPU start − end of the launch call; outliers: calls over " + ls.cpu_cutoff_us + " us / delays over " + ls.delay_cutoff_us + " us, as HTA)");
+      var lrow = function (x, name) {
+        return [name, x.launches, x.cpu_median_us, x.cpu_p90_us, x.delay_median_us, x.delay_p90_us, x.delay_max_us, x.cpu_outliers + " / " + x.delay_outliers];
+      };
+      var lrows = [lrow(ls.all, "(all launches)")];
+      ls.kernels.forEach(function (k) { lrows.push(lrow(k, {text: k.display_name || k.name, title: k.name})); });
+      table(s, [{title: "launched", name: 1}, {title: "launches", num: 1}, {title: "call median", num: 1, fmt: us}, {title: "call p90", num: 1, fmt: us},
+                {title: "delay median", num: 1, fmt: us}, {title: "delay p90", num: 1, fmt: us}, {title: "delay max", num: 1, fmt: us}, {title: "outliers"}], lrows, "search launches");
+    }
+    if (q.length) {
+      el("h3", {}, s, "Queue length (launches not yet started; mean per event: HTA's; time-weighted: by how long each value held)");
+      table(s, [{title: "GPU"}, {title: "stream"}, {title: "launches", num: 1}, {title: "mean per event", num: 1, fmt: function (v) { return (+v).toFixed(2); }},
+                {title: "time-weighted mean", num: 1, fmt: function (v) { return (+v).toFixed(2); }}, {title: "max queued", num: 1}],
+            q.map(function (x) { return [x.device, x.stream, x.launches, x.mean_per_event, x.mean_time_weighted, x.max]; }), "search streams");
+    }
+    var an = r.annotations || [];
+    if (an.length) {
+      el("h3", {}, s, "Annotations (GPU time of the activities launched inside each range)");
+      table(s, [{title: "annotation", name: 1}, {title: "ranges", num: 1}, {title: "GPU time", num: 1, fmt: ms}, {title: "share", num: 1, fmt: pct},
+                {title: "GPU span", num: 1, fmt: ms}],
+            an.map(function (x) { return [x.name, x.ranges, x.gpu_ms, x.share, x.gpu_span_ms]; }), "search annotations");
+    }
+    var api = r.api_summary || [];
+    if (api.length) {
+      el("h3", {}, s, "Runtime API (CPU time in calls)");
+      table(s, [{title: "API call", name: 1}, {title: "calls", num: 1}, {title: "total", num: 1, fmt: ms}, {title: "mean", num: 1, fmt: us},
+                {title: "median", num: 1, fmt: us}, {title: "max", num: 1, fmt: us}],
+            api.map(function (x) { return [x.name, x.calls, x.total_ms, x.mean_us, x.median_us, x.max_us]; }), "search calls");
+    }
+    var cp = r.copies || [];
+    if (cp.length) {
+      el("h3", {}, s, "Copies by kind");
+      table(s, [{title: "copies"}, {title: "count", num: 1}, {title: "bytes", num: 1}, {title: "time", num: 1, fmt: ms}, {title: "GB/s", num: 1}],
+            cp.map(function (x) { return [x.kind, x.count, x.sized ? x.bytes : "-", x.time_ms, x.sized ? (+x.gbps).toFixed(1) : "-"]; }), "search copies");
+    }
   }
 
   // ---- timeline ----
@@ -518,10 +579,13 @@
       sv("title", {}, r, ms(lo + (hi - lo) * i / bins) + " .. " + ms(lo + (hi - lo) * (i + 1) / bins) + ": " + c);
     });
     var p50 = s[Math.floor((s.length - 1) * 0.5)], p99 = s[Math.floor((s.length - 1) * 0.99)];
-    [[p50, "p50"], [p99, "p99"]].forEach(function (p) {
+    [[p50, "p50"], [p99, "p99"]].forEach(function (p, k) {
       var x = L + Math.min(1, (p[0] - lo) / (hi - lo)) * (W - L - R);
       sv("line", {x1: x, x2: x, y1: T, y2: H - B, stroke: "#c62828", "stroke-dasharray": "3,2"}, g);
-      sv("text", {x: x + 2, y: T + 9}, g, p[1] + " " + ms(p[0]));
+      // Right of its line, or left of it near the right edge; p99 a line below p50: never cut by the chart's edge.
+      var right = x + 90 < W - R;
+      sv("text", {x: right ? x + 2 : x - 2, y: T + 9 + k * 12, "text-anchor": right ? "start" : "end", "class": "plabel"}, g,
+         p[1] + " " + ms(p[0]));
     });
     sv("text", {x: L, y: H - 6}, g, ms(lo));
     sv("text", {x: W - R, y: H - 6, "text-anchor": "end"}, g, ms(hi));
@@ -553,6 +617,30 @@
     sv("text", {x: L - 4, y: T + 8, "text-anchor": "end"}, g, "first");
     sv("text", {x: L - 4, y: H - B, "text-anchor": "end"}, g, "last");
   }
+  // Goodput as bench prints it: requests that met every SLO, of those judged, and per second.
+  function goodput(s, b) {
+    var g = b.goodput;
+    if (!g) return;
+    var slo = Object.keys(g.slo || {}).map(function (k) { return k + " ≤ " + g.slo[k] + " ms"; }).join(", ");
+    el("h3", {}, s, "Goodput");
+    note(s, g.good + " of " + g.total + " requests met " + (slo || "the SLO") + ": " + (+g.per_s).toFixed(2) + " good requests/s (whole run)" +
+         (b.summary.steady && b.summary.steady.goodput ? "; steady window " + (+b.summary.steady.goodput.per_s).toFixed(2) + "/s" : ""));
+  }
+  // The server's /metrics between the steady window's start and end (bench --server-metrics).
+  function serverMetrics(s, m) {
+    if (!m) return;
+    el("h3", {}, s, "Server metrics");
+    if (!m.valid) { note(s, "server metrics: " + (m.note || "not read")); return; }
+    note(s, "/metrics scraped at the steady window's start and end, " + (+m.interval_s).toFixed(2) + " s apart" + (m.note ? "; " + m.note : ""));
+    var rows = [];
+    (m.gauges || []).forEach(function (x) { rows.push(["gauge", x.name + (x.labels || ""), x.end, x.mean, ""]); });
+    (m.counters || []).forEach(function (x) { rows.push(["counter", x.name + (x.labels || ""), x.delta, x.per_s, x.reset ? "reset" : ""]); });
+    (m.histograms || []).forEach(function (x) { rows.push(["histogram", x.name + (x.labels || ""), x.count, x.mean === null ? "-" : x.mean, ""]); });
+    Object.keys(m.derived || {}).forEach(function (k) { rows.push(["derived", k, m.derived[k], "", ""]); });
+    function num(v) { return typeof v === "number" ? (Math.abs(v) < 10 && v !== Math.floor(v) ? v.toPrecision(4) : (+v.toFixed(2)).toString()) : v; }
+    table(s, [{title: "kind"}, {title: "series", name: 1}, {title: "end / delta / count", num: 1, fmt: num},
+              {title: "mean / per s", num: 1, fmt: num}, {title: "note"}], rows, "search server metrics");
+  }
   function bench() {
     if (!D.bench) return;
     var b = D.bench, s = section("bench", "Bench: latency and throughput");
@@ -567,6 +655,8 @@
       });
     });
     table(s, cols, rows, "search metrics");
+    goodput(s, b);
+    serverMetrics(s, b.server_metrics);
     if (!b.requests) {
       note(s, "Distributions and throughput over time need the per-request lines: `cuprobe bench --save-requests FILE`, then `cuprobe report --requests FILE`.");
       return;
@@ -654,6 +744,24 @@
     document.querySelectorAll("svg.chart.steps").forEach(function (g) {
       out.clipped.push({bars: +g.dataset.clipped, labels: Array.prototype.map.call(g.querySelectorAll(".cut-label"), function (t) { return t.textContent; })});
     });
+    // Nothing clipped: every chart's text inside its viewBox, every tile's value inside its tile.
+    out.overflow = [];
+    document.querySelectorAll("svg.chart").forEach(function (g) {
+      if (g.classList.contains("timeline")) return;  // panned and zoomed: cut at its edges on purpose
+      var vb = g.viewBox.baseVal;
+      g.querySelectorAll("text").forEach(function (t) {
+        if (t.closest("[transform]") && t.closest("[transform]") !== t) return;  // scrolled timeline lanes
+        var b = t.getBBox();
+        if (b.width === 0 && b.height === 0) return;
+        if (b.x < vb.x - 0.5 || b.y < vb.y - 0.5 || b.x + b.width > vb.x + vb.width + 0.5 || b.y + b.height > vb.y + vb.height + 0.5)
+          out.overflow.push((g.dataset.chart || "?") + ": " + t.textContent);
+      });
+    });
+    document.querySelectorAll(".tile").forEach(function (t) {
+      if (t.scrollWidth > t.clientWidth + 1) out.overflow.push("tile: " + t.textContent);
+    });
+    out.peer_tables = Array.prototype.map.call(document.querySelectorAll("#sec-tables h3"), function (h) { return h.textContent.split(" (")[0]; });
+    out.bench_parts = Array.prototype.map.call(document.querySelectorAll("#sec-bench h3"), function (h) { return h.textContent.split(" (")[0]; });
     document.getElementById("cuprobe-selfcheck").textContent = JSON.stringify(out);
   }
 
