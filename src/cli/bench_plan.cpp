@@ -293,7 +293,8 @@ void plan_requests(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   tpl.extra_headers = p.client.extra_headers;
   p.load.tls = p.client.tls;
   if (const ProxyServer* proxy = p.client.proxies.route(p.server)) p.load.proxy = *proxy;
-  if (f.disable_tqdm) p.notes.push_back("--disable-tqdm: no effect here (bench draws no progress bar; -q silences progress)");
+  if (f.disable_tqdm)
+    p.notes.push_back("--disable-tqdm: no effect here (bench draws no progress bar; -q silences progress)");
   if (f.apply_chat_template) {
     p.notes.push_back(
         "--apply-chat-template: prompts are sent as text (cuprobe renders no chat template; a chat "

@@ -239,8 +239,8 @@ TEST(BenchPeerBodies, VllmResultKeysAndLists) {
 
   r = run_cuprobe(vllm_random(s, "3", "4",
                               {"--max-concurrency", "2", "--percentile-metrics", "ttft,client_queue_time",
-                               "--metric-percentiles", "50,99", "--save-detailed", "--result-identity",
-                               "--save-result", "--result-dir", dir, "--result-filename", "d.json", "-q"}));
+                               "--metric-percentiles", "50,99", "--save-detailed", "--result-identity", "--save-result",
+                               "--result-dir", dir, "--result-filename", "d.json", "-q"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   j = json::parse(slurp(dir + "/d.json"));
   for (const char* k : {"p50_ttft_ms", "p99_ttft_ms", "mean_client_queue_time_ms", "p99_client_queue_time_ms",
