@@ -4,6 +4,7 @@
 // One report (text, or JSON "cuprobe.bench/1"), one clock for every timestamp.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli/bench_flags.h"
@@ -205,7 +207,8 @@ BenchSettings prepare_requests(const BenchPlan& p, RequestTemplate& tpl, BuiltWo
                        .output_len = p.output_len,
                        .ignore_eos = tpl.ignore_eos,
                        .stream_options = tpl.stream_options,
-                       .temperature = tpl.temperature,
+                       .temperature = tpl.style == BodyStyle::kSglang ? tpl.temperature.value_or(0.0) : tpl.temperature,
+                       .request_body = body_style_name(tpl.style),
                        .max_error_rate = p.max_error_rate,
                        .fields_dropped = probe.dropped,
                        .notes = std::move(notes),
@@ -245,11 +248,12 @@ void add_counters(BenchReport& report, SamplerThread& sampler, std::int64_t offs
 class BenchRuns {
  public:
   BenchRuns(const BenchPlan& p, const RequestTemplate& tpl, const BenchSettings& settings, RequestFactory factory,
-            Workload* workload, SamplerThread* sampler, std::string sample_note)
+            RequestFactory warmup_factory, Workload* workload, SamplerThread* sampler, std::string sample_note)
       : p_(p),
         tpl_(tpl),
         settings_(settings),
         factory_(std::move(factory)),
+        warmup_factory_(std::move(warmup_factory)),
         workload_(workload),
         sampler_(sampler),
         sample_note_(std::move(sample_note)),
@@ -275,7 +279,65 @@ class BenchRuns {
   const std::vector<BenchReport>& reports() const { return reports_; }
 
  private:
+  // The peers' warm-up (vLLM's --num-warmups, SGLang's --warmup-requests): that many
+  // requests of the first prompt, at most --max-concurrency in flight (else all at
+  // once), run to completion before the measured run starts (vllm/benchmarks/serve.py
+  // benchmark(): gather(warmup_tasks), then "Starting main benchmark run...").
+  // Their records, flagged, are never measured.
+  std::vector<RequestRecord> run_warmup(const LoadOptions& opt) {
+    const std::uint64_t n = opt.warmup_requests;
+    LoadOptions w = opt;
+    w.rate = 0;
+    w.ramp = RampUp::kNone;
+    w.arrival_offsets_ns.clear();
+    w.requests = n;
+    w.warmup_requests = 0;
+    w.duration_ns = 0;
+    const std::uint64_t cap = opt.concurrency > 0 ? static_cast<std::uint64_t>(opt.concurrency) : n;
+    w.concurrency = static_cast<int>(std::min<std::uint64_t>({cap, n, 1'000'000}));
+    w.run_timeout_ns = std::max<std::int64_t>(1'000'000, p_.run_deadline - mono_ns());
+    if (!p_.quiet) {
+      say("bench", "warm-up: %llu request%s of the first prompt, %d in flight; the measured run starts when they end",
+          static_cast<unsigned long long>(n), n == 1 ? "" : "s", w.concurrency);
+    }
+    LoadObserver silent;
+    LoadResult r = run_load(w, warmup_factory_, silent, stop_.flag());
+    std::uint64_t ok = 0;
+    for (RequestRecord& rec : r.records) {
+      rec.warmup = true;
+      ok += rec.ok() ? 1 : 0;
+    }
+    if (!p_.quiet) {
+      say("bench", "warm-up done: %llu ok, %llu failed in %.2fs; starting the measured run",
+          static_cast<unsigned long long>(ok), static_cast<unsigned long long>(r.records.size() - ok),
+          static_cast<double>(r.end_ns - r.start_ns) / 1e9);
+    }
+    // SGLang (serving.py benchmark()) stops when no warm-up request succeeded, and
+    // waits a second before the measured run.
+    if (tpl_.style == BodyStyle::kSglang && !r.stopped) {
+      if (ok == 0 && !r.records.empty()) {
+        const RequestRecord& first = r.records.front();
+        throw Error("warm-up failed: none of " + std::to_string(r.records.size()) + " requests succeeded (" +
+                    first.error + ": " + first.error_detail + "); SGLang stops here too");
+      }
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    return std::move(r.records);
+  }
+
   const LoadResult& run_one(LoadOptions opt) {
+    if (!p_.quiet) {
+      say("bench", "%s%s, %s, %s", p_.server.base().c_str(), tpl_.path.c_str(),
+          opt.rate > 0 ? ("open loop " + std::to_string(opt.rate) + " req/s").c_str()
+                       : ("concurrency " + std::to_string(opt.concurrency)).c_str(),
+          settings_.prompts.c_str());
+    }
+    nlohmann::ordered_json settings = bench_settings_json(settings_, opt);  // the warm-up as asked for
+    std::vector<RequestRecord> warmup;
+    if (opt.warmup_requests > 0) {
+      warmup = run_warmup(opt);
+      opt.warmup_requests = 0;  // done: the measured run has none
+    }
     std::int64_t offset = monotonic_to_realtime_offset();
     std::unique_ptr<ProfilerControl> profiler;
     if (p_.profile) profiler = std::make_unique<ProfilerControl>(p_.server, p_.client, *p_.profile, offset);
@@ -284,17 +346,15 @@ class BenchRuns {
       scraper = std::make_unique<ServerMetricsScraper>(
           p_.server, p_.client, std::chrono::nanoseconds(std::min<std::int64_t>(run_timeout_ns_, 30'000'000'000)));
     }
-    BenchObserver observer(profiler.get(), scraper.get(), p_.quiet,
-                           opt.requests ? opt.requests + opt.warmup_requests : 0, workload_);
-    if (!p_.quiet) {
-      say("bench", "%s%s, %s, %s", p_.server.base().c_str(), tpl_.path.c_str(),
-          opt.rate > 0 ? ("open loop " + std::to_string(opt.rate) + " req/s").c_str()
-                       : ("concurrency " + std::to_string(opt.concurrency)).c_str(),
-          settings_.prompts.c_str());
-    }
-    nlohmann::ordered_json settings = bench_settings_json(settings_, opt);
+    BenchObserver observer(profiler.get(), scraper.get(), p_.quiet, opt.requests, workload_);
     run_timeout_ns_ = opt.run_timeout_ns = std::max<std::int64_t>(1'000'000, p_.run_deadline - mono_ns());
-    LoadResult& load = loads_.emplace_back(run_load(opt, factory_, observer, stop_.flag()));
+    LoadResult& load = loads_.emplace_back();
+    if (stop_.flag()[0])
+      load.stopped = true;  // interrupted during the warm-up
+    else
+      load = run_load(opt, factory_, observer, stop_.flag());
+    load.records.insert(load.records.begin(), std::make_move_iterator(warmup.begin()),
+                        std::make_move_iterator(warmup.end()));
     offset = load.realtime_offset_ns;
     BenchReport& report = reports_.emplace_back();
     report.settings = std::move(settings);
@@ -318,7 +378,7 @@ class BenchRuns {
   const BenchPlan& p_;
   const RequestTemplate& tpl_;
   const BenchSettings& settings_;
-  RequestFactory factory_;
+  RequestFactory factory_, warmup_factory_;
   Workload* workload_;
   const BuiltWorkload* built_ = nullptr;
   SamplerThread* sampler_;
@@ -341,7 +401,17 @@ int run(const BenchPlan& p) {
     Prompt prompt = workload.workload ? workload.workload->next(index) : p.prompts->prompt(index);
     return OutgoingRequest(build_http_request(tpl, prompt, index), prompt.max_tokens, prompt.expected_prompt_tokens);
   };
-  BenchRuns runs(p, tpl, settings, factory, workload.workload.get(), sampler.get(), sample_note);
+  // The warm-up sends the first prompt, without a request id (vLLM's test_input has none).
+  RequestTemplate warmup_tpl = tpl;
+  warmup_tpl.request_id_prefix.clear();
+  RequestFactory warmup_factory = [&](std::uint64_t index) {
+    Prompt prompt = workload.workload ? workload.workload->first() : p.prompts->prompt(0);
+    // SGLang's warm-up asks for at most 32 tokens (min(test_request.output_len, 32)).
+    if (warmup_tpl.style == BodyStyle::kSglang) prompt.max_tokens = std::min<std::int64_t>(prompt.max_tokens, 32);
+    return OutgoingRequest(build_http_request(warmup_tpl, prompt, index), prompt.max_tokens,
+                           prompt.expected_prompt_tokens);
+  };
+  BenchRuns runs(p, tpl, settings, factory, warmup_factory, workload.workload.get(), sampler.get(), sample_note);
   runs.replay_times_of(workload);
   int exit_code = runs.run_all();
   if (runs.reports().empty()) return kExitFailed;  // interrupted before the first run started

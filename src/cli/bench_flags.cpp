@@ -1,5 +1,6 @@
 #include "cli/bench_flags.h"
 
+#include "cli/bench_peer_flags.h"
 #include "cli/deprecated_option.h"
 
 namespace cuprobe {
@@ -57,7 +58,9 @@ void declare_load(CLI::App& app, BenchFlags& f) {
 void declare_request_body(CLI::App& app, BenchFlags& f) {
   app.add_flag("--no-ignore-eos,--disable-ignore-eos", f.no_ignore_eos,
                "do not ask the server to ignore EOS (outputs may be shorter; SGLang's --disable-ignore-eos)");
-  app.add_flag("--ignore-eos", f.ignore_eos, "ask the server to ignore EOS (vLLM's flag; cuprobe's default)");
+  app.add_flag("--ignore-eos", f.ignore_eos,
+               "ask the server to ignore EOS (vLLM's flag; vLLM's bodies set it for the random and timed_trace "
+               "datasets without it; SGLang's and cuprobe's bodies by default)");
   app.add_flag("--no-stream-options", f.no_stream_options,
                "leave stream_options out of OpenAI request bodies (servers that reject unknown fields with 400/422); "
                "output tokens are then counted from the stream");
@@ -68,8 +71,9 @@ void declare_request_body(CLI::App& app, BenchFlags& f) {
                "(accepted, with a note)");
   SamplingFlags& s = f.sampling;
   const std::string g = "Sampling (sent in every request body; not sent when not given)";
-  app.add_option("--temperature", s.temperature, "sampling temperature (0: greedy, the peers' default)")
-      ->capture_default_str()
+  app.add_option("--temperature", s.temperature,
+                 "sampling temperature (not sent when not given, as vLLM: the server's default; SGLang's "
+                 "bodies carry 0.0)")
       ->group(g);
   app.add_option("--top-p", s.top_p, "top_p")->group(g);
   app.add_option("--top-k", s.top_k, "top_k")->group(g);
@@ -97,14 +101,16 @@ void declare_bounds(CLI::App& app, BenchFlags& f) {
   app.add_option("--wait-timeout", f.wait_timeout, "how long to wait for readiness (exit 1)")->capture_default_str();
   app.add_option("--ready-check-timeout-sec", f.ready_check_timeout_sec,
                  "the peers' readiness bound in seconds; 0 = do not wait (as --no-wait)");
-  app.add_flag("--disable-tqdm", f.disable_tqdm, "accepted (the peers' progress bar); -q silences progress");
+  app.add_flag("--disable-tqdm", f.disable_tqdm,
+               "the peers' progress bar: no effect, with a note (-q silences progress)");
 }
 
 void declare_profile_and_counters(CLI::App& app, BenchFlags& f) {
   app.add_option("--profile", f.profile,
                  "start/stop the server's torch profiler in the steady window: sglang|vllm; alone (the peers' "
                  "flag): the kind --backend names");
-  app.add_option("--profile-dir", f.profile_dir, "SGLang output_dir for the traces (on the server host)");
+  app.add_option("--profile-dir,--profile-output-dir", f.profile_dir,
+                 "SGLang output_dir for the traces (on the server host; SGLang's --profile-output-dir)");
   app.add_option("--profile-steps", f.profile_steps, "SGLang num_steps: the server stops profiling by itself");
   app.add_flag("--sample", f.sample, "sample device counters over the steady window (needs a GPU: exit 3 otherwise)");
   app.add_flag("--sample-optional", f.sample_optional, "with --sample: run without counters when they are unavailable");
@@ -132,10 +138,13 @@ void declare_arrivals(CLI::App& app, BenchFlags& f) {
                  "good when it meets every one (vLLM's goodput)")
       ->allow_extra_args(false);
   app.add_option("--percentiles,--metric-percentiles", f.percentiles,
-                 "latency percentiles to report, e.g. 50,90,95,99,99.9")
+                 "latency percentiles to report, e.g. 50,90,95,99,99.9 (vLLM's result file: only these, default "
+                 "vLLM's 99)")
       ->capture_default_str();
   app.add_option("--percentile-metrics", f.percentile_metrics,
-                 "--result-format vllm: the metrics with statistics, of ttft,tpot,itl,e2el (default: all four)");
+                 "--result-format vllm: the metrics with statistics, of ttft, tpot, itl, e2el, client_queue_time, "
+                 "e2el_including_client_queue (default vLLM's ttft,tpot,itl; the last two under --max-concurrency, "
+                 "as vLLM)");
   app.add_flag("--server-metrics", f.server_metrics,
                "scrape the server's /metrics (vllm:, sglang:) at the steady window's start and end and report them");
   add_source_flag(app, f.counters, "with --sample: ");
@@ -155,7 +164,11 @@ void declare_results(CLI::App& app, BenchFlags& f) {
                "vLLM's: append the result to the file (a new line per result) instead of replacing it; implies "
                "--save-result");
   app.add_flag("--save-detailed,--output-details", f.save_detailed,
-               "the peers' per-request lists in their result: input_lens, output_lens, ttfts, itls, errors");
+               "the peers' per-request lists in their result: input_lens, output_lens, ttfts, itls, errors (vLLM's: "
+               "start_times and generated_texts too)");
+  app.add_flag("--result-identity", f.result_identity,
+               "add cuprobe's identity (version, host, GPUs, start time) to vLLM's result as the key \"cuprobe\" "
+               "(a key vLLM does not write)");
   app.add_option("--output-file", f.output_file,
                  "SGLang's: append the result as one JSON line to FILE in --result-format (default sglang)");
   app.add_option("--result-format", f.result_format,
@@ -184,6 +197,7 @@ void declare_bench_flags(CLI::App& app, BenchFlags& flags) {
   declare_profile_and_counters(app, flags);
   declare_arrivals(app, flags);
   declare_results(app, flags);
+  declare_peer_only_flags(app);
 }
 
 }  // namespace cuprobe

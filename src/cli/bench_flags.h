@@ -15,10 +15,11 @@
 namespace cuprobe {
 
 // The sampling parameters sent in every request body (vLLM's sampling group;
-// SGLang's --temperature and --top-p); a parameter not given is not sent,
-// except temperature (0: greedy, both peers' default).
+// SGLang's bodies carry temperature 0.0); a parameter not given is not sent
+// (vLLM leaves it to the server), except in SGLang's bodies, which carry
+// temperature 0.0 unless given.
 struct SamplingFlags {
-  double temperature = 0;
+  std::optional<double> temperature;
   std::optional<double> top_p, min_p, frequency_penalty, presence_penalty, repetition_penalty;
   std::optional<std::int64_t> top_k;
 };
@@ -41,7 +42,8 @@ struct BenchFlags {
   std::string request_timeout = "10m", timeout = "1h", wait_timeout = "10m";
   std::optional<std::int64_t> ready_check_timeout_sec;  // vLLM's and SGLang's: seconds, 0 = no wait
   double burstiness = 1.0, ramp_start_rps = 0, ramp_end_rps = 0, max_error_rate = 0;
-  std::uint64_t requests = 0, seed = 1;
+  std::int64_t requests = 0;  // 0: not given; < 0 refused in one line
+  std::uint64_t seed = 1;
   bool no_wait = false, no_keep_alive = false;
   // the server's profiler and /metrics, the device counters
   std::string profile, profile_dir;
@@ -51,7 +53,7 @@ struct BenchFlags {
   // metrics and results
   std::string percentiles = "50,90,99", percentile_metrics, result_format, label, save_requests;
   std::string result_file, result_dir, result_filename, output_file;  // cuprobe's FILE; vLLM's; SGLang's
-  bool save_result = false, append_result = false, save_detailed = false;
+  bool save_result = false, append_result = false, save_detailed = false, result_identity = false;
   std::vector<std::string> goodput, metadata;
   bool json = false, csv = false, quiet = false;
 };

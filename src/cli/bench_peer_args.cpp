@@ -1,6 +1,10 @@
 #include "cli/bench_peer_args.h"
 
 #include <cstdio>
+#include <optional>
+
+#include "cli/bench_backend.h"
+#include "cli/bench_peer_flags.h"
 
 namespace cuprobe {
 namespace {
@@ -22,12 +26,35 @@ bool key_value_word(const std::string& w) {
   return eq != std::string::npos && eq > 0 && !is_option(w) && !is_url(w) && w.find('/') > eq;
 }
 
-// argparse's abbreviations: a unique prefix of one known long option stands for it.
-std::string expand_prefix(const std::string& w, const std::vector<std::string>& known) {
+// Whose parser the line is typed for, as plan_peer decides it: --result-format,
+// else --backend, else SGLang's --output-file; otherwise vLLM's.
+Peer line_peer(const std::vector<std::string>& words) {
+  auto value_of = [&](const std::string& flag) {
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      if (words[i] == flag && i + 1 < words.size()) return words[i + 1];
+      if (words[i].starts_with(flag + "=")) return words[i].substr(flag.size() + 1);
+    }
+    return std::string();
+  };
+  const std::string format = value_of("--result-format");
+  if (format == "vllm" || format == "sglang") return format == "vllm" ? Peer::kVllm : Peer::kSglang;
+  if (std::optional<BackendInfo> b = find_backend(value_of("--backend"))) return b->peer;
+  for (const std::string& w : words)
+    if (w == "--output-file" || w.starts_with("--output-file=")) return Peer::kSglang;
+  return Peer::kVllm;
+}
+
+// argparse's abbreviations: a unique prefix of one of the peer's own long flags
+// stands for it (never a flag only cuprobe has: that one the parser then names,
+// with the nearest spelling). A spelling bench knows is taken as typed.
+std::string expand_prefix(const std::string& w, const std::vector<std::string>& known,
+                          const std::vector<std::string>& peer_flags) {
   if (!w.starts_with("--") || w.size() < 4) return w;
   std::string name = w.substr(0, w.find('=')), rest = w.substr(name.size());
+  for (const std::string& k : known)
+    if (k == name) return w;
   std::string match;
-  for (const std::string& k : known) {
+  for (const std::string& k : peer_flags) {
     if (k == name) return w;
     if (k.starts_with(name)) {
       if (!match.empty()) return w;  // ambiguous: left to the parser's message
@@ -42,7 +69,8 @@ std::string expand_prefix(const std::string& w, const std::vector<std::string>& 
 std::vector<std::string> normalize_bench_args(int argc, char** argv, const std::vector<std::string>& known) {
   std::vector<std::string> out;
   std::vector<std::string> words(argv, argv + argc);
-  for (std::size_t i = 1; i < words.size(); ++i) words[i] = expand_prefix(words[i], known);
+  const std::vector<std::string>& peer_flags = peer_flag_names(line_peer(words));
+  for (std::size_t i = 1; i < words.size(); ++i) words[i] = expand_prefix(words[i], known, peer_flags);
   const std::string program = words.empty() ? "cuprobe bench" : words[0];
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];

@@ -8,9 +8,12 @@
 //   becomes `--result-file FILE`, with one deprecation line on stderr;
 // - `--profile` alone (both peers' flag) becomes `--profile auto`: the server
 //   kind then comes from --backend;
-// - a long option abbreviated to a unique prefix of a known one (argparse's
-//   allow_abbrev, which both peers have: SGLang documents `--num-prompt 10
-//   --random-input 1024`) is written out.
+// - a long option abbreviated to a unique prefix of one of the peer's own flags
+//   (argparse's allow_abbrev, which both peers have: SGLang documents
+//   `--num-prompt 10 --random-input 1024`) is written out; the peer is the one
+//   whose rules apply (--result-format, --backend, --output-file; else vLLM), and
+//   a prefix of a flag only cuprobe has is left to the parser's "unknown option"
+//   (`--no-stream` is vLLM's own flag, never `--no-stream-options`).
 #pragma once
 
 #include <string>

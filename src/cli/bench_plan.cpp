@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "cli/bench_peer_flags.h"
 #include "common/atomic_file.h"
 #include "common/clock.h"
 #include "common/error.h"
@@ -137,7 +138,7 @@ void plan_concurrency(const BenchFlags& f, BenchPlan& p) {
         "and a --num-warmups count, or -c",
         kExitUsage);
   }
-  opt.concurrency = static_cast<int>(std::min<std::uint64_t>(opt.requests + opt.warmup_requests, 1'000'000));
+  opt.concurrency = static_cast<int>(std::min<std::uint64_t>(opt.requests, 1'000'000));
   p.max_concurrency.reset();
 }
 
@@ -161,7 +162,12 @@ void plan_load(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   opt.keep_alive = !f.no_keep_alive;
   opt.duration_ns = f.duration.empty() ? 0 : ns_of(f.duration);
   if (!f.duration.empty() && opt.duration_ns <= 0) throw Error("--duration must be positive", kExitUsage);
-  opt.requests = f.requests > 0 ? f.requests : (opt.duration_ns > 0 ? 0 : 1000);
+  if (f.requests < 0) {
+    throw Error("--num-prompts " + std::to_string(f.requests) +
+                    ": give the number of requests to send (a positive count; --duration for a timed run)",
+                kExitUsage);
+  }
+  opt.requests = f.requests > 0 ? static_cast<std::uint64_t>(f.requests) : (opt.duration_ns > 0 ? 0 : 1000);
   if (f.warmup.find_first_not_of("0123456789") == std::string::npos && !f.warmup.empty()) {
     opt.warmup_requests = std::stoull(f.warmup.substr(0, 12));
   } else {
@@ -177,7 +183,7 @@ void plan_load(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   opt.ramp_start_rps = f.ramp_start_rps;
   opt.ramp_end_rps = f.ramp_end_rps;
   if (opt.ramp != RampUp::kNone) {
-    std::uint64_t total = opt.duration_ns == 0 && opt.warmup_ns == 0 ? opt.requests + opt.warmup_requests : 0;
+    std::uint64_t total = opt.duration_ns == 0 && opt.warmup_ns == 0 ? opt.requests : 0;  // warm-up: apart
     ArrivalPlan plan{rate, f.burstiness, opt.ramp, f.ramp_start_rps, f.ramp_end_rps, total, 1};
     if (std::string why = check_arrival_plan(plan); !why.empty()) throw Error(why, kExitUsage);
   }
@@ -185,7 +191,7 @@ void plan_load(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   p.timeout_text = f.timeout;
 }
 
-// The sampling parameters given, as the body names them (temperature apart: always sent).
+// The sampling parameters given, as the body names them (temperature apart).
 nlohmann::json sampling_json(const SamplingFlags& s) {
   nlohmann::json j = nlohmann::json::object();
   if (s.top_p) j["top_p"] = *s.top_p;
@@ -223,6 +229,29 @@ WorkloadFlags peer_workload_flags(const BenchFlags& f, const CLI::App& app, Benc
   return w;
 }
 
+// Whose request bodies: the peer's whose rules apply; a peer's line without
+// --backend (no URL) is vLLM's (its default backend, openai); a URL line cuprobe's.
+// Then ignore_eos where that peer sets it (vLLM: --ignore-eos, or the random and
+// timed_trace datasets, serve.py main_async; SGLang: unless --disable-ignore-eos;
+// cuprobe: unless --no-ignore-eos), stream_options (SGLang sends none) and vLLM's
+// request ids (bench-<8 hex>-N, its --request-id-prefix default).
+void plan_body(const BenchFlags& f, const CLI::App& app, const std::string& dataset, BenchPlan& p) {
+  RequestTemplate& tpl = p.request;
+  const Peer peer = p.peer != Peer::kNone ? p.peer : (f.url.empty() ? Peer::kVllm : Peer::kNone);
+  tpl.style = peer == Peer::kVllm ? BodyStyle::kVllm : peer == Peer::kSglang ? BodyStyle::kSglang : BodyStyle::kCuprobe;
+  if (tpl.style == BodyStyle::kVllm) {
+    // cuprobe's synthetic prompts (a URL line under vLLM's rules) stand in for vLLM's random dataset.
+    const bool synthetic = dataset.empty() && f.dataset.empty();
+    const bool peer_sets = dataset == "random" || dataset == "timed_trace" || synthetic;
+    tpl.ignore_eos = !f.no_ignore_eos && (f.ignore_eos || peer_sets);
+    tpl.request_id_prefix = app.count("--request-id-prefix") > 0 ? f.request_id_prefix : random_request_id_prefix();
+  } else {
+    tpl.ignore_eos = !f.no_ignore_eos;
+    tpl.request_id_prefix = f.request_id_prefix;
+  }
+  tpl.stream_options = !f.no_stream_options && tpl.style != BodyStyle::kSglang;
+}
+
 // The request template (its model may come from the server) and the prompts.
 void plan_requests(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   RequestTemplate& tpl = p.request;
@@ -246,7 +275,7 @@ void plan_requests(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   const WorkloadFlags workload = peer_workload_flags(f, app, p);
   check_workload_flags_used(app, workload);
   const LoadOptions& opt = p.load;
-  p.workload = plan_workload(workload, opt.requests > 0 ? opt.requests + opt.warmup_requests : 0, f.output_len, f.seed);
+  p.workload = plan_workload(workload, opt.requests, f.output_len, f.seed);  // the warm-up sends the first prompt
   p.dataset_name = workload.dataset_name;
   if (!p.workload) {
     p.prompts = f.dataset.empty() ? synthetic_prompts(f.input_len, f.output_len, f.seed)
@@ -258,14 +287,14 @@ void plan_requests(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   tpl.authority = p.server.authority();
   tpl.model = f.served_model_name.empty() ? f.model : f.served_model_name;
   p.model_id = f.served_model_name.empty() ? "" : f.model;
-  tpl.ignore_eos = !f.no_ignore_eos;
-  tpl.stream_options = !f.no_stream_options;
+  plan_body(f, app, workload.dataset_name, p);
   tpl.temperature = f.sampling.temperature;
   tpl.sampling = sampling_json(f.sampling);
-  tpl.request_id_prefix = f.request_id_prefix;
   tpl.extra_headers = p.client.extra_headers;
   p.load.tls = p.client.tls;
   if (const ProxyServer* proxy = p.client.proxies.route(p.server)) p.load.proxy = *proxy;
+  if (f.disable_tqdm)
+    p.notes.push_back("--disable-tqdm: no effect here (bench draws no progress bar; -q silences progress)");
   if (f.apply_chat_template) {
     p.notes.push_back(
         "--apply-chat-template: prompts are sent as text (cuprobe renders no chat template; a chat "
@@ -280,8 +309,12 @@ std::vector<std::string> parse_percentile_metrics(const std::string& text) {
     std::size_t end = std::min(text.find(',', pos), text.size());
     std::string m = text.substr(pos, end - pos);
     pos = end + 1;
-    if (m != "ttft" && m != "tpot" && m != "itl" && m != "e2el")
-      throw Error("--percentile-metrics: '" + m + "' is not one of ttft, tpot, itl, e2el", kExitUsage);
+    if (m != "ttft" && m != "tpot" && m != "itl" && m != "e2el" && m != "client_queue_time" &&
+        m != "e2el_including_client_queue") {
+      throw Error("--percentile-metrics: '" + m +
+                      "' is not one of ttft, tpot, itl, e2el, client_queue_time, e2el_including_client_queue",
+                  kExitUsage);
+    }
     out.push_back(m);
   }
   return out;
@@ -307,6 +340,8 @@ BenchOutputs plan_outputs(const BenchFlags& f, const CLI::App& app) {
   if (!f.output_file.empty()) o.results.push_back({f.output_file, "", fmt.empty() ? "sglang" : fmt, true});
   o.peer.detailed = f.save_detailed;
   o.peer.metrics = parse_percentile_metrics(f.percentile_metrics);
+  if (app.count("--percentiles") > 0) o.peer.percentiles = parse_percentiles(f.percentiles);
+  o.peer.identity = f.result_identity;
   for (const ResultTarget& t : o.results) refuse_output_over_inputs(t.path, o.inputs);  // before any load
   refuse_output_over_inputs(f.save_requests, o.inputs);
   return o;
@@ -342,6 +377,7 @@ std::optional<ProfileSettings> plan_profile(const BenchFlags& f, const BenchPlan
 
 BenchPlan plan_bench(const BenchFlags& f, const CLI::App& app) {
   BenchPlan p;
+  p.notes = check_peer_only_flags(app);  // refused ones first: nothing else matters then
   plan_target(f, p);
   plan_arrivals(f, p);
   plan_load(f, app, p);
@@ -360,6 +396,8 @@ BenchPlan plan_bench(const BenchFlags& f, const CLI::App& app) {
   p.quiet = f.quiet;
   p.label = f.label;
   p.outputs = plan_outputs(f, app);
+  // vLLM's --save-detailed writes every generated text: kept only then.
+  for (const ResultTarget& t : p.outputs.results) p.load.keep_text |= f.save_detailed && t.format == "vllm";
   return p;
 }
 

@@ -159,6 +159,7 @@ void Loop::issue(std::int64_t scheduled) {
   c->response.max_stamps =
       request.max_tokens > 0 ? static_cast<std::size_t>(request.max_tokens) + 16 : opt_.max_token_stamps;
   rec.content_ns.reserve(std::min<std::size_t>(c->response.max_stamps, 64));
+  c->response.decoder.keep_text = opt_.keep_text;
   c->slot = active_.size();
   active_.push_back(c);
   ++progress_.in_flight;

@@ -44,7 +44,7 @@ struct LoadOptions {
   std::vector<std::int64_t> arrival_offsets_ns;
   std::uint64_t requests = 0;         // measured requests to send; 0 = until duration
   std::int64_t duration_ns = 0;       // stop sending this long after the first measured request; 0 = none
-  std::uint64_t warmup_requests = 0;  // sent first, not measured
+  std::uint64_t warmup_requests = 0;  // sent first, not measured (bench runs its count warm-up apart, first)
   std::int64_t warmup_ns = 0;         // requests sent this early in the run are not measured
   std::int64_t request_timeout_ns = 600'000'000'000;
   std::int64_t run_timeout_ns = 3600'000'000'000;
@@ -53,6 +53,9 @@ struct LoadOptions {
   // Content timestamps kept per request when its max_tokens is unknown; with a
   // known max_tokens, that many (plus a little) are kept. Later events are counted.
   std::size_t max_token_stamps = 65536;
+  // Keep each request's generated text (RequestRecord::generated_text): vLLM's
+  // --save-detailed writes it.
+  bool keep_text = false;
   // https: every connection speaks TLS with this context (host is the name checked).
   std::shared_ptr<const TlsContext> tls;
   // Where to connect, tried in order; empty = resolve host:port, or the proxy's (the usual case).

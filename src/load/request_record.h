@@ -26,8 +26,9 @@ struct RequestRecord {
   std::int64_t expected_prompt_tokens = -1;  // what the prompt was built for, when known
   int http_status = 0;
   std::string response_id;
-  std::string error;         // "" = success; otherwise a reason key: "http_500", "timeout", ...
-  std::string error_detail;  // one line for people
+  std::string generated_text;  // only with LoadOptions::keep_text (vLLM's generated_texts)
+  std::string error;           // "" = success; otherwise a reason key: "http_500", "timeout", ...
+  std::string error_detail;    // one line for people
 
   bool ok() const { return error.empty(); }
   bool usage_reported() const { return completion_tokens >= 0; }

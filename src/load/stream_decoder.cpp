@@ -129,6 +129,10 @@ StreamChunk StreamDecoder::decode(std::string_view event, std::string_view data)
       chunk.has_content = bytes > 0 && bytes != generate_text_bytes_;
     }
     generate_text_bytes_ = bytes;
+    if (keep_text && chunk.has_content) {
+      chunk.text = text->get<std::string>();
+      chunk.text_whole = true;
+    }
     return chunk;
   }
 
@@ -147,11 +151,15 @@ StreamChunk StreamDecoder::decode(std::string_view event, std::string_view data)
       chunk.finished = true;
     }
     if (api_ == ApiKind::kCompletions) {
-      if (nonempty_string(choice, "text")) chunk.has_content = true;
+      if (nonempty_string(choice, "text")) {
+        chunk.has_content = true;
+        if (keep_text) chunk.text += choice["text"].get<std::string>();
+      }
     } else if (auto delta = choice.find("delta"); delta != choice.end() && delta->is_object()) {
       if (nonempty_string(*delta, "content") || nonempty_string(*delta, "reasoning_content") ||
           nonempty_string(*delta, "reasoning")) {
         chunk.has_content = true;
+        if (keep_text && nonempty_string(*delta, "content")) chunk.text += (*delta)["content"].get<std::string>();
       }
     }
   }

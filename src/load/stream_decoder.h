@@ -26,8 +26,10 @@ struct StreamChunk {
   bool finished = false;            // a finish_reason was set
   std::int64_t prompt_tokens = -1;  // from usage / meta_info, -1 when absent
   std::int64_t completion_tokens = -1;
-  std::string id;       // response id, when the event names one
-  std::string message;  // error message, or why the event is malformed
+  std::string text;         // with StreamDecoder::keep_text: the generated text of this event
+  bool text_whole = false;  // ... which is the whole text so far (/generate), not a piece
+  std::string id;           // response id, when the event names one
+  std::string message;      // error message, or why the event is malformed
 };
 
 // One per request: /generate sends the whole text so far in every event.
@@ -35,6 +37,9 @@ class StreamDecoder {
  public:
   explicit StreamDecoder(ApiKind api) : api_(api) {}
   StreamChunk decode(std::string_view event, std::string_view data);
+  // Fill StreamChunk::text (vLLM's generated_texts): completions' choices[].text,
+  // chat's delta.content, /generate's whole text.
+  bool keep_text = false;
 
  private:
   ApiKind api_;

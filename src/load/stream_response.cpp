@@ -53,6 +53,10 @@ void StreamResponse::on_event(std::string_view event, std::string_view data) {
   if (chunk.has_content) {
     ++rec.content_events;
     if (rec.content_ns.size() < max_stamps) rec.content_ns.push_back(now);
+    if (chunk.text_whole)
+      rec.generated_text = std::move(chunk.text);
+    else
+      rec.generated_text += chunk.text;
   }
   if (chunk.prompt_tokens >= 0) rec.prompt_tokens = chunk.prompt_tokens;
   if (chunk.completion_tokens >= 0) rec.completion_tokens = chunk.completion_tokens;

@@ -49,6 +49,9 @@ class Workload {
 
   // The turn to send as request `index` (the load loop's send order).
   Prompt next(std::uint64_t index);
+  // The first conversation's first turn, without starting a session (the peers'
+  // warm-up sends it, as their "test input").
+  Prompt first() const { return conversations_.front().turn(0); }
   // Request `index` ended (success or not): its session's next turn may go.
   void ended(std::uint64_t index);
 

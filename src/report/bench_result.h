@@ -39,11 +39,14 @@ std::pair<std::string, std::string> parse_metadata(const std::string& text);
 // What the peers' result files hold beyond their defaults.
 struct PeerResultOptions {
   bool detailed = false;             // vLLM's --save-detailed, SGLang's --output-details: per-request lists
-  std::vector<std::string> metrics;  // vLLM's --percentile-metrics; empty: ttft, tpot, itl and e2el
+  std::vector<std::string> metrics;  // vLLM's --percentile-metrics; empty: vLLM's default ttft, tpot, itl
+  std::vector<double> percentiles;   // vLLM's --metric-percentiles; empty: vLLM's default 99
+  bool identity = false;             // --result-identity: cuprobe's identity under "cuprobe" (vLLM's format)
 };
 
-// vLLM's result object (keys as vllm/benchmarks/serve.py writes them), with
-// cuprobe's identity keys added.
+// vLLM's result object: the keys vllm/benchmarks/serve.py (main_async and
+// benchmark) writes, with its types and units (seconds in lists, ms in
+// statistics), and cuprobe's identity only when asked (options.identity).
 nlohmann::ordered_json bench_result_vllm(const BenchReport& report, const PeerResultOptions& options = {});
 // SGLang's bench_serving result line (keys as python/sglang/benchmark/serving.py writes them).
 nlohmann::ordered_json bench_result_sglang(const BenchReport& report, const PeerResultOptions& options = {});
@@ -51,8 +54,9 @@ nlohmann::ordered_json bench_result_sglang(const BenchReport& report, const Peer
 // (LABEL: --label, else the backend; a ramp: LABEL-ramp-up-KIND-STARTqps-ENDqps...).
 std::string vllm_result_filename(const BenchReport& report);
 // The peers' per-request lists of the measured requests: input_lens, output_lens,
-// ttfts and itls (seconds), errors ("" for a success).
-void add_result_details(nlohmann::ordered_json& result, const BenchReport& report);
+// ttfts and itls (seconds), errors ("" for a success); with `vllm`, vLLM's
+// start_times (CLOCK_MONOTONIC seconds, as time.perf_counter) and generated_texts too.
+void add_result_details(nlohmann::ordered_json& result, const BenchReport& report, bool vllm = false);
 // The CSV header and one row (the whole run's figures).
 std::string bench_result_csv_header(const std::vector<double>& percentiles);
 std::string bench_result_csv_row(const BenchReport& report);

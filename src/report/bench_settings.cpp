@@ -31,7 +31,8 @@ nlohmann::ordered_json bench_settings_json(const BenchSettings& s, const LoadOpt
   j["output_len"] = s.output_len;
   j["ignore_eos"] = s.ignore_eos;
   j["stream_options"] = s.stream_options && load.api != ApiKind::kGenerate;
-  j["temperature"] = s.temperature;
+  j["temperature"] = s.temperature ? nlohmann::ordered_json(*s.temperature) : nlohmann::ordered_json();
+  j["request_body"] = s.request_body;
   j["sampling"] = s.sampling;
   j["seed"] = load.seed;
   j["request_timeout_s"] = load.request_timeout_ns / 1e9;

@@ -23,7 +23,9 @@ struct BenchSettings {
   std::optional<nlohmann::ordered_json> dataset;  // the workload's settings (--dataset-name)
   std::int64_t output_len = 0;
   bool ignore_eos = true, stream_options = true;  // as sent (after the field probe)
-  double temperature = 0, max_error_rate = 0;
+  std::optional<double> temperature;              // as sent; none: the server's default
+  std::string request_body;                       // whose request bodies: cuprobe, vllm or sglang
+  double max_error_rate = 0;
   std::vector<std::string> fields_dropped;
   nlohmann::ordered_json notes = nlohmann::ordered_json::array();
   std::vector<double> percentiles;

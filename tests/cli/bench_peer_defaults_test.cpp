@@ -10,7 +10,8 @@
 // --port 8000, --endpoint /v1/completions, --metric-percentiles "99",
 // --percentile-metrics ttft,tpot,itl, --ready-check-timeout-sec 600,
 // --random-input-len 1024, --random-output-len 128, --random-range-ratio 0.0,
-// temperature 0.0 when not given (greedy).
+// no temperature when not given (main_async: "no longer sets temperature==0"),
+// ignore_eos for the random dataset, --request-id-prefix bench-<8 hex>-.
 // SGLang: python/sglang/benchmark/serving.py (cli_main, run_benchmark) at commit
 // 00f9ec47 (what `python -m sglang.bench_serving` runs): --num-prompts 1000,
 // --request-rate inf, --max-concurrency None, --warmup-requests 1, --port by
@@ -55,7 +56,10 @@ TEST(BenchPeerDefaults, VllmLineGetsVllmsDefaults) {
   EXPECT_FALSE(b.max_concurrency.has_value());
   EXPECT_EQ(b.load.warmup_requests, 0u);  // --num-warmups 0
   EXPECT_EQ(b.load.burstiness, 1.0);
-  EXPECT_EQ(b.request.temperature, 0.0);
+  EXPECT_FALSE(b.request.temperature.has_value());  // the server's default
+  EXPECT_EQ(b.request.style, BodyStyle::kVllm);
+  EXPECT_TRUE(b.request.ignore_eos);  // the random dataset
+  EXPECT_EQ(b.request.request_id_prefix.rfind("bench-", 0), 0u);
   ASSERT_TRUE(b.workload.has_value());  // --dataset-name random
   const RandomSpec& r = b.workload->flags.random;
   EXPECT_EQ(b.workload->flags.dataset_name, "random");
@@ -79,7 +83,11 @@ TEST(BenchPeerDefaults, SglangLineGetsSglangsDefaults) {
   EXPECT_EQ(b.server.port, 30000);
   EXPECT_EQ(b.endpoint, "/generate");
   EXPECT_EQ(b.load.requests, 1000u);
-  EXPECT_EQ(b.load.concurrency, 1001);    // every request at once, the warm-up included
+  EXPECT_EQ(b.load.concurrency, 1000);  // every request at once (the warm-up runs before, apart)
+  EXPECT_EQ(b.request.style, BodyStyle::kSglang);
+  EXPECT_TRUE(b.request.ignore_eos);
+  EXPECT_FALSE(b.request.stream_options);
+  EXPECT_TRUE(b.request.request_id_prefix.empty());
   EXPECT_EQ(b.load.warmup_requests, 1u);  // --warmup-requests 1
   ASSERT_TRUE(b.workload.has_value());    // SGLang's sharegpt needs a file: random, with a note
   const RandomSpec& r = b.workload->flags.random;

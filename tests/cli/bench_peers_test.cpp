@@ -262,6 +262,8 @@ TEST(BenchPeers, VllmFormulasOnSavedRequestsReproduceTheResult) {
                         "ttft:3 tpot:2.5",
                         "--percentiles",
                         "50,90,95,99,99.9",
+                        "--percentile-metrics",
+                        "ttft,tpot,itl,e2el",
                         "--save-requests",
                         dir + "/requests.jsonl",
                         "--save-result",

@@ -93,23 +93,65 @@ const std::set<std::string> kVllmKeys = joined({{"date",
                                                 stats("ttft", kVllmStats),
                                                 stats("tpot", kVllmStats),
                                                 stats("itl", kVllmStats)});
-// vLLM writes these per-request lists even without --save-detailed; cuprobe keeps
-// per-request data in --save-requests instead.
-const std::set<std::string> kVllmOnly = {"latencies", "queue_times"};
-// cuprobe writes E2E latency as if --percentile-metrics named e2el, and its identity.
-const std::set<std::string> kCuprobeOnlyVllm = joined({stats("e2el", kVllmStats), {"cuprobe"}});
-
 TEST(BenchResultPeerKeys, VllmKeysAreVllmsKeys) {
   LoadResult load;
-  std::set<std::string> got = keys_of(bench_result_vllm(closed_loop_report(load)));
-  std::set<std::string> want;
-  for (const auto& k : kVllmKeys)
-    if (!kVllmOnly.count(k)) want.insert(k);
-  want.insert(kCuprobeOnlyVllm.begin(), kCuprobeOnlyVllm.end());
-  EXPECT_EQ(got, want);
+  EXPECT_EQ(keys_of(bench_result_vllm(closed_loop_report(load))), kVllmKeys);
   std::string doc = bench_doc();
-  for (const auto& k : kVllmOnly) EXPECT_NE(doc.find("`" + k + "`"), std::string::npos) << k;
-  EXPECT_NE(doc.find("`e2el`"), std::string::npos);
+  for (const char* k : {"latencies", "queue_times", "e2el"})
+    EXPECT_NE(doc.find(std::string("`") + k + "`"), std::string::npos) << k;
+}
+
+// What vLLM adds on request: --save-detailed (input_lens, output_lens, ttfts, itls,
+// start_times, generated_texts, errors), a ramp (ramp_up_* and rps_change_events),
+// client_queue_time and e2el_including_client_queue among --percentile-metrics
+// (written under --max-concurrency; the second only with a finite rate), cuprobe's
+// identity with --result-identity.
+TEST(BenchResultPeerKeys, VllmKeysOnRequest) {
+  LoadResult load;
+  load.records.resize(3);
+  for (std::size_t i = 0; i < load.records.size(); ++i) {
+    RequestRecord& rec = load.records[i];
+    rec.scheduled_ns = 1'000'000'000 + static_cast<std::int64_t>(i) * 100'000'000;
+    rec.send_ns = rec.scheduled_ns + 5'000'000;
+    rec.end_ns = rec.send_ns + 50'000'000;
+    rec.generated_text = "t" + std::to_string(i);
+  }
+  load.records[2].error = "http_500";
+  BenchReport r = closed_loop_report(load);
+  r.settings["mode"] = "open_loop";
+  r.settings["rate"] = 10.0;
+  PeerResultOptions o;
+  o.detailed = true;
+  o.identity = true;
+  o.metrics = {"ttft", "client_queue_time", "e2el_including_client_queue"};
+  nlohmann::ordered_json j = bench_result_vllm(r, o);
+  std::set<std::string> want = kVllmKeys;
+  for (const char* k : {"mean_tpot_ms", "median_tpot_ms", "std_tpot_ms", "p99_tpot_ms", "mean_itl_ms", "median_itl_ms",
+                        "std_itl_ms", "p99_itl_ms"})
+    want.erase(k);
+  want.insert({"input_lens", "output_lens", "ttfts", "itls", "start_times", "generated_texts", "errors", "cuprobe"});
+  want.merge(stats("client_queue_time", kVllmStats));
+  want.merge(stats("e2el_including_client_queue", kVllmStats));
+  EXPECT_EQ(keys_of(j), want);
+  // Types and units: lists of seconds, one entry per measured request; statistics in ms.
+  EXPECT_EQ(j["latencies"], nlohmann::ordered_json::parse("[0.05, 0.05, 0.0]"));  // 0.0: failed (vLLM's default)
+  EXPECT_EQ(j["queue_times"], nlohmann::ordered_json::parse("[0.005, 0.005, 0.005]"));
+  EXPECT_DOUBLE_EQ(j["mean_client_queue_time_ms"].get<double>(), 5);  // successful requests only
+  EXPECT_DOUBLE_EQ(j["mean_e2el_including_client_queue_ms"].get<double>(), 55);
+  EXPECT_DOUBLE_EQ(j["start_times"][1].get<double>(), 1.105);
+  EXPECT_EQ(j["generated_texts"][0], "t0");
+
+  // A ramp: vLLM's ramp keys and its integer-rate events.
+  r.settings.erase("rate");
+  r.settings["ramp_up"] = "linear";
+  r.settings["ramp_up_start_rps"] = 1.0;
+  r.settings["ramp_up_end_rps"] = 3.0;
+  j = bench_result_vllm(r);
+  for (const char* k : {"ramp_up_strategy", "ramp_up_start_rps", "ramp_up_end_rps", "rps_change_events"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  ASSERT_EQ(j["rps_change_events"].size(), 3u);  // 1 at the start, 2 and 3 as requests 1 and 2 go
+  EXPECT_EQ(j["rps_change_events"][2]["rps"], 3);
+  EXPECT_EQ(j["rps_change_events"][0]["timestamp"].get<std::string>().size(), 26u);  // 2026-12-04T21:05:03.123456
 }
 
 // SGLang's bench_serving result line (its `result` dict, without --output-details or
@@ -165,7 +207,8 @@ TEST(BenchResultPeerKeys, PercentileMetricsAndDetails) {
   std::set<std::string> got = keys_of(bench_result_vllm(closed_loop_report(load), o));
   EXPECT_TRUE(got.count("p99_ttft_ms") && got.count("mean_e2el_ms"));
   EXPECT_FALSE(got.count("mean_tpot_ms") || got.count("mean_itl_ms"));
-  for (const char* k : {"input_lens", "output_lens", "ttfts", "itls", "errors"}) EXPECT_TRUE(got.count(k)) << k;
+  for (const char* k : {"input_lens", "output_lens", "ttfts", "itls", "start_times", "generated_texts", "errors"})
+    EXPECT_TRUE(got.count(k)) << k;
   nlohmann::ordered_json s = bench_result_sglang(closed_loop_report(load), o);
   EXPECT_EQ(s["errors"].size(), 2u);
   EXPECT_EQ(s["errors"][0], "");

@@ -35,8 +35,12 @@ BenchReport sample_report(const LoadResult& load) {
 
 TEST(BenchResult, VllmKeys) {
   LoadResult load;
-  nlohmann::ordered_json j = bench_result_vllm(sample_report(load));
-  // Every key, exactly: tests/report/bench_result_peer_keys_test.cpp. Here: one per --percentiles value.
+  PeerResultOptions o;
+  o.percentiles = {50, 99.9};
+  o.metrics = {"ttft", "e2el"};
+  o.identity = true;
+  nlohmann::ordered_json j = bench_result_vllm(sample_report(load), o);
+  // Every key, exactly: tests/report/bench_result_peer_keys_test.cpp. Here: one per --metric-percentiles value.
   for (const char* key : {"p50_ttft_ms", "p99.9_ttft_ms", "p99.9_e2el_ms"}) EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["backend"], "openai");
   EXPECT_EQ(j["label"], "run-a");

@@ -117,6 +117,16 @@ def main():
     check("max_output_tokens_per_s", peak_out, exact=True)
     check("max_concurrent_requests", peak_conc, exact=True)
     check("rtfx", 0.0, exact=True)
+    # vLLM's per-request lists (seconds, every measured request in send order):
+    # latency 0.0 for a failure; queue time from the arrival (closed loop: the first send).
+    closed = result.get("request_rate") == "inf"
+    first_send = min(r["send_ns"] for r in records)
+    lat = [(r["end_ns"] - r["send_ns"]) / 1e9 if r["ok"] else 0.0 for r in records]
+    queue = [max(0, r["send_ns"] - (first_send if closed else r["scheduled_ns"])) / 1e9 for r in records]
+    for key, want in (("latencies", lat), ("queue_times", queue)):
+        got = result.get(key) or []
+        if len(got) != len(want) or any(not math.isclose(g, w, rel_tol=1e-9, abs_tol=1e-12) for g, w in zip(got, want)):
+            failures.append(f"{key}: cuprobe {got[:3]}..., vLLM's formula {want[:3]}...")
     for name, xs in (("ttft", ttfts), ("tpot", tpots), ("itl", itls), ("e2el", e2els)):
         check(f"mean_{name}_ms", mean(xs))
         check(f"median_{name}_ms", percentile(xs, 50))

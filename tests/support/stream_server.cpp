@@ -359,13 +359,18 @@ struct StreamServer::Impl {
     } else {
       if (c.api == Api::kChat && req.contains("messages") && req["messages"].is_array()) {
         for (const auto& m : req["messages"]) {
-          if (m.is_object() && m.contains("content") && m["content"].is_string())
-            prompt += m["content"].get<std::string>() + " ";
+          if (!m.is_object() || !m.contains("content")) continue;
+          if (m["content"].is_string()) prompt += m["content"].get<std::string>() + " ";
+          if (m["content"].is_array()) {  // vLLM's text parts: [{"type": "text", "text": ...}]
+            for (const auto& part : m["content"])
+              if (part.is_object() && part.value("type", "") == "text") prompt += part.value("text", "");
+            prompt += " ";
+          }
         }
       } else {
         prompt = req.value("prompt", "");
       }
-      max_tokens = req.value("max_tokens", max_tokens);
+      max_tokens = req.value("max_completion_tokens", req.value("max_tokens", max_tokens));  // as vLLM's server
       ignore_eos = req.value("ignore_eos", false);
       c.include_usage = req.contains("stream_options") && req["stream_options"].is_object() &&
                         req["stream_options"].value("include_usage", false);
