@@ -58,6 +58,8 @@ void declare(CLI::App& app, AnalyzeFlags& f) {
 // The flags are the plan but for --peak, which sets the options' peaks.
 AnalyzeFlags plan(AnalyzeFlags f) {
   apply_peak_flag(f.peak, f.options);
+  if (f.csv_dir == "-")
+    throw Error("--csv names a directory for several tables, not stdout ('-'): use --json", kExitUsage);
   return f;
 }
 

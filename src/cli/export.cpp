@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -52,17 +51,12 @@ int run_export(int argc, char** argv) {
     else
       write_chrome_trace(ranks.front(), out);
   };
-  if (output == "-") {
-    write(std::cout);
-    std::cout.flush();
-    if (!std::cout) throw Error("writing to stdout failed");
-  } else {
-    std::vector<std::string> read = profile_files(ranks);
-    read.insert(read.end(), inputs.begin(), inputs.end());  // an output over any file read is refused
-    AtomicFile file(output, read);
-    write(file.stream());
-    file.commit();
-  }
+  // '-', /dev/stdout, a FIFO or a device are streamed into; a file is replaced whole (AtomicFile).
+  std::vector<std::string> read = profile_files(ranks);
+  read.insert(read.end(), inputs.begin(), inputs.end());  // an output over any file read is refused
+  AtomicFile file(output, read);
+  write(file.stream());
+  file.commit();
   std::size_t gpu = 0, cpu = 0, counters = 0;
   bool complete = true;
   for (const Profile& p : ranks) {

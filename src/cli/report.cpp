@@ -62,7 +62,7 @@ int run_report(int argc, char** argv) {
   AnalyzeOptions options;
   app.add_option("inputs", inputs,
                  "traces, run files, or directories of them (one file per rank); none for a bench page");
-  app.add_option("-o,--output", output, "the HTML file to write")->required();
+  app.add_option("-o,--output", output, "the HTML file to write ('-' for stdout)")->required();
   app.add_option("--baseline", baseline_arg, "the run to compare against (files, comma-separated for ranks)");
   app.add_option("--bench", bench, "a `cuprobe bench --json` result: latency and throughput views");
   app.add_option("--requests", requests, "the bench's per-request lines (--save-requests): distributions over time")
