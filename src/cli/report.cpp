@@ -9,15 +9,14 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "analysis/analyze.h"
 #include "analysis/diff.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "common/atomic_file.h"
+#include "common/bounded_read.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
 #include "common/say.h"
@@ -31,14 +30,8 @@
 namespace cuprobe {
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(path, "read failed");
-  return ss.str();
-}
+// A bench result, its request lines or samples: bounded, a device refused (common/bounded_read).
+std::string read_text(const std::string& path) { return read_bounded_file(path, std::uint64_t{4} << 30); }
 
 std::string utc_now() {
   std::time_t now = std::time(nullptr);
