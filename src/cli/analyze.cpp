@@ -63,6 +63,8 @@ void declare(CLI::App& app, AnalyzeFlags& f) {
 AnalyzeFlags plan(AnalyzeFlags f) {
   apply_peak_flag(f.peak, f.options);
   f.options.hta_window = f.hta_window == "all" ? HtaWindow::kAll : HtaWindow::kDefault;
+  if (f.csv_dir == "-")
+    throw Error("--csv names a directory for several tables, not stdout ('-'): use --json", kExitUsage);
   return f;
 }
 

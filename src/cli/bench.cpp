@@ -9,8 +9,6 @@
 #include <cstdio>
 #include <deque>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +29,8 @@
 #include "common/atomic_file.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/output_target.h"
+#include "common/safe_file_name.h"
 #include "common/say.h"
 #include "common/stop_signals.h"
 #include "common/utf8.h"
@@ -102,31 +102,44 @@ int run_exit_code(const BenchReport& report, const HttpUrl& server, const std::s
   return kExitOk;
 }
 
-// One result file: vLLM's default name made now (the model and the date are known),
-// its directory created, its text kept where the result is appended.
-void write_result(const std::vector<BenchReport>& reports, const ResultTarget& t, const BenchOutputs& o) {
-  std::string path = t.path;
-  if (path.empty()) path = (t.dir.empty() ? "" : t.dir + "/") + vllm_result_filename(reports.back());
-  if (!t.dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(t.dir, ec);
-    if (ec) throw Error("--result-dir " + t.dir + ": " + ec.message());
+// Every output checked before the first request (issue 39): --result-dir created, each
+// file's directory proven writable; a run's measurements are never lost to a typo.
+void check_outputs(const BenchOutputs& o) {
+  if (!o.save_requests.empty()) check_writable(o.save_requests);
+  for (const ResultTarget& t : o.results) {
+    if (!t.dir.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(t.dir, ec);
+      if (ec) throw Error("--result-dir " + t.dir + ": " + ec.message());
+    }
+    // vLLM's default name is made when the result is known: its directory is what can be checked now.
+    check_writable(t.path.empty() ? (t.dir.empty() ? "." : t.dir) + "/result.json" : t.path,
+                   t.append || t.format == "sglang");
   }
-  std::string existing;
-  if (t.append || t.format == "sglang") {  // SGLang appends its line to the file.
-    std::ifstream in(path, std::ios::binary);
-    if (in) existing.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  write_file_atomically(path, bench_saved_result(reports, t.format, std::move(existing), o.peer), o.inputs);
 }
 
-// stdout (text, --json or --csv), --save-requests and the result files, for one run or a sweep.
+// One result file: vLLM's default name made now (the model and the date are known; the
+// server's model id made safe as a file name); appended to where asked, the target never read.
+void write_result(const std::vector<BenchReport>& reports, const ResultTarget& t, const BenchOutputs& o) {
+  std::string path = t.path;
+  if (path.empty()) path = (t.dir.empty() ? "" : t.dir + "/") + safe_file_name(vllm_result_filename(reports.back()));
+  // SGLang appends its line; only the target's last byte is read (a '-', a FIFO: none).
+  std::string tail = t.append || t.format == "sglang" ? last_byte_of(path) : "";
+  std::string text = bench_saved_result(reports, t.format, tail, o.peer);
+  if (tail.empty())
+    write_file_atomically(path, text, o.inputs);
+  else
+    append_to_file(path, std::string_view(text).substr(tail.size()), o.inputs);
+}
+
+// stdout (text, --json or --csv), --save-requests and the result files, for one run or a sweep:
+// stdout first, so a file that fails after the run loses no measurement.
 void write_bench_outputs(const std::vector<BenchReport>& reports, const BenchOutputs& o) {
   std::string out = bench_stdout(reports, o.json, o.csv);
-  if (!o.save_requests.empty()) write_file_atomically(o.save_requests, bench_requests_jsonl(reports), o.inputs);
-  for (const ResultTarget& t : o.results) write_result(reports, t, o);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
+  if (!o.save_requests.empty()) write_file_atomically(o.save_requests, bench_requests_jsonl(reports), o.inputs);
+  for (const ResultTarget& t : o.results) write_result(reports, t, o);
 }
 
 // The counters over the whole run, started before any load is sent: exit 3 when they are
@@ -391,6 +404,7 @@ class BenchRuns {
 };
 
 int run(const BenchPlan& p) {
+  check_outputs(p.outputs);
   std::string sample_note;
   std::unique_ptr<SamplerThread> sampler = start_counters(p, sample_note);
   RequestTemplate tpl = p.request;

@@ -8,7 +8,6 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -68,12 +67,7 @@ void write_trace(const ExportPlan& p, const std::vector<Profile>& ranks) {
     else
       write_chrome_trace(ranks.front(), out);
   };
-  if (p.output == "-") {
-    write(std::cout);
-    std::cout.flush();
-    if (!std::cout) throw Error("writing to stdout failed");
-    return;
-  }
+  // '-', /dev/stdout, a FIFO or a device are streamed into; a file is replaced whole (AtomicFile).
   std::vector<std::string> read = profile_files(ranks);
   read.insert(read.end(), p.inputs.begin(), p.inputs.end());  // an output over any file read is refused
   AtomicFile file(p.output, read);

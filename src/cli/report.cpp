@@ -7,15 +7,14 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "analysis/analyze.h"
 #include "analysis/diff.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "common/atomic_file.h"
+#include "common/bounded_read.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
 #include "common/say.h"
@@ -29,14 +28,8 @@
 namespace cuprobe {
 namespace {
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw InputError(path, "read failed");
-  return ss.str();
-}
+// A bench result, its request lines or samples: bounded, a device refused (common/bounded_read).
+std::string read_text(const std::string& path) { return read_bounded_file(path, std::uint64_t{4} << 30); }
 
 std::string utc_now() {
   std::time_t now = std::time(nullptr);
@@ -56,7 +49,7 @@ struct ReportFlags {
 void declare(CLI::App& app, ReportFlags& f) {
   app.add_option("inputs", f.inputs,
                  "traces, run files, or directories of them (one file per rank); none for a bench page");
-  app.add_option("-o,--output", f.output, "the HTML file to write")->required();
+  app.add_option("-o,--output", f.output, "the HTML file to write ('-' for stdout)")->required();
   app.add_option("--baseline", f.baseline, "the run to compare against (files, comma-separated for ranks)");
   app.add_option("--bench", f.bench, "a `cuprobe bench --json` result: latency and throughput views");
   app.add_option("--requests", f.requests, "the bench's per-request lines (--save-requests): distributions over time")

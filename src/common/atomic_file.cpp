@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <random>
 #include <streambuf>
 
@@ -40,14 +43,33 @@ void sync_directory(const std::string& path) {
 }
 
 [[noreturn]] void fail(const std::string& path, const char* what, int err) {
-  throw Error(std::string(what) + " " + path + ": " + errno_text(err));
+  throw Error(std::string(what) + " " + (path == "-" ? std::string("stdout") : path) + ": " + errno_text(err));
+}
+
+// N of "PREFIX" + N (decimal digits only, at most INT_MAX); -1 otherwise.
+int number_after(const std::string& path, std::string_view prefix) {
+  if (!path.starts_with(prefix) || path.size() == prefix.size() || path.size() - prefix.size() > 10) return -1;
+  long long n = 0;
+  for (char c : std::string_view(path).substr(prefix.size())) {
+    if (c < '0' || c > '9') return -1;
+    n = n * 10 + (c - '0');
+  }
+  return n <= INT_MAX ? static_cast<int>(n) : -1;
 }
 
 }  // namespace
 
+int descriptor_named(const std::string& path) {
+  if (path == "-" || path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  int n = number_after(path, "/dev/fd/");
+  return n >= 0 ? n : number_after(path, "/proc/self/fd/");
+}
+
 void refuse_output_over_inputs(const std::string& output, const std::vector<std::string>& inputs) {
   struct stat out {};
   if (output.empty() || output == "-" || ::stat(output.c_str(), &out) != 0) return;
+  if (!S_ISREG(out.st_mode)) return;  // a device or a FIFO read and written is not a file destroyed
   for (const std::string& input : inputs) {
     struct stat in {};
     if (input.empty() || input == "-" || ::stat(input.c_str(), &in) != 0) continue;
@@ -95,6 +117,31 @@ class AtomicFile::Buffer final : public std::streambuf {
 
 AtomicFile::AtomicFile(std::string path, const std::vector<std::string>& inputs) : path_(std::move(path)) {
   refuse_output_over_inputs(path_, inputs);
+  if (int named = descriptor_named(path_); named >= 0) {  // the shell's descriptor: its offset and mode kept
+    int flags = ::fcntl(named, F_GETFL);
+    if (flags < 0) fail(path_, "cannot write", errno);
+    if ((flags & O_ACCMODE) == O_RDONLY) fail(path_, "cannot write", EBADF);
+    if (named == 1) {  // what was printed before comes first
+      std::cout.flush();
+      std::fflush(stdout);
+    }
+    int fd = ::fcntl(named, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0) fail(path_, "cannot write", errno);
+    open_in_place(fd);
+    return;
+  }
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    if (S_ISSOCK(st.st_mode))
+      throw Error("cannot write " + path_ + ": it is a socket; give a file, a FIFO or '-' (stdout)");
+    int fd = ::open(path_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);  // never created, never truncated
+    if (fd < 0) fail(path_, "cannot write", errno);
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      open_in_place(fd);
+      return;
+    }
+    ::close(fd);  // replaced by a regular file meanwhile: that one is renamed over, as any
+  }
   for (int attempt = 0; fd_ < 0; ++attempt) {
     temp_ = random_sibling(path_, "partial");
     fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
@@ -104,6 +151,13 @@ AtomicFile::AtomicFile(std::string path, const std::vector<std::string>& inputs)
       fail(path_, "cannot write", err);
     }
   }
+  buffer_ = std::make_unique<Buffer>(fd_);
+  out_ = std::make_unique<std::ostream>(buffer_.get());
+}
+
+void AtomicFile::open_in_place(int fd) {
+  fd_ = fd;
+  in_place_ = true;
   buffer_ = std::make_unique<Buffer>(fd_);
   out_ = std::make_unique<std::ostream>(buffer_.get());
 }
@@ -124,6 +178,7 @@ void AtomicFile::finish() {
   int err = buffer_->error();
   if (err == 0 && !*out_) err = EIO;
   if (err == 0 && ::fsync(fd_) != 0) err = errno;
+  if (in_place_ && (err == EINVAL || err == EROFS)) err = 0;  // a pipe, a terminal, /dev/null: nothing to sync
   if (err == 0 && ::close(std::exchange(fd_, -1)) != 0) err = errno;
   if (err != 0) {
     discard();
@@ -149,6 +204,7 @@ void commit_together(std::vector<AtomicFile*> files) {
     }
   };
   for (std::size_t i = 0; i < files.size() && files.size() > 1; ++i) {
+    if (files[i]->in_place_) continue;
     for (int attempt = 0; attempt < 100; ++attempt) {
       std::string name = random_sibling(files[i]->path_, "previous");
       if (::link(files[i]->path_.c_str(), name.c_str()) == 0) {
@@ -160,12 +216,14 @@ void commit_together(std::vector<AtomicFile*> files) {
     existed[i] = !kept[i].empty() || errno != ENOENT;
   }
   for (std::size_t i = 0; i < files.size(); ++i) {
+    if (files[i]->in_place_) continue;
     if (::rename(files[i]->temp_.c_str(), files[i]->path_.c_str()) == 0) {
       files[i]->temp_.clear();
       continue;
     }
     int err = errno;
     for (std::size_t j = 0; j < i; ++j) {  // put back what was replaced, remove what was not there
+      if (files[j]->in_place_) continue;
       if (!existed[j]) {
         ::unlink(files[j]->path_.c_str());
       } else if (!kept[j].empty() && ::rename(kept[j].c_str(), files[j]->path_.c_str()) == 0) {
@@ -177,7 +235,9 @@ void commit_together(std::vector<AtomicFile*> files) {
     fail(files[i]->path_, "cannot replace", err);
   }
   drop_kept();
-  for (AtomicFile* f : files) sync_directory(f->path_);
+  for (AtomicFile* f : files) {
+    if (!f->in_place_) sync_directory(f->path_);
+  }
 }
 
 void write_file_atomically(const std::string& path, std::string_view content, const std::vector<std::string>& inputs) {

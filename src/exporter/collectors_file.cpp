@@ -1,9 +1,9 @@
 #include "exporter/collectors_file.h"
 
-#include <fstream>
-#include <sstream>
+#include <cstdint>
 
 #include "collect/counters/counter_columns.h"
+#include "common/bounded_read.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
 
@@ -62,12 +62,17 @@ CollectorsFile parse_collectors_text(std::string_view text, const std::string& p
   return file;
 }
 
+// dcgm-exporter's files are a few KiB: a megabyte is no counters file (a device or an endless FIFO stops here).
+constexpr std::uint64_t kMaxCollectorsFileBytes = 1 << 20;
+
 CollectorsFile read_collectors_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read collectors file " + path, kExitUsage);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_collectors_text(text.str(), path);
+  std::string text;
+  try {
+    text = read_bounded_file(path, kMaxCollectorsFileBytes);  // a device or a FIFO without end: one line
+  } catch (const Error& e) {
+    throw Error(std::string("collectors file ") + e.what(), kExitUsage);
+  }
+  return parse_collectors_text(text, path);
 }
 
 std::vector<std::string> unknown_fields(const CollectorsFile& file) {

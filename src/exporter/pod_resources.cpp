@@ -1,5 +1,6 @@
 #include "exporter/pod_resources.h"
 
+#include <new>
 #include <vector>
 
 #include "common/error.h"
@@ -8,6 +9,20 @@
 
 namespace cuprobe {
 namespace {
+
+// Bounds on what the kubelet's reply can make us hold (issue 39: each device's entry copies its pod's names,
+// so a 2 MB reply of long names cost ~4 GB): Kubernetes names are at most 253 bytes, a node holds far fewer
+// GPU devices (MIG instances included) than this.
+constexpr std::size_t kMaxNameBytes = 253;
+constexpr std::size_t kMaxGpuDevices = 4096;
+
+std::string_view checked_name(std::string_view name, const char* what) {
+  if (name.size() > kMaxNameBytes) {
+    throw Error(std::string(what) + " of " + std::to_string(name.size()) + " bytes (Kubernetes names are at most " +
+                std::to_string(kMaxNameBytes) + ")");
+  }
+  return name;
+}
 
 // ContainerDevices{string resource_name = 1; repeated string device_ids = 2; TopologyInfo topology = 3}
 void read_devices(std::string_view message, const PodRef& owner, std::map<std::string, PodRef>& out) {
@@ -23,6 +38,10 @@ void read_devices(std::string_view message, const PodRef& owner, std::map<std::s
   for (std::string_view id : ids) {
     std::string_view uuid = id.substr(0, id.find("::"));
     if (!uuid.starts_with("GPU-") && !uuid.starts_with("MIG-")) continue;
+    if (uuid.size() > kMaxNameBytes) continue;
+    if (out.size() >= kMaxGpuDevices && !out.contains(std::string(uuid))) {
+      throw Error("more than " + std::to_string(kMaxGpuDevices) + " GPU devices listed");
+    }
     out.emplace(std::string(uuid), owner);
   }
 }
@@ -33,7 +52,7 @@ void read_container(std::string_view message, PodRef owner, std::map<std::string
   ProtobufReader r(message);
   while (r.next()) {
     if (r.wire_type() != ProtobufReader::kLengthDelimited) continue;
-    if (r.field() == 1) owner.container = r.bytes();
+    if (r.field() == 1) owner.container = checked_name(r.bytes(), "a container name");
     if (r.field() == 2) devices.push_back(r.bytes());
   }
   for (std::string_view d : devices) read_devices(d, owner, out);
@@ -46,8 +65,8 @@ void read_pod(std::string_view message, std::map<std::string, PodRef>& out) {
   ProtobufReader r(message);
   while (r.next()) {
     if (r.wire_type() != ProtobufReader::kLengthDelimited) continue;
-    if (r.field() == 1) pod.pod = r.bytes();
-    if (r.field() == 2) pod.pod_namespace = r.bytes();
+    if (r.field() == 1) pod.pod = checked_name(r.bytes(), "a pod name");
+    if (r.field() == 2) pod.pod_namespace = checked_name(r.bytes(), "a namespace");
     if (r.field() == 3) containers.push_back(r.bytes());
   }
   for (std::string_view c : containers) read_container(c, pod, out);
@@ -78,6 +97,9 @@ std::map<std::string, PodRef> list_pod_resources(const std::string& socket_path,
     return parse_pod_resources(response);
   } catch (const Error& e) {
     throw Error(socket_path + ": ListPodResourcesResponse: " + e.what());
+  } catch (const std::bad_alloc&) {  // never out of the lookup thread
+    throw Error(socket_path + ": ListPodResourcesResponse: out of memory reading " + std::to_string(response.size()) +
+                " bytes");
   }
 }
 

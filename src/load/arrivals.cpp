@@ -40,6 +40,8 @@ double ArrivalRandom::gamma(double shape, double scale) {
   }
 }
 
+constexpr double kMinRequestRate = 1e-6;  // --rate 1e-300 planned arrivals past any clock
+
 double ramped_rate(const ArrivalPlan& plan, std::uint64_t index) {
   if (plan.ramp == RampUp::kNone) return plan.rate;
   double progress = static_cast<double>(index) / static_cast<double>(std::max<std::uint64_t>(plan.total, 2) - 1);
@@ -78,16 +80,20 @@ std::int64_t ArrivalSchedule::next_offset_ns() {
     t = cumulative_s_;
   }
   ++index_;
-  return static_cast<std::int64_t>(std::llround(t * 1e9));
+  return static_cast<std::int64_t>(std::llround(std::min(t, 1e9) * 1e9));  // 31 years at most: no clock overflow
 }
 
 std::string check_arrival_plan(const ArrivalPlan& plan) {
   if (!(plan.burstiness > 0)) return "--burstiness must be positive";
-  if (plan.ramp == RampUp::kNone) return plan.rate > 0 ? "" : "the request rate must be positive";
+  if (plan.ramp == RampUp::kNone) {
+    if (!(plan.rate > 0)) return "the request rate must be positive";
+    return plan.rate < kMinRequestRate ? "the request rate must be at least 1e-06 requests/s (one in 11.6 days)" : "";
+  }
   if (plan.total == 0)
     return "--ramp-up spans the planned requests: it needs -n, without --duration or a timed --warmup";
   // vLLM asserts a positive rate for every request: a ramp from 0 cannot send its first one.
   if (plan.ramp_start_rps <= 0 || plan.ramp_end_rps <= 0) return "--ramp-up rates must be positive";
+  if (plan.ramp_start_rps < kMinRequestRate) return "--ramp-up rates must be at least 1e-06 requests/s";
   if (plan.ramp_start_rps > plan.ramp_end_rps) return "--ramp-up-start-rps must not exceed --ramp-up-end-rps";
   return "";
 }

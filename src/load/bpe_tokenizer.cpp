@@ -1,11 +1,10 @@
 #include "load/bpe_tokenizer.h"
 
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "common/error.h"
+#include "load/dataset_file.h"
 #include "load/unicode_classes.h"
 
 namespace cuprobe {
@@ -131,16 +130,25 @@ void byte_table(std::string (&out)[256]) {
   }
 }
 
-// Does a pre-tokenizer (or one in a Sequence) have this type?
-bool has_type(const nlohmann::json& node, const char* type, const nlohmann::json** found) {
+// Sequences nested deeper than this are refused (real tokenizers nest one or two; issue 39: 200k deep
+// overflowed the stack).
+constexpr int kMaxPreTokenizerDepth = 32;
+
+// Does a pre-tokenizer (or one in a Sequence) have this type? Throws InputError past kMaxPreTokenizerDepth.
+bool has_type(const nlohmann::json& node, const char* type, const nlohmann::json** found, const std::string& path,
+              int depth = 0) {
   if (!node.is_object()) return false;
+  if (depth > kMaxPreTokenizerDepth) {
+    throw InputError(path, "pre_tokenizer: Sequences nested deeper than " + std::to_string(kMaxPreTokenizerDepth) +
+                               " levels (not a tokenizer.json a library wrote)");
+  }
   if (node.value("type", std::string()) == type) {
     *found = &node;
     return true;
   }
   if (auto it = node.find("pretokenizers"); it != node.end() && it->is_array()) {
     for (const auto& child : *it) {
-      if (has_type(child, type, found)) return true;
+      if (has_type(child, type, found, path, depth + 1)) return true;
     }
   }
   return false;
@@ -160,18 +168,14 @@ std::vector<std::string> pretokenize(const std::string& text, SplitPattern patte
 }
 
 std::unique_ptr<BpeTokenCounter> BpeTokenCounter::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the tokenizer");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  nlohmann::json doc = nlohmann::json::parse(buffer.str(), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) throw InputError(path, "not a tokenizer.json (not a JSON object)");
+  nlohmann::json doc = DatasetFile(path).parse_json();  // bounded; a device refused; errors name the byte
+  if (!doc.is_object()) throw InputError(path, "not a tokenizer.json (not a JSON object)");
   const nlohmann::json& model = doc.contains("model") ? doc["model"] : nlohmann::json();
   if (!model.is_object() || model.value("type", std::string()) != "BPE") {
     throw InputError(path, "only BPE tokenizers are read (model.type is not \"BPE\")");
   }
   const nlohmann::json* byte_level = nullptr;
-  if (!doc.contains("pre_tokenizer") || !has_type(doc["pre_tokenizer"], "ByteLevel", &byte_level)) {
+  if (!doc.contains("pre_tokenizer") || !has_type(doc["pre_tokenizer"], "ByteLevel", &byte_level, path)) {
     throw InputError(path,
                      "only byte-level BPE tokenizers are read (no ByteLevel pre-tokenizer); use the server's "
                      "/tokenize");
@@ -181,7 +185,7 @@ std::unique_ptr<BpeTokenCounter> BpeTokenCounter::load(const std::string& path) 
   counter->add_prefix_space_ = byte_level->value("add_prefix_space", false);
   counter->ignore_merges_ = model.value("ignore_merges", false);
   const nlohmann::json* split = nullptr;
-  if (has_type(doc["pre_tokenizer"], "Split", &split)) {
+  if (has_type(doc["pre_tokenizer"], "Split", &split, path)) {
     const nlohmann::json& pattern = split->contains("pattern") ? split->at("pattern") : nlohmann::json();
     std::string regex = pattern.is_object() ? pattern.value("Regex", std::string()) : std::string();
     if (regex.find("p{N}{1,3}") != std::string::npos) {

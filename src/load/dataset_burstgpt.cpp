@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <numeric>
 #include <random>
 
 #include "common/error.h"
+#include "load/dataset_file.h"
 #include "load/dataset_text.h"
 
 namespace cuprobe {
@@ -54,10 +54,10 @@ bool parse_count(const std::string& text, std::int64_t& out) {
 }  // namespace
 
 BurstGptFile read_burstgpt(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "cannot open the BurstGPT CSV");
+  DatasetFile in(path);  // bounded; a device refused, a FIFO read as it comes
   std::string line;
-  if (!std::getline(in, line)) throw InputError(path, "empty file (BurstGPT's CSV has a header line)");
+  std::uint64_t at = 0;
+  if (!in.next_line(line, at)) throw InputError(path, "empty file (BurstGPT's CSV has a header line)");
   if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
   std::vector<std::string> header = split_csv(line);
   std::size_t model = column(header, "Model", path);
@@ -65,7 +65,7 @@ BurstGptFile read_burstgpt(const std::string& path) {
   std::size_t response = column(header, "Response tokens", path);
   BurstGptFile file;
   long long line_no = 1;
-  while (std::getline(in, line)) {
+  while (in.next_line(line, at)) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     std::vector<std::string> fields = split_csv(line);
@@ -76,6 +76,13 @@ BurstGptFile read_burstgpt(const std::string& path) {
     BurstGptRow row;
     if (!parse_count(fields[request], row.request_tokens)) throw bad("Request tokens is not a non-negative integer");
     if (!parse_count(fields[response], row.response_tokens)) throw bad("Response tokens is not a non-negative integer");
+    for (auto [value, name] :
+         {std::pair{row.request_tokens, "Request tokens"}, {row.response_tokens, "Response tokens"}}) {
+      if (value > kMaxDatasetTokens) {  // each becomes a prompt or a max_tokens: bounded before anything is made
+        throw bad(std::string(name) + " " + std::to_string(value) + " is over the limit of " +
+                  std::to_string(kMaxDatasetTokens) + " tokens");
+      }
+    }
     ++file.lines;
     if (fields[model] != "GPT-4") {
       ++file.other_models;

@@ -16,6 +16,9 @@
 namespace cuprobe {
 
 constexpr std::uint64_t kDefaultDatasetMaxBytes = std::uint64_t{1} << 30;  // --dataset-max-size
+// A token count a dataset asks for (a prompt's length, a max_tokens): beyond any model's context, and what
+// a prompt of that many tokens costs to build stays bounded (issue 39: 1e9 asked for 4.3 GB).
+constexpr std::int64_t kMaxDatasetTokens = std::int64_t{1} << 20;
 
 class DatasetFile final : public std::streambuf {
  public:

@@ -1,23 +1,16 @@
 #include "load/dataset_sonnet.h"
 
 #include <cmath>
-#include <fstream>
 #include <random>
 #include <sstream>
 
 #include "common/error.h"
+#include "load/dataset_file.h"
 #include "load/dataset_text.h"
 #include "load/sonnet_text.h"
 
 namespace cuprobe {
 namespace {
-
-std::vector<std::string> split_lines(std::istream& in) {
-  std::vector<std::string> lines;
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line + "\n");
-  return lines;
-}
 
 // Python's round(): halves to even (the default floating-point rounding mode).
 std::int64_t round_half_even(double x) { return static_cast<std::int64_t>(std::nearbyint(x)); }
@@ -26,13 +19,13 @@ std::int64_t round_half_even(double x) { return static_cast<std::int64_t>(std::n
 
 std::vector<std::string> sonnet_lines(const std::string& path) {
   std::vector<std::string> lines;
+  std::string line;
   if (path.empty()) {
     std::istringstream in{std::string(sonnet_text())};
-    lines = split_lines(in);
+    while (std::getline(in, line)) lines.push_back(line + "\n");
   } else {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, "cannot open the sonnet text");
-    lines = split_lines(in);
+    DatasetFile in(path);  // bounded; a device refused, a FIFO read as it comes
+    for (std::uint64_t at = 0; in.next_line(line, at);) lines.push_back(line + "\n");
   }
   if (lines.empty()) throw InputError(path.empty() ? "bundled sonnet text" : path, "has no lines");
   return lines;
@@ -47,10 +40,21 @@ std::vector<Conversation> sonnet_dataset(const std::vector<std::string>& lines, 
   if (spec.prefix_len > spec.input_len) {
     throw Error("--sonnet-prefix-len must not exceed --sonnet-input-len", kExitUsage);
   }
+  if (spec.input_len > kMaxDatasetTokens) {
+    throw Error("--sonnet-input-len " + std::to_string(spec.input_len) + " is over the limit of " +
+                    std::to_string(kMaxDatasetTokens) + " tokens",
+                kExitUsage);
+  }
   std::vector<std::int64_t> line_tokens = count_all(counter, lines);
   double total = 0;
   for (std::int64_t t : line_tokens) total += static_cast<double>(t);
-  double avg = std::max(total / static_cast<double>(lines.size()), 1e-9);
+  double avg = total / static_cast<double>(lines.size());
+  if (avg < 1) {  // lines of (almost) nothing: the prompt would need without bound many of them
+    throw Error("sonnet: the text's " + std::to_string(lines.size()) + " lines hold " +
+                    std::to_string(static_cast<long long>(total)) +
+                    " tokens, less than one a line: give a text with words (--dataset-path)",
+                kExitUsage);
+  }
   std::int64_t base = counter.count(kSonnetInstruction);
   if (spec.input_len <= base) {
     throw Error("--sonnet-input-len must be higher than the instruction's length (" + std::to_string(base) + " tokens)",

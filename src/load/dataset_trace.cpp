@@ -11,6 +11,10 @@
 
 namespace cuprobe {
 
+namespace {
+constexpr double kMaxTraceSpanS = 30.0 * 86400;  // a replay longer than a month is a wrong unit
+}  // namespace
+
 std::vector<TraceRequest> read_trace(const std::string& path, const TraceSpec& spec) {
   std::vector<TraceRequest> requests;
   struct Full {};  // stops reading after spec.count lines
@@ -41,6 +45,14 @@ std::vector<TraceRequest> read_trace(const std::string& path, const TraceSpec& s
   } catch (const Full&) {
   }
   if (requests.empty()) throw InputError(path, "the trace has no requests");
+  // Issue 39: a request years after the first waited silently (and 1e300 overflowed the clock).
+  auto [lo, hi] = std::minmax_element(requests.begin(), requests.end(),
+                                      [](const auto& a, const auto& b) { return a.timestamp < b.timestamp; });
+  double span_s = (hi->timestamp - lo->timestamp) * spec.seconds_per_unit;
+  if (!(span_s <= kMaxTraceSpanS)) {
+    throw InputError(path, "its requests span " + std::to_string(std::llround(std::min(span_s, 1e18))) +
+                               " s from the first to the last (over 30 days): check the timestamps' unit");
+  }
   return requests;
 }
 

@@ -2,8 +2,9 @@
 // address in turn), the proxy's CONNECT tunnel, TLS, reading with the kernel's
 // receive timestamps, and keep-alive: a connection whose response was read to
 // its end waits, out of epoll, for the next request; a request that finds its
-// reused connection closed before any byte of the response is sent once more
-// on a fresh one.
+// reused connection closed before the request was fully written is sent once
+// more on a fresh one. A request written whole is never sent again (the server
+// may have read and processed it: RFC 9110 9.2.2): it fails.
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
@@ -122,15 +123,15 @@ void Loop::park(Connection* c) {
   c->fd = -1;
 }
 
-// A reused connection that the server had closed (its idle timeout) before any
-// byte of the response: the request goes again on a new connection, once.
+// A reused connection that the server had closed (its idle timeout) before the
+// request was fully written: the request goes again on a new connection, once.
 // False when that cannot start (the request then failed).
 bool Loop::retry_on_fresh_connection(Connection* c) {
   epoll_ctl(ep_, EPOLL_CTL_DEL, c->fd, nullptr);
   close(c->fd);
   c->fd = -1;
   c->tls.reset();
-  c->connected = c->reused = false;
+  c->connected = c->reused = c->request_sent = false;
   c->writing = true;
   c->out = std::move(c->request);
   c->request.clear();
@@ -238,10 +239,15 @@ std::int64_t Loop::arrival_time(msghdr& msg, std::int64_t now) {
 
 // The connection can bring no more: decide with what arrived (or try again).
 void Loop::end_of_stream(Connection* c, const std::string& why, std::int64_t now) {
-  if (c->reused && !c->response_started && retry_on_fresh_connection(c)) return;
+  if (c->reused && !c->response_started && !c->request_sent && retry_on_fresh_connection(c)) return;
   StreamResponse& r = c->response;
   if (c->tunnel && !c->finished()) {
     c->fail("proxy_failed", "the proxy " + opt_.proxy->display() + " closed the connection before answering CONNECT");
+  } else if (c->reused && !c->response_started && !c->finished()) {
+    c->fail("server_closed",
+            "the server closed its kept-alive connection after the whole request was sent; not sent "
+            "again (it may have been processed)" +
+                (why.empty() ? std::string() : ": " + why));
   } else if (!c->finished()) {
     if (r.http.finish_on_eof()) {
       r.conclude();
@@ -327,6 +333,7 @@ void Loop::flush_out(Connection* c) {
     }
   }
   bool left = c->writing && c->out_off < c->out.size();
+  if (!left && c->writing && !c->tunnel) c->request_sent = true;
   if (!left) {
     std::string().swap(c->out);
     c->out_off = 0;

@@ -46,6 +46,7 @@ struct Connection {
   std::unique_ptr<ConnectReply> tunnel;  // waiting for the proxy's answer to CONNECT
   std::string request;                   // the request's bytes, kept while they may be sent again
   bool reused = false;                   // on an idle connection: sent again once if that one was closed
+  bool request_sent = false;             // every byte of the request went out: never sent again (RFC 9110 9.2.2)
   bool response_started = false;         // a byte of the response arrived
   std::int64_t deadline = 0;
   std::int64_t drained_at = 0;  // > 0: the outcome was decided then; the body's end is still being read

@@ -28,7 +28,9 @@ bool is_dir(const fs::path& p) {
 bool looks_like_json(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   char c = 0;
-  while (in.get(c) && (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\xEF' || c == '\xBB' || c == '\xBF')) {
+  for (int n = 0; n < 4096 && in.get(c) &&
+                  (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\xEF' || c == '\xBB' || c == '\xBF');
+       ++n) {
   }
   return c == '{';
 }

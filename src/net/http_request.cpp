@@ -1,5 +1,7 @@
 #include "net/http_request.h"
 
+#include <strings.h>
+
 #include <string_view>
 
 #include "common/error.h"
@@ -19,11 +21,36 @@ std::string format_http_request(const char* method, const std::string& path, con
   return req.append("\r\n\r\n").append(json_body);
 }
 
+// Issue 39: a header's value is never quoted in a message (it may be a key); its name is.
 std::string header_line(const std::string& header) {
   std::size_t colon = header.find(':');
-  if (colon == std::string::npos || colon == 0 || header.find_first_of("\r\n") != std::string::npos ||
-      header.substr(0, colon).find_first_of(" \t") != std::string::npos) {
-    throw Error("invalid header '" + header + "' (use 'Name: value')", kExitUsage);
+  if (colon == std::string::npos || colon == 0) {
+    throw Error("invalid header (use 'Name: value'; its text is not shown: it may hold a secret)", kExitUsage);
+  }
+  std::string name = header.substr(0, colon);
+  for (char c : name) {
+    auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || u >= 0x7f || std::string_view("\"(),/:;<=>?@[\\]{}").find(c) != std::string_view::npos) {
+      throw Error("invalid header name (use 'Name: value'; the header is not shown: it may hold a secret)", kExitUsage);
+    }
+  }
+  for (const char* reserved : {"host", "content-length", "transfer-encoding", "connection"}) {
+    if (strcasecmp(name.c_str(), reserved) == 0) {
+      throw Error("header '" + name + "' is cuprobe's own (from the URL and the request): it cannot be given",
+                  kExitUsage);
+    }
+  }
+  for (std::size_t i = colon + 1; i < header.size(); ++i) {
+    auto u = static_cast<unsigned char>(header[i]);
+    if (u == '\r' || u == '\n') {
+      throw Error("header '" + name +
+                      "': its value holds a CR or LF (a key file with CRLF, a secret with a trailing newline?); "
+                      "the value is not shown",
+                  kExitUsage);
+    }
+    if ((u < 0x20 && u != '\t') || u == 0x7f) {
+      throw Error("header '" + name + "': its value holds a control byte; the value is not shown", kExitUsage);
+    }
   }
   return header + "\r\n";
 }

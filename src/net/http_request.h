@@ -11,7 +11,10 @@
 namespace cuprobe {
 
 // "Name: value" → "Name: value\r\n"; throws cuprobe::Error (exit code 2) for a
-// malformed header or one with CR/LF in it.
+// malformed header, a name that is not an HTTP token, a header cuprobe sets
+// itself (Host, Content-Length, Transfer-Encoding, Connection), or a value with
+// CR, LF or another control byte. The message names the header, never its
+// value (a key).
 std::string header_line(const std::string& header);
 
 // The whole request; a GET without a body has no Content-Type/Content-Length.

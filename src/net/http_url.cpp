@@ -1,5 +1,6 @@
 #include "net/http_url.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -8,8 +9,18 @@
 namespace cuprobe {
 namespace {
 
+// The URL as a message may show it: user info (a password) replaced by "***".
+std::string shown_url(std::string_view text) {
+  std::size_t start = text.find("://");
+  start = start == std::string_view::npos ? 0 : start + 3;
+  std::size_t end = std::min(text.find('/', start), text.size());
+  std::size_t at = text.substr(start, end - start).rfind('@');
+  if (at == std::string_view::npos) return std::string(text);
+  return std::string(text.substr(0, start)) + "***" + std::string(text.substr(start + at));
+}
+
 [[noreturn]] void bad_url(std::string_view text, const std::string& why) {
-  throw Error("invalid URL '" + std::string(text) + "': " + why, kExitUsage);
+  throw Error("invalid URL '" + shown_url(text) + "': " + why, kExitUsage);
 }
 
 }  // namespace

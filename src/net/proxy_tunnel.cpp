@@ -41,8 +41,10 @@ ConnectReply::State ConnectReply::feed(std::string_view data) {
   }
   std::string_view line(buffer_.data(), buffer_.find("\r\n"));
   int code = 0;
-  if (line.starts_with("HTTP/1.") && line.size() >= 12 && line[8] == ' ') {
-    std::from_chars(line.data() + 9, line.data() + 12, code);
+  // "HTTP/1.x NNN[ reason]": three digits, then the end or a space ("2000 OK" is no 200).
+  if (line.starts_with("HTTP/1.") && line.size() >= 12 && line[8] == ' ' && (line.size() == 12 || line[12] == ' ')) {
+    auto [digits_end, ec] = std::from_chars(line.data() + 9, line.data() + 12, code);
+    if (ec != std::errc() || digits_end != line.data() + 12) code = 0;
   }
   if (code < 100 || code > 599) return fail("answered CONNECT " + target_ + " with '" + printable(line) + "'");
   status_ = code;

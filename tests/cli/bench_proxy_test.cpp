@@ -169,17 +169,20 @@ TEST(BenchKeepAlive, ReportsConnectionsOpened) {
   EXPECT_NE(cold.out.find("connections: 40 opened, one per request (--no-keep-alive)"), std::string::npos) << cold.out;
 }
 
-TEST(BenchKeepAlive, ServerClosingIdleConnectionsCostsNoRequest) {
+// Issue 39: a server that reads a request and drops its kept-alive connection may have processed it: the
+// request fails (counted), it is never sent again; 40 requests are 40 POSTs at the server (and the probe).
+TEST(BenchKeepAlive, ARequestTheServerReadIsNotSentTwice) {
   StreamServerOptions o = quick();
   o.close_reused_every = 4;
   StreamServer s(o);
   ScopedEnvironment env(proxy_env({}));
   auto r = run_cuprobe({"bench", s.url(), "-n", "40", "-c", "4", "--output-len", "3", "--json"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 4) << r.exit_code << ": " << r.err;
   json j = json::parse(r.out);
-  EXPECT_EQ(j["requests"]["failed"], 0);
-  EXPECT_GT(j["run"]["connections"]["retried_on_new"].get<int>(), 0);
-  EXPECT_EQ(j["run"]["connections"]["retried_on_new"], s.reused_requests_dropped());
+  EXPECT_GT(s.reused_requests_dropped(), 0u);
+  EXPECT_EQ(j["requests"]["failed"], s.reused_requests_dropped());
+  EXPECT_EQ(j["run"]["connections"]["retried_on_new"], 0);
+  EXPECT_EQ(s.served().size() + s.reused_requests_dropped(), 41u);  // the 40 and bench's one field probe
 }
 
 }  // namespace

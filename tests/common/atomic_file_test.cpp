@@ -3,15 +3,23 @@
 // an output that is an input refused; several files replaced together.
 #include "common/atomic_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "common/error.h"
 #include "support/error_text.h"
@@ -160,6 +168,150 @@ TEST_F(AtomicFileTest, SeveralFilesAreReplacedAllOrNone) {
   write_files_atomically({{a, "new a"}, {b, "new b"}, {c, "new c"}});
   EXPECT_EQ(read_all(a) + read_all(b) + read_all(c), "new anew bnew c");
   EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"a.csv", "b.csv", "c.csv"}));
+}
+
+std::string read_fd(int fd) {
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  return text;
+}
+
+// Issue 39: a FIFO is written into, streamed to its reader, and stays a FIFO (never renamed over).
+TEST_F(AtomicFileTest, AFifoIsWrittenInPlaceAndStaysAFifo) {
+  fs::path fifo = dir_ / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  std::string big(200000, 'z');  // more than a pipe holds: it streams to the reader
+  std::string received;
+  std::thread reader([&] {
+    int fd = ::open(fifo.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    received = read_fd(fd);
+    ::close(fd);
+  });
+  {
+    AtomicFile f(fifo.string());
+    EXPECT_TRUE(f.in_place());
+    f.stream() << big;
+    f.commit();
+  }
+  reader.join();
+  EXPECT_EQ(received.size(), big.size());
+  EXPECT_EQ(received, big);
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"pipe"});  // no temporary left beside it
+}
+
+// /proc/self/fd/N and /dev/fd/N name the descriptor: a dup of it is written (the pipe gets the bytes).
+TEST_F(AtomicFileTest, ADescriptorPathWritesThatDescriptor) {
+  for (std::string prefix : {"/proc/self/fd/", "/dev/fd/"}) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    write_file_atomically(prefix + std::to_string(fds[1]), "through " + prefix);
+    EXPECT_NE(::fcntl(fds[1], F_GETFD), -1);  // the caller's descriptor is left open
+    ::close(fds[1]);
+    EXPECT_EQ(read_fd(fds[0]), "through " + prefix);
+    ::close(fds[0]);
+  }
+}
+
+// A descriptor open for appending (the shell's >>) is appended to, never replaced: same inode, old text kept.
+TEST_F(AtomicFileTest, ADescriptorKeepsItsAppendModeAndItsFile) {
+  fs::path p = dir_ / "log.txt";
+  std::ofstream(p) << "first\n";
+  struct stat before {};
+  ASSERT_EQ(::stat(p.c_str(), &before), 0);
+  int fd = ::open(p.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  write_file_atomically("/dev/fd/" + std::to_string(fd), "second\n");
+  write_file_atomically("/proc/self/fd/" + std::to_string(fd), "third\n");
+  ::close(fd);
+  struct stat after {};
+  ASSERT_EQ(::stat(p.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);
+  EXPECT_EQ(read_all(p), "first\nsecond\nthird\n");
+}
+
+// "-" and /dev/stdout are fd 1 (here a pipe put in its place).
+TEST_F(AtomicFileTest, DashAndDevStdoutWriteStandardOutput) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::fflush(stdout);
+  int saved = ::dup(1);
+  ASSERT_EQ(::dup2(fds[1], 1), 1);
+  ::close(fds[1]);
+  std::string e;
+  try {
+    write_file_atomically("-", "dash,");
+    write_file_atomically("/dev/stdout", "dev");
+  } catch (const Error& err) {
+    e = err.what();
+  }
+  ::dup2(saved, 1);
+  ::close(saved);
+  EXPECT_EQ(e, "");
+  EXPECT_EQ(read_fd(fds[0]), "dash,dev");
+  ::close(fds[0]);
+}
+
+TEST_F(AtomicFileTest, AReadOnlyOrClosedDescriptorIsOneLineNamingIt) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::string path = "/proc/self/fd/" + std::to_string(fds[0]);
+  EXPECT_EQ(test::error_text([&] { write_file_atomically(path, "x"); }),
+            "cannot write " + path + ": Bad file descriptor (EBADF)");
+  ::close(fds[0]);
+  ::close(fds[1]);
+  path = "/dev/fd/" + std::to_string(fds[1]);
+  EXPECT_EQ(test::error_text([&] { write_file_atomically(path, "x"); }),
+            "cannot write " + path + ": Bad file descriptor (EBADF)");
+}
+
+TEST(DescriptorNamed, OnlyExactDescriptorPaths) {
+  EXPECT_EQ(descriptor_named("-"), 1);
+  EXPECT_EQ(descriptor_named("/dev/stdout"), 1);
+  EXPECT_EQ(descriptor_named("/dev/stderr"), 2);
+  EXPECT_EQ(descriptor_named("/dev/fd/7"), 7);
+  EXPECT_EQ(descriptor_named("/proc/self/fd/12"), 12);
+  for (const char* other : {"", "--", "/dev/fd/", "/dev/fd/1x", "/dev/fd/-1", "/proc/self/fd/99999999999", "./-",
+                            "/dev/stdin", "dev/stdout", "/proc/1/fd/1"}) {
+    EXPECT_EQ(descriptor_named(other), -1) << other;
+  }
+}
+
+// A private character device (the null device's numbers, made in the temporary folder, never the system's
+// /dev): written into, and still the device afterwards.
+TEST_F(AtomicFileTest, ADeviceNodeIsWrittenInPlaceNeverReplaced) {
+  fs::path node = dir_ / "null";
+  if (::mknod(node.c_str(), S_IFCHR | 0600, ::makedev(1, 3)) != 0) {
+    if (errno == EPERM) GTEST_SKIP() << "mknod: not permitted here";
+    FAIL() << std::strerror(errno);
+  }
+  int probe = ::open(node.c_str(), O_WRONLY | O_CLOEXEC);
+  if (probe < 0) GTEST_SKIP() << "the temporary folder is mounted nodev";
+  ::close(probe);
+  write_file_atomically(node.string(), std::string(100000, 'x'));
+  write_files_atomically({{node.string(), "a"}, {(dir_ / "b.csv").string(), "b"}});
+  struct stat st {};
+  ASSERT_EQ(::stat(node.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  EXPECT_EQ(st.st_rdev, ::makedev(1, 3));
+  EXPECT_EQ(read_all(dir_ / "b.csv"), "b");
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"b.csv", "null"}));
+}
+
+TEST_F(AtomicFileTest, ASocketIsRefusedAndLeftAlone) {
+  fs::path path = dir_ / "sock";
+  int s = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(s, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path.c_str());
+  ASSERT_EQ(::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  EXPECT_EQ(test::error_text([&] { write_file_atomically(path.string(), "x"); }),
+            "cannot write " + path.string() + ": it is a socket; give a file, a FIFO or '-' (stdout)");
+  EXPECT_TRUE(fs::is_socket(path));
+  ::close(s);
 }
 
 }  // namespace

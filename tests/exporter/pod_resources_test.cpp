@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "support/error_text.h"
 #include "support/fake_kubelet.h"
 #include "support/run_cuprobe.h"
 
@@ -50,6 +51,37 @@ TEST(PodResources, MapsGpuAndMigUuidsToTheirPods) {
 TEST(PodResources, MalformedResponseIsAnError) {
   std::string m = pod("p", "n", "c", devices("nvidia.com/gpu", {"GPU-aaa"}));
   EXPECT_THROW(parse_pod_resources(m.substr(0, m.size() - 3)), Error);
+}
+
+// A length-delimited field of any size (a varint length).
+std::string ld_any(int field, const std::string& payload) {
+  std::string s(1, static_cast<char>(field << 3 | 2));
+  for (std::size_t n = payload.size();; n >>= 7) {
+    s += static_cast<char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+    if (n < 0x80) break;
+  }
+  return s + payload;
+}
+
+// Issue 39: a pod name of a megabyte copied into each of thousands of device entries cost gigabytes; names
+// longer than Kubernetes allows, and more devices than a node holds, are refused with one line.
+TEST(PodResources, NamesAndDeviceCountsAreBounded) {
+  std::string ids;
+  for (int i = 0; i < 3; ++i) ids += ld_any(2, "GPU-" + std::to_string(i));
+  std::string long_name(1 << 20, 'p');
+  std::string m = ld_any(1, ld_any(1, long_name) + ld_any(2, "ns") +
+                                ld_any(3, ld_any(1, "c") + ld_any(2, ld_any(1, "nvidia.com/gpu") + ids)));
+  EXPECT_EQ(test::error_text([&] { parse_pod_resources(m); }),
+            "a pod name of 1048576 bytes (Kubernetes names are at most 253)");
+  ids.clear();
+  for (int i = 0; i < 5000; ++i) ids += ld_any(2, "GPU-" + std::to_string(i));
+  m = ld_any(
+      1, ld_any(1, "p") + ld_any(2, "ns") + ld_any(3, ld_any(1, "c") + ld_any(2, ld_any(1, "nvidia.com/gpu") + ids)));
+  EXPECT_EQ(test::error_text([&] { parse_pod_resources(m); }), "more than 4096 GPU devices listed");
+  std::string name_253(253, 'n');
+  m = ld_any(1, ld_any(1, name_253) + ld_any(2, "ns") +
+                    ld_any(3, ld_any(1, "c") + ld_any(2, ld_any(1, "nvidia.com/gpu") + ld_any(2, "GPU-x"))));
+  EXPECT_EQ(parse_pod_resources(m)["GPU-x"].pod, name_253);
 }
 
 class PodResourcesGrpc : public ::testing::Test {

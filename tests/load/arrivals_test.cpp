@@ -134,5 +134,20 @@ TEST(Arrivals, BadPlansAreRefusedWithAReason) {
   EXPECT_FALSE(parse_ramp_up("step", r));
 }
 
+// Issue 39: --rate 1e-300 planned arrivals past any clock (a signed overflow); now refused, and an offset is
+// never beyond 31 years.
+TEST(Arrivals, TinyRatesAreRefusedAndOffsetsBounded) {
+  ArrivalPlan plan;
+  plan.rate = 1e-300;
+  EXPECT_EQ(check_arrival_plan(plan), "the request rate must be at least 1e-06 requests/s (one in 11.6 days)");
+  plan.rate = 1e-6;
+  EXPECT_EQ(check_arrival_plan(plan), "");
+  plan.rate = 1e-300;
+  plan.burstiness = kConstantArrivals;
+  plan.total = 2;
+  ArrivalSchedule s(plan);
+  EXPECT_EQ(s.next_offset_ns(), 1'000'000'000'000'000'000);
+}
+
 }  // namespace
 }  // namespace cuprobe

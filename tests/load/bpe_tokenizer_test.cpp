@@ -165,5 +165,29 @@ TEST(BpeTokenizer, OtherTokenizersAreOneLine) {
   EXPECT_THROW(BpeTokenCounter::load(test::temp_dir() + "/none.json"), InputError);
 }
 
+// Issue 39: pre-tokenizers nested 200k deep were walked recursively until the stack overflowed; now one
+// line names the file and the limit.
+TEST(BpeTokenizer, DeeplyNestedPreTokenizersAreOneLine) {
+  nlohmann::json doc = tiny_tokenizer();
+  std::string text = doc.dump();
+  std::string nested;
+  const int depth = 200000;
+  for (int i = 0; i < depth; ++i) nested += R"({"type":"Sequence","pretokenizers":[)";
+  nested += R"({"type":"Metaspace"})";
+  for (int i = 0; i < depth; ++i) nested += "]}";
+  doc.erase("pre_tokenizer");
+  text = doc.dump();
+  text.insert(text.size() - 1, R"(,"pre_tokenizer":)" + nested);
+  std::string path = test::write_temp_file("deep.json", text);
+  try {
+    BpeTokenCounter::load(path);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("deep.json: pre_tokenizer: Sequences nested deeper than 32 levels"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace cuprobe

@@ -1,11 +1,14 @@
 #include "load/dataset_burstgpt.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <map>
 #include <set>
 
 #include "common/error.h"
+#include "support/error_text.h"
 #include "support/run_cuprobe.h"
 
 namespace cuprobe {
@@ -76,6 +79,21 @@ TEST(DatasetBurstGpt, BadFilesNameTheirLine) {
     }
   }
   EXPECT_THROW(read_burstgpt("/nonexistent/burst.csv"), Error);
+}
+
+// Issue 39: a token count that would build a gigabyte prompt is refused with its line, before anything
+// is made; a device is refused (a private node: never the system's /dev).
+TEST(DatasetBurstGpt, CountsAndFilesAreBoundedBeforeTheyAllocate) {
+  std::string path = test::write_temp_file("huge.csv",
+                                           "Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n"
+                                           "1,GPT-4,10,5,15,Conversation log\n"
+                                           "2,GPT-4,1000000000,5,1000000005,Conversation log\n");
+  EXPECT_EQ(test::error_text([&] { read_burstgpt(path); }),
+            path + ": line 3: Request tokens 1000000000 is over the limit of 1048576 tokens");
+  std::string node = test::temp_dir() + "/zero";
+  if (::mknod(node.c_str(), S_IFCHR | 0600, ::makedev(1, 5)) != 0) GTEST_SKIP() << "mknod not permitted";
+  std::string e = test::error_text([&] { read_burstgpt(node); });
+  EXPECT_NE(e.find("a device, not a dataset file"), std::string::npos) << e;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "load/dataset_text.h"
 #include "load/sonnet_text.h"
+#include "support/error_text.h"
 #include "support/run_cuprobe.h"
 
 namespace cuprobe {
@@ -103,6 +104,24 @@ TEST(DatasetSonnet, GivesUpWhenNoDrawFits) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("fit --sonnet-input-len 16"), std::string::npos) << e.what();
   }
+}
+
+// Issue 39: a text of blank lines (no token a line) is refused, not drawn from forever; an input
+// length beyond any context is refused before anything is built.
+TEST(DatasetSonnet, BlankLinesAndHugeLengthsAreRefused) {
+  auto blank = sonnet_lines(test::write_temp_file("blank.txt", std::string(1000, '\n')));
+  ASSERT_EQ(blank.size(), 1000u);
+  SonnetSpec spec;
+  spec.input_len = 100;
+  spec.prefix_len = 0;
+  spec.count = 2;
+  WordCounter words;
+  EXPECT_EQ(test::error_text([&] { sonnet_dataset(blank, spec, words); }),
+            "sonnet: the text's 1000 lines hold 0 tokens, less than one a line: give a text with words "
+            "(--dataset-path)");
+  spec.input_len = 1'000'000'000;
+  EXPECT_EQ(test::error_text([&] { sonnet_dataset(sonnet_lines(""), spec, words); }),
+            "--sonnet-input-len 1000000000 is over the limit of 1048576 tokens");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "support/error_text.h"
 #include "support/run_cuprobe.h"
 
 namespace cuprobe {
@@ -109,6 +110,21 @@ TEST(DatasetTrace, BadLinesAndSettings) {
   bad = TraceSpec{};
   bad.seconds_per_unit = 0;
   EXPECT_THROW(trace_dataset(requests, bad, words), Error);
+}
+
+// Issue 39: a request 31 years after the first waited silently; a span over 30 days is a wrong unit.
+TEST(DatasetTrace, AFarFutureRequestIsRefused) {
+  std::string path = test::write_temp_file("far.jsonl",
+                                           "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 2}\n"
+                                           "{\"timestamp\": 1e12, \"input_length\": 10, \"output_length\": 2}\n");
+  EXPECT_EQ(test::error_text([&] { read_trace(path, mooncake_spec()); }),
+            path +
+                ": its requests span 1000000000 s from the first to the last (over 30 days): check the timestamps' "
+                "unit");
+  std::string huge = test::write_temp_file("huge.jsonl",
+                                           "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 2}\n"
+                                           "{\"timestamp\": 1e300, \"input_length\": 10, \"output_length\": 2}\n");
+  EXPECT_NE(test::error_text([&] { read_trace(huge, mooncake_spec()); }).find("over 30 days"), std::string::npos);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "support/error_text.h"
 
 namespace cuprobe {
 namespace {
@@ -20,6 +21,26 @@ TEST(HttpRequest, HeaderLinesAreChecked) {
   for (const char* bad : {"NoColon", ": empty name", "Bad Name: x", "X: a\r\nInjected: 1"}) {
     EXPECT_THROW(header_line(bad), Error) << bad;
   }
+}
+
+// Issue 39: a key with a trailing CR/LF (a CRLF key file) is refused naming the header, never its value;
+// control bytes and cuprobe's own headers are refused.
+TEST(HttpRequest, HeaderErrorsNameTheHeaderNeverItsValue) {
+  const std::string secret = "sk-SECRET123";
+  EXPECT_EQ(test::error_text([&] { header_line("Authorization: Bearer " + secret + "\r\n"); }),
+            "header 'Authorization': its value holds a CR or LF (a key file with CRLF, a secret with a trailing "
+            "newline?); the value is not shown");
+  EXPECT_EQ(test::error_text([&] { header_line("X-Key: " + secret + "\x1b[2J"); }),
+            "header 'X-Key': its value holds a control byte; the value is not shown");
+  for (const std::string& bad : {secret, "Bad Name: " + secret, "X\r\nY: " + secret}) {
+    std::string e = test::error_text([&] { header_line(bad); });
+    EXPECT_EQ(e.find(secret), std::string::npos) << e;
+    EXPECT_NE(e, "no error");
+  }
+  for (const char* own : {"Host: evil", "content-length: 5", "Transfer-Encoding: chunked", "Connection: close"}) {
+    EXPECT_NE(test::error_text([&] { header_line(own); }).find("is cuprobe's own"), std::string::npos) << own;
+  }
+  EXPECT_EQ(header_line("X-Tab: a\tb"), "X-Tab: a\tb\r\n");
 }
 
 TEST(HttpRequest, LoadRequestsLeaveTheConnectionToTheirOwner) {

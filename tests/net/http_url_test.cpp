@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "support/error_text.h"
 
 namespace cuprobe {
 namespace {
@@ -44,6 +45,14 @@ TEST(HttpUrl, BadInputIsUsageError) {
                           "http://h:", "ftp://h", "http://[::1", "http://h/a?b=1", "http://u@h/"}) {
     EXPECT_THROW(parse_http_url(bad), Error) << bad;
   }
+}
+
+// Issue 39: user info (a password) is never echoed in the message.
+TEST(HttpUrl, UserInfoIsNotEchoed) {
+  EXPECT_EQ(test::error_text([] { parse_http_url("http://user:s3cret@host:8000/v1"); }),
+            "invalid URL 'http://***@host:8000/v1': user info is not supported");
+  EXPECT_EQ(test::error_text([] { parse_http_url("https://a:b@c@host/x?q"); }),
+            "invalid URL 'https://***@host/x?q': query strings, fragments and spaces are not supported in the path");
 }
 
 }  // namespace

@@ -47,5 +47,15 @@ TEST(ProxyTunnel, RefusalIsOneLineNamingTheProxy) {
   EXPECT_EQ(endless.feed(std::string(ConnectReply::kMaxBytes + 10, 'x')), ConnectReply::State::kFailed);
 }
 
+// Issue 39: the status is three digits and then the end or a space: "2000 OK" or "20x" is no 200.
+TEST(ProxyTunnel, StatusLineIsParsedStrictly) {
+  for (const char* bad : {"HTTP/1.1 2000 OK", "HTTP/1.1 20x OK", "HTTP/1.1 +20 OK", "HTTP/1.1 200OK"}) {
+    ConnectReply reply(parse_http_url("https://h:443"), proxy_at());
+    EXPECT_EQ(reply.feed(std::string(bad) + "\r\n\r\n"), ConnectReply::State::kFailed) << bad;
+  }
+  ConnectReply bare(parse_http_url("https://h:443"), proxy_at());
+  EXPECT_EQ(bare.feed("HTTP/1.1 200\r\n\r\n"), ConnectReply::State::kEstablished);
+}
+
 }  // namespace
 }  // namespace cuprobe

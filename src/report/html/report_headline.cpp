@@ -7,6 +7,7 @@
 
 #include "common/units.h"
 #include "report/finding_what_if_text.h"
+#include "report/json_field.h"
 #include "report/kernel_display_names.h"
 
 namespace cuprobe {
@@ -95,43 +96,45 @@ json top_finding(const AnalyzeReport& r) {
 
 // "12.34 ms" from a bench distribution's field, "-" without values.
 std::string latency(const json& window, const char* metric, const char* field) {
-  const json* d = window.contains(metric) ? &window[metric] : nullptr;
-  if (!d || !d->is_object() || d->value("count", 0) == 0 || !(*d)[field].is_number()) return "-";
-  return fmt::format("{:.2f} ms", (*d)[field].get<double>());
+  const json& d = json_at(window, metric);
+  if (json_get(d, "count", 0) == 0 || !json_at(d, field).is_number()) return "-";
+  return fmt::format("{:.2f} ms", json_get(d, field, 0.0));
 }
 
 json bench_figures(const json& bench) {
-  const json& summary = bench["summary"];
-  const json& steady = summary["steady"];
+  const json& summary = json_at(bench, "summary");
+  const json& steady = json_at(summary, "steady");
   bool valid = steady.is_object() && steady.contains("duration_s");
-  const json& w = valid ? steady : summary["all"];
+  const json& w = valid ? steady : json_at(summary, "all");
   if (!w.is_object()) return json();
   std::string window = valid ? "steady window" : "whole run (no steady window)";
   json figures = json::array();
-  figures.push_back(figure("throughput", "output tokens/s", fmt::format("{:.2f}", w.value("output_tokens_per_s", 0.0)),
+  figures.push_back(figure("throughput", "output tokens/s",
+                           fmt::format("{:.2f}", json_get(w, "output_tokens_per_s", 0.0)),
                            fmt::format("{}; {:.2f} requests/s, {:.2f} total tokens/s", window,
-                                       w.value("request_per_s", 0.0), w.value("total_tokens_per_s", 0.0))));
+                                       json_get(w, "request_per_s", 0.0), json_get(w, "total_tokens_per_s", 0.0))));
   for (auto [key, label, metric] :
        {std::tuple{"ttft", "TTFT p50 / p99", "ttft_ms"}, std::tuple{"tpot", "TPOT p50 / p99", "tpot_ms"},
         std::tuple{"itl", "ITL p50 / p99", "itl_ms"}}) {
     figures.push_back(figure(key, label, latency(w, metric, "p50") + " / " + latency(w, metric, "p99"),
                              window + "; p90 " + latency(w, metric, "p90")));
   }
-  if (w.contains("goodput") && w["goodput"].is_object()) {
-    const json& g = w["goodput"];
-    figures.push_back(
-        figure("goodput", "goodput req/s", fmt::format("{:.2f}", g.value("per_s", 0.0)),
-               fmt::format("{}; {} of {} requests met every SLO", window, g.value("good", 0), g.value("total", 0))));
+  if (const json& g = json_at(w, "goodput"); g.is_object()) {
+    figures.push_back(figure("goodput", "goodput req/s", fmt::format("{:.2f}", json_get(g, "per_s", 0.0)),
+                             fmt::format("{}; {} of {} requests met every SLO", window,
+                                         json_get(g, "good", std::int64_t{0}), json_get(g, "total", std::int64_t{0}))));
   }
-  figures.push_back(figure("in_flight", "peak in flight", std::to_string(w.value("peak_concurrent_requests", 0)),
-                           fmt::format("{}; mean concurrency {:.2f}", window, w.value("concurrency", 0.0))));
-  std::string steady_value = valid ? fmt::format("{:.2f} s", steady.value("duration_s", 0.0)) : "none";
-  std::string steady_note = valid ? fmt::format("{} requests completed in it", steady.value("completed", 0))
-                                  : steady.value("note", std::string("the run had no steady window"));
-  if (valid && bench.contains("run_start_ns") && steady["start_ns"].is_number()) {
-    double from =
-        static_cast<double>(steady["start_ns"].get<std::int64_t>() - bench["run_start_ns"].get<std::int64_t>());
-    double to = static_cast<double>(steady["end_ns"].get<std::int64_t>() - bench["run_start_ns"].get<std::int64_t>());
+  figures.push_back(figure("in_flight", "peak in flight",
+                           std::to_string(json_get(w, "peak_concurrent_requests", std::int64_t{0})),
+                           fmt::format("{}; mean concurrency {:.2f}", window, json_get(w, "concurrency", 0.0))));
+  std::string steady_value = valid ? fmt::format("{:.2f} s", json_get(steady, "duration_s", 0.0)) : "none";
+  std::string steady_note =
+      valid ? fmt::format("{} requests completed in it", json_get(steady, "completed", std::int64_t{0}))
+            : json_get(steady, "note", std::string("the run had no steady window"));
+  if (valid && json_at(bench, "run_start_ns").is_number() && json_at(steady, "start_ns").is_number()) {
+    auto origin = static_cast<double>(json_get(bench, "run_start_ns", std::int64_t{0}));
+    double from = static_cast<double>(json_get(steady, "start_ns", std::int64_t{0})) - origin;
+    double to = static_cast<double>(json_get(steady, "end_ns", std::int64_t{0})) - origin;
     steady_note += fmt::format("; {:.2f} s to {:.2f} s into the run", from / 1e9, to / 1e9);
   }
   figures.push_back(figure("steady", "steady window", steady_value, steady_note));
