@@ -55,19 +55,21 @@ TEST(CategoryOverlap, CommunicationAndCopiesAgainstComputePerGpu) {
   EXPECT_DOUBLE_EQ(o.copy_ms, 0.040);
   EXPECT_DOUBLE_EQ(o.copy_overlapped_ms, 0.010);  // [80, 90)
   EXPECT_DOUBLE_EQ(o.copy_overlapped_share, 0.25);
-  // Shares of the summed activity time add up to 100%; the share of busy time does not.
+  // Shares of the summed activity time add up to 100%; time over busy time (busy_ratio, never called a share)
+  // does not.
   double summed = 0, of_busy = 0;
   for (const auto& c : r.ranks[0].categories) {
-    summed += c.summed_share;
-    of_busy += c.share;
+    summed += c.share;
+    EXPECT_DOUBLE_EQ(c.share, c.summed_share);
+    of_busy += c.busy_ratio;
   }
   EXPECT_NEAR(summed, 1.0, 1e-12);
   EXPECT_GT(of_busy, 1.0);
 }
 
 // The two TP ranks (tests/data/tp2_mlp_decode_rank*) run every kernel on one stream (7): their
-// communication never overlaps compute, the shares of summed time add up to 100%, and the shares
-// of busy time to 100.0% and 100.2% (two kernels' timestamps overlap by 7 us on rank 1).
+// communication never overlaps compute, the shares of summed time add up to 100%, and the ratios to busy time
+// to 100.0% and 100.2% (two kernels' timestamps overlap by 7 us on rank 1).
 TEST(CategoryOverlap, TensorParallelRanksOnOneStreamHaveNoOverlapAndSharesThatAddUp) {
   std::vector<Profile> ps =
       load_profiles({test::data_path("tp2_mlp_decode_rank0.json.gz"), test::data_path("tp2_mlp_decode_rank1.json.gz")});
@@ -76,8 +78,8 @@ TEST(CategoryOverlap, TensorParallelRanksOnOneStreamHaveNoOverlapAndSharesThatAd
   for (const RankAnalysis& a : r.ranks) {
     double summed = 0, of_busy = 0;
     for (const auto& c : a.categories) {
-      summed += c.summed_share;
-      of_busy += c.share;
+      summed += c.share;
+      of_busy += c.busy_ratio;
     }
     EXPECT_NEAR(summed, 1.0, 1e-9);
     EXPECT_NEAR(of_busy, 1.0, 0.003);

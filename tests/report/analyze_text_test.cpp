@@ -148,7 +148,10 @@ TEST(AnalyzeTextSteps, WholeGraphLaunchesSayWhereStepsAndTimesComeFrom) {
   EXPECT_NE(text.find("7 GPU activities before the first step (warm-up, capture) are in no step"), std::string::npos)
       << text;
   EXPECT_NE(text.find("  CUDA graph 3 (whole launch) "), std::string::npos) << text;
-  EXPECT_NE(text.find("tensor cores 0% of busy outside whole CUDA graph launches"), std::string::npos) << text;
+  EXPECT_NE(text.find("tensor cores 0% of GPU time outside whole CUDA graph launches (median step; 0% over the "
+                      "window)"),
+            std::string::npos)
+      << text;
   EXPECT_EQ(text.find("gpu_idle"), std::string::npos) << text;
 }
 
