@@ -37,7 +37,7 @@ TEST(BenchResult, VllmKeys) {
   LoadResult load;
   PeerResultOptions o;
   o.percentiles = {50, 99.9};
-  o.metrics = {"ttft", "e2el"};
+  o.metrics = {"ttft", "tpot", "e2el"};
   o.identity = true;
   nlohmann::ordered_json j = bench_result_vllm(sample_report(load), o);
   // Every key, exactly: tests/report/bench_result_peer_keys_test.cpp. Here: one per --metric-percentiles value.
