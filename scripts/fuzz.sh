@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/phase.sh
 seconds="${CUPROBE_FUZZ_SECONDS:-45}"
-targets="${CUPROBE_FUZZ_TARGETS:-kineto_json kineto_window json_cursor rocprofv3_json run_file run_file_cells nsys_sqlite sse http_response http_request grpc_response}"
+targets="${CUPROBE_FUZZ_TARGETS:-kineto_json kineto_window json_cursor rocprofv3_json run_file run_file_cells nsys_sqlite sse http_response http_request grpc_response bench_view tokenizer_json}"
 timeout="${CUPROBE_FUZZ_TIMEOUT:-30}"
 rss_mb="${CUPROBE_FUZZ_RSS_MB:-2048}"
 seed="${CUPROBE_FUZZ_SEED:-}"

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "common/say.h"
 #include "common/stop_signals.h"
 #include "common/units.h"
+#include "common/utf8.h"
 #include "common/version.h"
 #include "exporter/collectors_file.h"
 #include "exporter/exporter_collector.h"
@@ -117,8 +119,10 @@ ExporterPlan plan(const ExporterFlags& f) {
 // functions the driver lacks, XIDs not watched.
 void log_absent(const ExporterPlan& p, const Nvml& nvml, const ExporterCollector& collector) {
   if (!p.unknown_fields.empty()) {
-    std::string names;
-    for (const auto& n : p.unknown_fields) names += (names.empty() ? "" : ", ") + n;
+    std::string names;  // one short line: ten names at most, each cut (a file can name thousands, each long)
+    for (std::size_t i = 0; i < std::min<std::size_t>(p.unknown_fields.size(), 10); ++i)
+      names += (names.empty() ? "" : ", ") + printable_one_line(p.unknown_fields[i], 64);
+    if (p.unknown_fields.size() > 10) names += ", and " + std::to_string(p.unknown_fields.size() - 10) + " more";
     say("exporter", "warning: %s: %zu field(s) cuprobe does not serve, left out: %s", p.collectors_path.c_str(),
         p.unknown_fields.size(), names.c_str());
   }

@@ -77,7 +77,7 @@ void exchange(int fd, H2ClientStream& h2, std::int64_t deadline, std::int64_t ti
 void check_status(const H2ClientStream& h2) {
   const std::string* http = h2_header(h2.headers(), ":status");
   if (!http) throw Error("response without :status");
-  if (*http != "200") throw Error("HTTP status " + printable_one_line(*http));
+  if (*http != "200") throw Error("HTTP status " + printable_one_line(*http, 64));
   const std::string* status = h2_header(h2.trailers(), "grpc-status");
   if (!status) throw Error("response without grpc-status");
   if (*status == "0") return;
@@ -89,7 +89,7 @@ void check_status(const H2ClientStream& h2) {
   const std::string* message = h2_header(h2.trailers(), "grpc-message");
   std::string text = message ? printable_one_line(percent_decode(*message)) : "";
   if (text.size() > 300) text = text.substr(0, 300) + "...";
-  throw Error("grpc-status " + printable_one_line(*status) + " " + grpc_status_name(code) +
+  throw Error("grpc-status " + printable_one_line(*status, 64) + " " + grpc_status_name(code) +
               (text.empty() ? "" : ": " + text));
 }
 

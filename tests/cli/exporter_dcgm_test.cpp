@@ -5,6 +5,8 @@
 // under a DCGM name. Also -f's errors, XIDs and MIG labels end to end.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <algorithm>
 #include <chrono>
@@ -152,6 +154,31 @@ TEST(DcgmDefaultSeries, MalformedCollectorsFileExitsTwoNamingTheLine) {
   auto r = run_cuprobe({"exporter", "--listen", "127.0.0.1:0", "-f", path});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, path + ":3: expected 'FIELD, type, help'")) << r.err;
+}
+
+// Issue 39: a counters file of many long unknown names gave a log line without bound; ten names, each cut.
+// A private device given as the file is one line (it used to be read without end).
+TEST(DcgmDefaultSeries, UnknownFieldsMakeOneShortLine) {
+  std::string text = "DCGM_FI_DEV_GPU_UTIL, gauge, fine\n";
+  for (int i = 0; i < 15; ++i) text += "DCGM_FI_NOT_" + std::to_string(i) + std::string(5000, 'X') + ", gauge, x\n";
+  std::string dir = temp_dir();
+  int port = free_tcp_port();
+  BackgroundProcess exporter(
+      CUPROBE_BINARY,
+      {"exporter", "--listen", "127.0.0.1:" + std::to_string(port), "-f", write_temp_file("many.csv", text)},
+      dir + "/exporter", fake_gpu_env());
+  wait_for(port, {"DCGM_FI_DEV_GPU_UTIL{"});
+  EXPECT_EQ(exporter.stop(SIGTERM, 5000), 0) << exporter.err();
+  std::size_t at = exporter.err().find("15 field(s) cuprobe does not serve");
+  ASSERT_NE(at, std::string::npos) << exporter.err().substr(0, 300);
+  std::string line = exporter.err().substr(at, exporter.err().find('\n', at) - at);
+  EXPECT_LT(line.size(), 1200u);
+  EXPECT_TRUE(line.ends_with(", and 5 more")) << line.substr(line.size() - 40);
+  std::string node = dir + "/zero";
+  if (::mknod(node.c_str(), S_IFCHR | 0600, ::makedev(1, 5)) != 0) return;  // mknod not permitted here
+  auto r = run_cuprobe({"exporter", "--listen", "127.0.0.1:0", "-f", node});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "collectors file " + node + ": a device, not a file")) << r.err;
 }
 
 TEST(DcgmDefaultSeries, XidsAndMigInstancesEndToEnd) {

@@ -464,7 +464,9 @@ class Rocprofv3Importer {
     }
     for (int i = 0; i < 3; ++i) {
       // HSA's grid counts work-items; CUDA's (and the model's) counts blocks.
-      std::int64_t blocks = r.workgroup[i] > 0 ? (r.grid[i] + r.workgroup[i] - 1) / r.workgroup[i] : r.grid[i];
+      // Rounded up without grid + workgroup - 1 (a file's INT64_MAX overflowed it); negatives are 0.
+      std::int64_t g = std::max<std::int64_t>(r.grid[i], 0), w = r.workgroup[i];
+      std::int64_t blocks = w > 0 ? g / w + (g % w != 0 ? 1 : 0) : g;
       a.grid[i] = static_cast<std::int32_t>(std::min<std::int64_t>(blocks, INT32_MAX));
       a.block[i] = static_cast<std::int32_t>(std::min<std::int64_t>(r.workgroup[i], INT32_MAX));
     }

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "report/html/step_timeline.h"
+#include "report/json_field.h"
 
 namespace cuprobe {
 namespace {
@@ -84,10 +85,12 @@ void read_jsonl(const std::string& file, const std::string& text, Series& out) {
         !r.contains("start_ns") || !r["start_ns"].is_number() || !r.contains("end_ns") || !r["end_ns"].is_number()) {
       throw InputError(file, "line " + std::to_string(line_no) + ": not a sample line ({\"gpu\":..,\"start_ns\":..})");
     }
-    auto at = r["start_ns"].get<std::int64_t>() / 2 + r["end_ns"].get<std::int64_t>() / 2;
+    // Through json_field: a time of 1e300 or a gpu beyond int is no undefined cast (issue 39).
+    auto at = json_get(r, "start_ns", std::int64_t{0}) / 2 + json_get(r, "end_ns", std::int64_t{0}) / 2;
+    int gpu = json_get(r, "gpu", -1);
     for (const auto& [key, value] : r.items()) {
       if (key == "gpu" || key == "start_ns" || key == "end_ns" || !value.is_number()) continue;
-      out[{r["gpu"].get<int>(), key}].push_back({at, value.get<double>()});
+      out[{gpu, key}].push_back({at, json_as(value, 0.0)});
     }
   }
 }

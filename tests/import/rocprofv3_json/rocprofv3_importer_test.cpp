@@ -148,6 +148,17 @@ TEST(Rocprofv3Importer, KernelSymbolsAsAnObjectKeyedById) {
   EXPECT_EQ(p.gpu[0].correlation, -1);
 }
 
+// Issue 39: grid + workgroup - 1 overflowed for a grid of INT64_MAX (UBSan); negatives were kept.
+TEST(Rocprofv3Importer, HugeAndNegativeGridsAreClamped) {
+  Profile p = import_text(process(R"({"kernel_dispatch": [{"kind": 2, "start_timestamp": 1, "end_timestamp": 2,
+      "dispatch_info": {"kernel_id": 1, "grid_size": {"x": 9223372036854775807, "y": -5, "z": 7},
+                        "workgroup_size": {"x": 4, "y": 4, "z": 2}}}]})"));
+  ASSERT_EQ(p.gpu.size(), 1u);
+  EXPECT_EQ(p.gpu[0].grid[0], INT32_MAX);
+  EXPECT_EQ(p.gpu[0].grid[1], 0);
+  EXPECT_EQ(p.gpu[0].grid[2], 4);  // 7 work-items in workgroups of 2: 4 blocks
+}
+
 TEST(Rocprofv3Importer, BadStructureIsOneLineError) {
   EXPECT_NE(import_error(R"({"traceEvents": []})").find("no \"rocprofiler-sdk-tool\" array"), std::string::npos);
   EXPECT_NE(import_error(R"({"rocprofiler-sdk-tool": {}})").find("must be an array"), std::string::npos);

@@ -66,6 +66,14 @@ TEST(SamplesView, BadLinesNameTheFileAndLine) {
   EXPECT_EQ(error_of(""), "s.csv: empty: no header line");
 }
 
+// Issue 39: times and GPUs beyond the integer range are read through json_field (no undefined cast).
+TEST(SamplesView, ExtremeJsonValuesAreNoUndefinedCast) {
+  auto view = samples_view("s.jsonl",
+                           "{\"gpu\":99999999999,\"start_ns\":1e300,\"end_ns\":-1e300,\"x\":1e308}\n"
+                           "{\"gpu\":0,\"start_ns\":1000,\"end_ns\":2000,\"x\":5}\n");
+  EXPECT_EQ(view["series"].size(), 2u);
+}
+
 TEST(BenchView, NeedsABenchResultAndJsonRequestLines) {
   EXPECT_THROW(bench_view("r.json", "{\"schema\":\"cuprobe.analyze/1\"}", "", std::nullopt), Error);
   EXPECT_THROW(bench_view("r.json", "not json", "", std::nullopt), Error);
