@@ -122,9 +122,9 @@ std::vector<std::size_t> boundary_lags(const std::vector<double>& score) {
 // The step is the longest repeat the kernel sequence explains whose boundaries are the host's: a program whose
 // layers are alike (no kernel once per step) matches itself one layer later, and only the gaps the host leaves
 // between steps (a synchronize, a read of the clock, the loop's own work) say where a step ends. Among lags that are
-// multiples of the period found, or that the strong boundaries suggest, and that the names match as well: the
-// shortest whose boundary level is within 80% of the highest, when that level is at least twice the period's.
-// Its lag and level; the period and its own level when none is.
+// multiples of the period found, or that the strong boundaries suggest, and that the names match as well, in
+// ascending order: each whose boundary level is at least twice that of the lag chosen before it. Its lag and
+// level; the period and its own level when none is.
 struct BoundaryStep {
   std::size_t lag = 0;
   BoundaryLevel at;
@@ -141,23 +141,17 @@ BoundaryStep step_from_boundaries(const std::vector<StringId>& names, const std:
   }
   std::sort(lags.begin(), lags.end());
   lags.erase(std::unique(lags.begin(), lags.end()), lags.end());
-  std::vector<std::pair<std::size_t, BoundaryLevel>> levels;
-  double highest = 0;
-  BoundaryLevel at_period;
-  for (std::size_t lag : lags) {
-    if (lag != period && match_fraction(names, lag) < std::max(kMinMatch, match - 0.05)) continue;
-    BoundaryLevel level = boundary_level(score, lag);
-    if (lag == period) at_period = level;
-    levels.emplace_back(lag, level);
-    highest = std::max(highest, level.level);
-  }
+  // Ascending: a longer lag is the step only where its boundaries stand at least twice as high as those of the
+  // lag chosen so far (which was then a layer of it). A multiple of the step holds the same boundaries, fewer of
+  // them, so the highest of their low quantiles creeps up with the lag: it must not win by that alone.
   constexpr double kStepOverLayer = 2.0;
-  constexpr double kNearHighest = 0.8;
-  if (highest < kStepOverLayer * at_period.level || highest <= 0) return {period, at_period};
-  for (auto [lag, level] : levels) {
-    if (level.level >= kNearHighest * highest) return {lag, level};
+  BoundaryStep best{period, boundary_level(score, period)};
+  for (std::size_t lag : lags) {
+    if (lag <= period || match_fraction(names, lag) < std::max(kMinMatch, match - 0.05)) continue;
+    BoundaryLevel level = boundary_level(score, lag);
+    if (level.level >= kStepOverLayer * best.at.level && level.level > 0) best = {lag, level};
   }
-  return {period, at_period};
+  return best;
 }
 
 }  // namespace
