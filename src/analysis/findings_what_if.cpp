@@ -230,14 +230,10 @@ std::optional<HostFloor> host_launch_floor(const WhatIfInputs& in) {
   // between launches well past the program's (2.3 ms of launches per step where the step runs in 0.22 ms without
   // it, tests/data/h200_pool_gather_expanded_index): there the floor is the launches alone, each at the fastest.
   const bool span_is_the_programs = p.source == "cuprobe-run";
-  std::vector<double> floors, launches;
+  std::vector<double> floors, launches, profiled;
   for (const Span& s : spans) {
     if (s.launches == 0) continue;
     launches.push_back(s.launches);
-    if (!span_is_the_programs) {
-      floors.push_back(s.launches * fastest / 1e6);
-      continue;
-    }
     // The calls' time beyond a typical launch, inside the span (nested calls counted once).
     double waiting = 0;
     TimeNs covered = INT64_MIN;
@@ -251,10 +247,17 @@ std::optional<HostFloor> host_launch_floor(const WhatIfInputs& in) {
       waiting += std::max(0.0, inside - typical);
     }
     double host = std::max(static_cast<double>(s.last - s.first) - waiting, s.launches * typical);
-    floors.push_back(host / 1e6);
+    if (span_is_the_programs) {
+      floors.push_back(host / 1e6);
+    } else {
+      floors.push_back(s.launches * fastest / 1e6);
+      profiled.push_back(host / 1e6);
+    }
   }
-  return HostFloor{percentile(floors, 50), percentile(launches, 50), (span_is_the_programs ? typical : fastest) / 1e3,
-                   span_is_the_programs};
+  HostFloor floor{percentile(floors, 50), percentile(launches, 50), (span_is_the_programs ? typical : fastest) / 1e3,
+                  span_is_the_programs};
+  if (!profiled.empty()) floor.profiled_span_ms = percentile(profiled, 50);
+  return floor;
 }
 
 void apply_host_floor(const WhatIfInputs& in, std::vector<Finding>& findings) {
@@ -265,7 +268,15 @@ void apply_host_floor(const WhatIfInputs& in, std::vector<Finding>& findings) {
     WhatIf& w = f.what_if;
     if (f.claim.changes_launches || !w.step_ms_after_alone) continue;
     if (!looked) floor = host_launch_floor(in), looked = true;
-    if (!floor || *w.step_ms_after_alone >= floor->ms || *w.step_ms_after_alone >= now) continue;
+    if (!floor || *w.step_ms_after_alone >= now) continue;
+    if (*w.step_ms_after_alone >= floor->ms) {
+      // Above the launches alone, below the host's time under the profiler: the fix may stop at the host.
+      if (floor->profiled_span_ms > *w.step_ms_after_alone)
+        w.description += "; under the profiler the host took " + format_duration_ms(floor->profiled_span_ms) +
+                         " to launch each step (its own work included): the fixed step may be host-bound, between " +
+                         format_duration_ms(*w.step_ms_after_alone) + " and that";
+      continue;
+    }
     double at = std::min(now, floor->ms);
     w.step_ms_after_alone = at;
     f.claim.max_gain_ms = std::max(0.0, now - at);

@@ -87,12 +87,16 @@ RooflineWork non_matmul_at_roofline(const WhatIfInputs& in);
 //    for at most a typical launch, the 10th percentile of the launch calls: longer is a synchronize, a blocking
 //    copy or a full launch queue), and never below its launches times that duration.
 //  - Other traces (torch.profiler, whose own work stretches the host's time between launches several-fold): the
-//    step's launches times the fastest launch call in the trace. A lower bound: the host needs at least that.
+//    step's launches times the fastest launch call in the trace. A lower bound: the host needs at least that. The
+//    span itself (less waiting) is an upper bound, said beside a projection that falls between the two.
 struct HostFloor {
   double ms = 0;
   double launches_per_step = 0;  // median over the steps
   double launch_us = 0;          // the launch duration the floor counts (typical for a span, else the fastest)
   bool from_span = false;        // the CPU span of the launches (run files), else launches x the fastest
+  // Not a run file: that span as the profiled trace has it, less waiting (an upper bound: the profiler's own work
+  // is in it), said beside a projection below it; 0 for run files.
+  double profiled_span_ms = 0;
 };
 
 std::optional<HostFloor> host_launch_floor(const WhatIfInputs& in);

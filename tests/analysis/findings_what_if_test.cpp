@@ -133,6 +133,24 @@ TEST(HostFloor, UnderTorchProfilerTheFloorIsTheLaunchesAtTheFastestCall) {
       << findings[0].what_if.description;
 }
 
+// Above the launches alone but below the host's span under the profiler (an upper bound): the number stays, and
+// the what-if says the fixed step may stop at the host.
+TEST(HostFloor, UnderTorchProfilerAProjectionBelowTheProfiledSpanSaysSo) {
+  Program p;
+  build(p, 20, 30'000, 2'000'000, 20'000, "kineto");
+  std::optional<HostFloor> floor = host_launch_floor(p.inputs());
+  ASSERT_TRUE(floor);
+  EXPECT_NEAR(floor->ms, 0.1, 1e-9);
+  EXPECT_NEAR(floor->profiled_span_ms, 0.575, 1e-9);
+  double now = p.inputs().step_ms_now();
+  std::vector<Finding> findings{projected(now, now - 2.0)};
+  apply_host_floor(p.inputs(), findings);
+  EXPECT_NEAR(*findings[0].what_if.step_ms_after_alone, now - 2.0, 1e-9);
+  EXPECT_FALSE(findings[0].claim.max_gain_ms);
+  EXPECT_NE(findings[0].what_if.description.find("under the profiler the host took 0.57 ms"), std::string::npos)
+      << findings[0].what_if.description;
+}
+
 TEST(HostFloor, NoLaunchCallsNoFloor) {
   Program p;
   build(p, 10, 10'000, 100'000, 100'000);
