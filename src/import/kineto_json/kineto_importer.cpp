@@ -621,7 +621,15 @@ class KinetoImporter {
         }
       } else if (key_is(key, "name")) {
         if (!string_next("name")) continue;
-        ev_.name.assign(cursor_.string());
+        std::string_view name = cursor_.string();
+        if (ev_.has_category && ev_.category == EventCategory::kPython && !is_duration_phase(ev_.phase)) {
+          auto frame = parse_python_frame(name);  // most frames of a with_stack trace are the libraries'
+          if (!frame || !is_user_python_file(frame->file)) {
+            cursor_.skip_rest_of_object();
+            return;
+          }
+        }
+        ev_.name.assign(name);
         continue;
       } else if (key_is(key, "args") && !(ev_.has_category && (ev_.category == EventCategory::kIgnored ||
                                                                ev_.category == EventCategory::kPython))) {
