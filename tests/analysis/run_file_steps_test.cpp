@@ -56,8 +56,9 @@ TEST(RunFileSteps, ARunFileProjectsFromTheMeasuredDramBytes) {
   AnalyzeReport fixed = analyze_file("zoo_pool_cast_whole_fixed.cuprobe.gz");
   for (const Finding& f : fixed.findings) {
     EXPECT_EQ(f.what_if.description.find("record_shapes"), std::string::npos) << f.id;
-    if (f.id == "copy_cast_dominant")
+    if (f.id == "copy_cast_dominant") {
       EXPECT_NE(f.what_if.description.find("`cuprobe record --interval 1ms`"), std::string::npos);
+    }
   }
 }
 
