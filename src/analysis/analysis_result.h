@@ -173,6 +173,21 @@ struct FindingClaim {
   // A finding that names no kernel and fix of its own (low_tensor_core_share, gpu_idle): the time it shares with a
   // specific finding goes to the specific one.
   bool generic = false;
+  // The fix changes what the host launches (CUDA graphs, fewer kernels, no synchronize): the host's floor under
+  // the projected step (findings_what_if.h, apply_host_floor) does not bind it.
+  bool changes_launches = false;
+  // Per step: the most this fix can save, the step never going below what the host needs to launch it
+  // (apply_host_floor); none when the floor does not bind.
+  std::optional<double> max_gain_ms;
+};
+
+// A line of the user's code that launched a finding's kernels (analysis/finding_sources.h).
+struct SourceLine {
+  std::string file;  // as the trace names it
+  int line = 0;
+  std::string function;
+  double share = 0;  // of the finding's GPU time (of its synchronize calls' time, for gpu_idle) tied to a line
+  double time_ms = 0;
 };
 
 struct Finding {
@@ -186,6 +201,9 @@ struct Finding {
   std::vector<std::string> kernels;
   std::vector<std::pair<std::string, double>> numbers;
   WhatIf what_if;
+  // Where in the user's code its kernels were launched (torch.profiler with_stack=True), most time first; empty
+  // without Python frames in the trace.
+  std::vector<SourceLine> sources;
   FindingClaim claim;  // analysis only, not rendered
   // What findings are ranked by: the step time this finding's fix saves that no higher-ranked finding claims
   // (finding_gains.h), or without a projection the step time it explains that none claims.

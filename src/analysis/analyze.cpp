@@ -11,6 +11,7 @@
 #include "analysis/copy_summary.h"
 #include "analysis/device_usage.h"
 #include "analysis/finding_gains.h"
+#include "analysis/finding_sources.h"
 #include "analysis/findings.h"
 #include "analysis/hta_window.h"
 #include "analysis/idle_time.h"
@@ -106,10 +107,12 @@ AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const Analy
     a.op_shapes = work.shapes;
     fill_kernel_work(p, work, a);
     exclude_beyond_peak(p, a, work);
-    add_rank_findings(p, classes[i], steps, work, a);
-    // Every kernel's readings for the measured bytes; the report keeps the top ones.
+    // Every kernel's readings for the measured bytes (which the what-ifs use without shapes); the report keeps the
+    // top ones.
     a.counters = attribute_counters(p, classes[i], std::numeric_limits<std::size_t>::max());
     fill_measured_bytes(a.counters, a);
+    add_rank_findings(p, classes[i], steps, work, a);
+    add_finding_sources(p, steps, a.findings);
     if (a.counters.by_kernel.size() > kCounterKernelsShown) a.counters.by_kernel.resize(kCounterKernelsShown);
     a.complete = p.complete;
     if (!p.complete)

@@ -30,6 +30,7 @@ double take(const Profile& profile, const FindingClaim& claim, double steps, Poo
   }
   double idle = std::min(std::max(0.0, claim.idle_ms), pools.idle_left);
   double gain = std::min(pools.step_left, activity_ms / steps + idle + std::max(0.0, claim.own_ms));
+  if (claim.max_gain_ms) gain = std::min(gain, std::max(0.0, *claim.max_gain_ms));
   if (commit) {
     pools.idle_left -= idle;
     pools.step_left -= gain;

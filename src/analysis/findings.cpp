@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "analysis/copy_operations.h"
 #include "analysis/finding_gains.h"
 #include "analysis/findings_context.h"
 #include "analysis/findings_what_if.h"
@@ -141,12 +142,13 @@ void copy_cast_what_if(const Context& ctx, Finding& f) {
   f.claim.activity_ms = ctx.category_activities(Category::kCopyCast);  // what it explains, without a projection
   CopyCastWork c = copy_cast_work(ctx.what_if_inputs(), f.kernels.empty() ? std::string() : f.kernels.front());
   if (!c.known) {
-    w.description = !ctx.work.shapes ? "bytes unknown: the trace has no operator shapes (torch.profiler "
-                                       "record_shapes=True records them), so no projection"
-                    : ctx.graph_replays()
-                        ? "bytes unknown: the copies run inside CUDA graph replays, whose kernels "
-                          "have no launching operator and so no shapes; no projection"
-                        : "bytes unknown: no copy's operator shapes are in the trace, so no projection";
+    w.description =
+        !ctx.work.shapes
+            ? "bytes unknown: " + what_gives_bytes(ctx.what_if_inputs(), f.kernels.empty() ? "" : f.kernels.front()) +
+                  ", so no projection"
+        : ctx.graph_replays() ? "bytes unknown: the copies run inside CUDA graph replays, whose kernels "
+                                "have no launching operator and so no shapes; no projection"
+                              : "bytes unknown: no copy's operator shapes are in the trace, so no projection";
     w.description += left_out(c.beyond_peak_calls);
     return;
   }
@@ -159,6 +161,7 @@ void copy_cast_what_if(const Context& ctx, Finding& f) {
     f.title += format_bytes(c.bytes_per_step) + per;
   }
   f.title += " at " + format_fixed(c.tbps, 2) + " TB/s";
+  if (c.measured) f.title += " (the DRAM bytes record measured)";
   if (c.peak_share) f.title += ", " + format_percent(*c.peak_share) + " of the memory bandwidth peak";
   f.numbers.insert(
       f.numbers.end(),
@@ -222,6 +225,9 @@ void copy_cast_dominant(Context& ctx) {
                format_duration_ms(ctx.steps.summary.median_ms) + " step)";
   }
   if (!origin.empty()) f.title += ", launched from " + origin;
+  auto ops = copy_cast_operations(ctx.profile, ctx.classes, ctx.steps);
+  bool said = ops.size() == 1 && origin.find(ops.front().operation) != std::string::npos;  // "launched from" did
+  if (!ops.empty() && !said) f.title += "; by operation: " + copy_operations_text(ops, 3);
   copy_cast_what_if(ctx, f);
   f.suggestion =
       "Find what is copied or cast every step and shrink it: cast only the entries the step uses "
@@ -282,10 +288,11 @@ void low_tensor_core_share(Context& ctx) {
   if (roof.after_ms) {
     f.what_if.description = "the non-matmul kernels whose work is known at their roofline: " + ctx.step_word() + " " +
                             format_duration_ms(*roof.after_ms);
+    if (roof.measured) f.what_if.description += " (where no shapes say it, the DRAM bytes record measured)";
     f.claim.activity_ms = std::move(roof.saved);
   } else {
     f.what_if.description =
-        !ctx.work.shapes      ? "no projection: it needs operator shapes (torch.profiler record_shapes=True)"
+        !ctx.work.shapes      ? "no projection: " + what_gives_bytes(ctx.what_if_inputs())
         : !ctx.analysis.peaks ? "no projection: it needs the GPU's peaks (give --peak)"
         : ctx.graph_replays()
             ? "no projection: the kernels run inside CUDA graph replays, which have no launching operator and so "
@@ -389,6 +396,7 @@ void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& c
   communication_dominant(ctx);
   host_memcpy_in_step(ctx);
   graphs_recorded_whole(ctx);
+  apply_host_floor(ctx.what_if_inputs(), analysis.findings);  // last: every projection stops at the host's floor
   for (auto& f : analysis.findings) f.rank = analysis.rank;
 }
 

@@ -83,6 +83,7 @@ void gpu_idle(Context& ctx, const HostCalls& calls) {
                now, std::nullopt, after};
   f.claim.generic = true;  // the idle launch_bound does not explain: host work
   f.claim.idle_ms = now - after;
+  f.claim.changes_launches = true;  // a CUDA graph, no synchronize: the host's launch time goes too
   if (calls.seen)
     f.numbers.insert(f.numbers.end(), {{"launches_per_step", calls.launches}, {"syncs_per_step", calls.syncs}});
   ctx.analysis.findings.push_back(std::move(f));
@@ -172,6 +173,7 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
                    format_duration_ms(after),
                now, std::nullopt, after};
   f.claim.idle_ms = now - after;
+  f.claim.changes_launches = true;
   ctx.analysis.findings.push_back(std::move(f));
 }
 

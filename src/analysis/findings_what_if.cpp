@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
+#include "analysis/launch_context.h"
 #include "analysis/thresholds.h"
+#include "common/percentile.h"
 #include "common/units.h"
 
 namespace cuprobe {
@@ -28,6 +31,36 @@ bool WhatIfInputs::counted(std::size_t i) const { return !has_steps() || steps.a
 
 double WhatIfInputs::per_step(double total) const {
   return has_steps() ? total / static_cast<double>(steps.summary.steps.size()) : total;
+}
+
+std::string what_gives_bytes(const WhatIfInputs& in, std::string_view kernel) {
+  const std::string& source = in.profile.source;
+  if (source == "cuprobe-run") {
+    if (in.profile.counters.empty())
+      return "the run file has no counter samples (recorded with --no-counters, or the counters were unavailable: "
+             "see the recorder's notices); `cuprobe record` without --no-counters measures each kernel's DRAM bytes";
+    std::string filled;
+    for (const auto& row : in.analysis.counters.by_kernel) {
+      if (row.key == kernel && row.sampled_ns > 0) filled = ", " + format_percent(row.ran_share()) + " for the top one";
+    }
+    return "record's counter samples (" +
+           format_duration_ms(static_cast<double>(in.analysis.counters.median_sample_ns) / 1e6) +
+           " each) do not isolate these kernels: their calls fill less than half of the samples they overlap" + filled +
+           "; `cuprobe record --interval 1ms` samples finer, which helps where they run for most of a "
+           "millisecond at a time";
+  }
+  if (source == "nsys" || source == "rocprofv3")
+    return "a " + source + " trace has no operator shapes; `cuprobe record` measures each kernel's DRAM bytes";
+  return "the trace has no operator shapes (torch.profiler record_shapes=True records them)";
+}
+
+std::unordered_map<std::string_view, double> measured_rates(const WhatIfInputs& in) {
+  std::unordered_map<std::string_view, double> rates;
+  for (const KernelRow& k : in.analysis.kernels) {
+    if (k.work && k.work->source == "counters" && k.work->achieved_tbps > 0 && k.work->beyond_peak.empty())
+      rates.emplace(k.name, k.work->achieved_tbps * 1e12);
+  }
+  return rates;
 }
 
 CopyCastWork copy_cast_work(const WhatIfInputs& in, const std::string& top_kernel) {
@@ -77,6 +110,22 @@ CopyCastWork copy_cast_work(const WhatIfInputs& in, const std::string& top_kerne
       }
     }
   }
+  if (bytes <= 0) {  // no shapes: the DRAM bytes record's counters measured, at each kernel's measured rate
+    auto rates = measured_rates(in);
+    for (std::size_t i = 0; i < p.gpu.size() && !rates.empty(); ++i) {
+      if (in.classes[i].category != Category::kCopyCast || !in.counted(i)) continue;
+      std::string_view name = p.name_of(p.gpu[i].name);
+      auto rate = rates.find(name);
+      if (rate == rates.end()) continue;
+      double t = static_cast<double>(p.gpu[i].duration()) / 1e6;
+      double b = rate->second * t * 1e-3;
+      bytes += b;
+      time_ms += t;
+      known.emplace_back(i, t);
+      if (name == top_kernel) top_bytes += b, top_calls += 1;
+    }
+    c.measured = bytes > 0;
+  }
   if (bytes <= 0 || time_ms <= 0) return c;
   c.known = true;
   c.bytes_per_step = in.per_step(bytes);
@@ -112,11 +161,25 @@ RooflineWork non_matmul_at_roofline(const WhatIfInputs& in) {
   const Profile& p = in.profile;
   double saved = 0;
   bool any = false;
+  const auto rates = measured_rates(in);
   for (std::size_t i = 0; i < p.gpu.size(); ++i) {
     const auto& aw = in.work.activity[i];
     Category cat = in.classes[i].category;
-    // Kernels with their operator's work only: a memcpy's byte count alone does not say what the kernel could do.
-    if (!aw.known || aw.op < 0 || is_matmul(cat) || cat == Category::kCommunication || !in.counted(i)) continue;
+    if (is_matmul(cat) || cat == Category::kCommunication || !in.counted(i)) continue;
+    double t = static_cast<double>(p.gpu[i].duration()) / 1e6;
+    // Kernels with their operator's work; else the DRAM bytes record measured, at the memory roof (a memcpy's byte
+    // count alone does not say what the kernel could do).
+    if (!aw.known || aw.op < 0) {
+      auto rate = rates.find(p.name_of(p.gpu[i].name));
+      if (rate == rates.end() || !in.analysis.peaks->memory_tbps || p.gpu[i].kind != GpuActivityKind::kKernel) continue;
+      double roof = rate->second * t * 1e-3 / (*in.analysis.peaks->memory_tbps * 1e12) * 1e3;
+      any = r.measured = true;
+      if (t > roof) {
+        r.saved.emplace_back(i, t - roof);
+        saved += t - roof;
+      }
+      continue;
+    }
     if (aw.beyond_peak) {
       ++r.beyond_peak_calls;
       continue;
@@ -124,7 +187,6 @@ RooflineWork non_matmul_at_roofline(const WhatIfInputs& in) {
     auto roof = roofline_ms(aw.bytes, aw.flops, aw.dtype, *in.analysis.peaks);
     if (!roof) continue;
     any = true;
-    double t = static_cast<double>(p.gpu[i].duration()) / 1e6;
     if (t > *roof) {
       r.saved.emplace_back(i, t - *roof);
       saved += t - *roof;
@@ -132,6 +194,100 @@ RooflineWork non_matmul_at_roofline(const WhatIfInputs& in) {
   }
   if (any) r.after_ms = in.step_ms_now() - in.per_step(saved);
   return r;
+}
+
+std::optional<HostFloor> host_launch_floor(const WhatIfInputs& in) {
+  if (!in.has_steps()) return std::nullopt;
+  const Profile& p = in.profile;
+  std::unordered_map<std::int64_t, int> step_of;  // launch correlation -> step
+  for (std::size_t i = 0; i < p.gpu.size(); ++i) {
+    if (in.steps.activity_step[i] >= 0 && p.gpu[i].correlation >= 0)
+      step_of.emplace(p.gpu[i].correlation, in.steps.activity_step[i]);
+  }
+  struct Span {
+    TimeNs first = INT64_MAX, last = INT64_MIN;
+    double launches = 0;
+  };
+  std::vector<Span> spans(in.steps.summary.steps.size());
+  std::vector<double> launch_ns;
+  std::vector<const CpuRange*> calls;  // runtime calls, by start
+  for (const CpuRange& r : p.cpu) {
+    if (r.kind != CpuRangeKind::kRuntime) continue;
+    calls.push_back(&r);
+    if (r.correlation < 0 || !is_launch_call(p.name_of(r.name))) continue;
+    auto it = step_of.find(r.correlation);
+    if (it == step_of.end()) continue;
+    Span& s = spans[static_cast<std::size_t>(it->second)];
+    s.first = std::min(s.first, r.start);
+    s.last = std::max(s.last, r.end);
+    s.launches += 1;
+    launch_ns.push_back(static_cast<double>(r.end - r.start));
+  }
+  if (launch_ns.empty()) return std::nullopt;
+  const double typical = percentile(launch_ns, 10);  // a launch that did not wait
+  const double fastest = *std::min_element(launch_ns.begin(), launch_ns.end());
+  // torch.profiler's own work on the host (each operator recorded, with shapes, with stacks) stretches the span
+  // between launches well past the program's (2.3 ms of launches per step where the step runs in 0.22 ms without
+  // it, tests/data/h200_pool_gather_expanded_index): there the floor is the launches alone, each at the fastest.
+  const bool span_is_the_programs = p.source == "cuprobe-run";
+  std::vector<double> floors, launches, profiled;
+  for (const Span& s : spans) {
+    if (s.launches == 0) continue;
+    launches.push_back(s.launches);
+    // The calls' time beyond a typical launch, inside the span (nested calls counted once).
+    double waiting = 0;
+    TimeNs covered = INT64_MIN;
+    auto from =
+        std::lower_bound(calls.begin(), calls.end(), s.first, [](const CpuRange* r, TimeNs t) { return r->start < t; });
+    for (auto it = from; it != calls.end() && (*it)->start < s.last; ++it) {
+      const CpuRange& r = **it;
+      if (r.start < covered) continue;
+      covered = r.end;
+      double inside = static_cast<double>(std::min(r.end, s.last) - r.start);
+      waiting += std::max(0.0, inside - typical);
+    }
+    double host = std::max(static_cast<double>(s.last - s.first) - waiting, s.launches * typical);
+    if (span_is_the_programs) {
+      floors.push_back(host / 1e6);
+    } else {
+      floors.push_back(s.launches * fastest / 1e6);
+      profiled.push_back(host / 1e6);
+    }
+  }
+  HostFloor floor{percentile(floors, 50), percentile(launches, 50), (span_is_the_programs ? typical : fastest) / 1e3,
+                  span_is_the_programs};
+  if (!profiled.empty()) floor.profiled_span_ms = percentile(profiled, 50);
+  return floor;
+}
+
+void apply_host_floor(const WhatIfInputs& in, std::vector<Finding>& findings) {
+  std::optional<HostFloor> floor;
+  bool looked = false;
+  const double now = in.step_ms_now();
+  for (Finding& f : findings) {
+    WhatIf& w = f.what_if;
+    if (f.claim.changes_launches || !w.step_ms_after_alone) continue;
+    if (!looked) floor = host_launch_floor(in), looked = true;
+    if (!floor || *w.step_ms_after_alone >= now) continue;
+    if (*w.step_ms_after_alone >= floor->ms) {
+      // Above the launches alone, below the host's time under the profiler: the fix may stop at the host.
+      if (floor->profiled_span_ms > *w.step_ms_after_alone)
+        w.description += "; under the profiler the host took " + format_duration_ms(floor->profiled_span_ms) +
+                         " to launch each step (its own work included): the fixed step may be host-bound, between " +
+                         format_duration_ms(*w.step_ms_after_alone) + " and that";
+      continue;
+    }
+    double at = std::min(now, floor->ms);
+    w.step_ms_after_alone = at;
+    f.claim.max_gain_ms = std::max(0.0, now - at);
+    std::string how = floor->from_span
+                          ? " launch calls of " + format_fixed(floor->launch_us, 1) + " us and the work between them"
+                          : " launch calls, each at least " + format_fixed(floor->launch_us, 1) + " us";
+    w.description += "; but the host needs " + format_duration_ms(floor->ms) + " to launch each step (" +
+                     format_fixed(floor->launches_per_step, 0) + how + "), so the fixed program is host-bound: step " +
+                     format_duration_ms(at);
+    f.numbers.emplace_back("host_floor_ms", floor->ms);
+  }
 }
 
 }  // namespace cuprobe

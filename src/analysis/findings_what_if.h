@@ -1,11 +1,15 @@
 // The projections behind the findings' what-ifs that need the work per kernel:
 // the copies' and casts' bytes, bandwidth and the two fixes of a whole-pool
-// cast, and the non-matmul work at its roofline (docs/findings.md).
+// cast, and the non-matmul work at its roofline (docs/findings.md). Without
+// operator shapes (run files), the bytes are the DRAM bytes `record` measured
+// per kernel. And the floor under every projection: the host's launch time.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -33,8 +37,20 @@ struct WhatIfInputs {
   double per_step(double total) const;  // a sum over counted activities, per step
 };
 
+// What would give a projection the bytes it lacks, for this input kind: torch.profiler's record_shapes for a
+// torch trace, DRAM counters for a run file (`cuprobe record` measures them unless --no-counters; a shorter
+// --interval where the samples mix the kernels with others), a run file for Nsight Systems and rocprofv3 traces.
+// "the trace has no operator shapes (torch.profiler record_shapes=True records them)".
+// `kernel`: the finding's top kernel, whose share of the samples it overlaps a run file's advice gives.
+std::string what_gives_bytes(const WhatIfInputs& in, std::string_view kernel = {});
+
+// DRAM bytes per second that `record`'s counters measured for each kernel name (KernelWork source "counters":
+// measured_bytes.h), for the kernels without work from shapes.
+std::unordered_map<std::string_view, double> measured_rates(const WhatIfInputs& in);
+
 struct CopyCastWork {
   bool known = false;         // some copy/cast activity has known bytes
+  bool measured = false;      // the bytes are the DRAM bytes record's counters measured (no shapes)
   bool casts = false;         // some of them change the dtype
   double bytes_per_step = 0;  // of the copies with known bytes
   double time_ms_per_step = 0;
@@ -59,8 +75,35 @@ struct RooflineWork {
   std::optional<double> after_ms;
   std::vector<std::pair<std::size_t, double>> saved;  // GPU time removed, by profile.gpu index
   std::int64_t beyond_peak_calls = 0;                 // left out: counted work beyond the device's peak
+  bool measured = false;                              // some kernels' bytes are DRAM bytes counters measured
 };
 
 RooflineWork non_matmul_at_roofline(const WhatIfInputs& in);
+
+// What the host needs to launch one step, from the launch calls of the step's GPU work, the median over steps;
+// none without steps or without launch calls (a run file recorded without --api).
+//  - A run file (`cuprobe record --api`, whose tracing costs the host little): the CPU span from the step's first
+//    launch call to the end of its last, less the time calls spent waiting for the GPU (each runtime call counts
+//    for at most a typical launch, the 10th percentile of the launch calls: longer is a synchronize, a blocking
+//    copy or a full launch queue), and never below its launches times that duration.
+//  - Other traces (torch.profiler, whose own work stretches the host's time between launches several-fold): the
+//    step's launches times the fastest launch call in the trace. A lower bound: the host needs at least that. The
+//    span itself (less waiting) is an upper bound, said beside a projection that falls between the two.
+struct HostFloor {
+  double ms = 0;
+  double launches_per_step = 0;  // median over the steps
+  double launch_us = 0;          // the launch duration the floor counts (typical for a span, else the fastest)
+  bool from_span = false;        // the CPU span of the launches (run files), else launches x the fastest
+  // Not a run file: that span as the profiled trace has it, less waiting (an upper bound: the profiler's own work
+  // is in it), said beside a projection below it; 0 for run files.
+  double profiled_span_ms = 0;
+};
+
+std::optional<HostFloor> host_launch_floor(const WhatIfInputs& in);
+
+// Every projection stops at the host's floor: a finding whose fix leaves the host's launches as they are
+// (FindingClaim::changes_launches false) and projects the step below the floor is projected at the floor, its
+// claim capped (FindingClaim::max_gain_ms), and its what-if says so. Run once, after every finding is added.
+void apply_host_floor(const WhatIfInputs& in, std::vector<Finding>& findings);
 
 }  // namespace cuprobe

@@ -13,6 +13,12 @@
 // that a process makes several times), that lag is the step, and the steps
 // begin at the read-backs, so each call's prefill, of its own length, is a step
 // apart.
+// Without read-backs, a period whose repeats are alike (a step of N identical
+// layers and nothing else) is a layer: when the boundary scores (the host's
+// synchronize gaps) recur at a multiple of it, or at a lag they suggest, that
+// the names match as well, the shortest such lag whose boundaries are
+// consistently the strongest is the step (the longest repeat that explains
+// the sequence; docs/findings.md "Steps").
 #pragma once
 
 #include <cstdint>
@@ -27,6 +33,7 @@ struct PeriodicSteps {
   double match = 0;                 // fraction of positions matching one period later
   std::vector<std::size_t> starts;  // index of each step's first kernel
   bool by_read_back = false;        // the steps begin at the read-backs, which recur at the period
+  bool by_boundaries = false;       // the names' period was a layer: the host's gaps recur at a multiple of it
 };
 
 // names: kernel names in launch order; boundary_score[i]: how likely a step starts at kernel i;

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "analysis/interval_union.h"
+#include "analysis/launch_context.h"
 #include "analysis/periodicity.h"
 #include "analysis/step_detection_graphs.h"
 #include "analysis/step_outliers.h"
@@ -161,10 +162,21 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
     if (call.kind == CpuRangeKind::kRuntime && call.correlation >= 0) launch_of.emplace(call.correlation, &call);
   }
   constexpr double kAfterDeviceToHostCopy = 1e15;  // outweighs any idle gap (ns)
-  std::vector<std::size_t> kernel_index;           // into profile.gpu
+  constexpr double kAfterSynchronize = 1e12;       // outweighs any idle gap, not a read-back
+  // The host's synchronizing calls (recorded with the runtime API: torch.profiler, `cuprobe record --api`), by the
+  // time they return: the first kernel launched after one begins what the host did next.
+  std::vector<TimeNs> synchronized;
+  for (const auto& call : profile.cpu) {
+    if (call.kind == CpuRangeKind::kRuntime && is_synchronizing_call(profile.name_of(call.name)))
+      synchronized.push_back(call.end);
+  }
+  std::sort(synchronized.begin(), synchronized.end());
+  TimeNs last_launch = INT64_MIN;
+  std::vector<std::size_t> kernel_index;  // into profile.gpu
   std::vector<StringId> names;
   std::vector<double> boundary_score;
   std::vector<bool> read_back;
+  std::int64_t synchronized_boundaries = 0;
   TimeNs last_end = 0;
   bool copy_back_since_last_kernel = false;
   const std::int32_t lead = lead_device(profile, launch_of);
@@ -173,7 +185,16 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
     if (a.kind == GpuActivityKind::kMemcpy && a.memcpy_kind == MemcpyKind::kDtoH) copy_back_since_last_kernel = true;
     if (a.kind != GpuActivityKind::kKernel || a.device != lead) continue;
     double gap = kernel_index.empty() ? 0.0 : static_cast<double>(std::max<TimeNs>(0, a.start - last_end));
-    boundary_score.push_back(gap + (copy_back_since_last_kernel ? kAfterDeviceToHostCopy : 0.0));
+    bool after_sync = false;
+    if (auto it = launch_of.find(a.correlation); it != launch_of.end()) {
+      TimeNs launched = it->second->start;
+      auto s = std::upper_bound(synchronized.begin(), synchronized.end(), last_launch);
+      after_sync = !kernel_index.empty() && s != synchronized.end() && *s <= launched;
+      last_launch = launched;
+    }
+    if (after_sync) ++synchronized_boundaries;
+    boundary_score.push_back(gap + (copy_back_since_last_kernel ? kAfterDeviceToHostCopy : 0.0) +
+                             (after_sync ? kAfterSynchronize : 0.0));
     read_back.push_back(copy_back_since_last_kernel);
     copy_back_since_last_kernel = false;
     last_end = kernel_index.empty() ? a.end : std::max(last_end, a.end);
@@ -195,6 +216,10 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
   out.summary.period_kernels = periodic.period;
   out.summary.marker = "period of " + std::to_string(periodic.period) + " kernels";
   if (periodic.by_read_back) out.summary.marker += ", each step from a device-to-host read-back";
+  if (periodic.by_boundaries) {
+    out.summary.marker += synchronized_boundaries > 0 ? ", each step from the host's synchronize"
+                                                      : ", each step from the GPU idle gap the host leaves";
+  }
   const auto& starts = periodic.starts;
   for (std::size_t s = 0; s < starts.size(); ++s) {
     std::size_t begin = starts[s];

@@ -47,6 +47,7 @@ enum class CpuRangeKind : std::uint8_t {
   kRuntime,     // CUDA runtime or driver API call (launches carry a correlation)
   kOperator,    // framework operator (aten::*)
   kOther,
+  kPython,  // a frame of the user's Python code (torch.profiler with_stack=True; model/python_frame.h)
 };
 
 struct CpuRange {

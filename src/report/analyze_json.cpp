@@ -269,6 +269,13 @@ json finding_json(const Finding& f) {
       {"step_ms_after_alone", f.what_if.step_ms_after_alone ? json(*f.what_if.step_ms_after_alone) : json(nullptr)},
       {"gain_ms_alone", f.alone_gain_ms()},
       {"generic", f.claim.generic}};
+  if (!f.sources.empty()) {  // with_stack traces only: where in the user's code its kernels were launched
+    json sources = json::array();
+    for (const SourceLine& s : f.sources)
+      sources.push_back(
+          {{"file", s.file}, {"line", s.line}, {"function", s.function}, {"share", s.share}, {"time_ms", s.time_ms}});
+    j["sources"] = std::move(sources);
+  }
   return j;
 }
 

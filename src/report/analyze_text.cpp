@@ -6,6 +6,7 @@
 #include "analysis/findings_what_if.h"
 #include "common/units.h"
 #include "report/analyze_tables_text.h"
+#include "report/finding_sources_text.h"
 #include "report/finding_what_if_text.h"
 #include "report/kernel_display_name.h"
 #include "report/kernel_display_names.h"
@@ -351,6 +352,7 @@ std::string findings_text(const AnalyzeReport& report) {
       for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : " ") + names[i];
       out += "\n";
     }
+    if (!f.sources.empty()) out += "     from: " + finding_sources_text(f) + "\n";
     out += "     -> " + f.suggestion + "\n";
     out += "     what if: " + what_if_line(f) + "\n";
   }

@@ -119,6 +119,7 @@ void write_events(const Profile& p, TimeNs base, EventList& list, GpuTrack gpu_t
     const char* cat = r.kind == CpuRangeKind::kAnnotation ? "user_annotation"
                       : r.kind == CpuRangeKind::kRuntime  ? "cuda_runtime"
                       : r.kind == CpuRangeKind::kOperator ? "cpu_op"
+                      : r.kind == CpuRangeKind::kPython   ? "python_function"
                                                           : "cpu";
     Track t = cpu_track(r);
     out << "{\"ph\":\"X\",\"cat\":\"" << cat << "\",\"name\":";

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace cuprobe {
 namespace {
 
@@ -112,6 +114,81 @@ TEST(Periodicity, AReadBackPerStepKeepsTheStepAboveItsLayers) {
   EXPECT_EQ(r.period, 19);
   ASSERT_EQ(r.starts.size(), 10u);
   EXPECT_EQ(r.starts[3], 3u * 19);
+}
+
+// issue 34: programs that synchronize each step but read nothing back, recorded by `cuprobe record`: N alike
+// layers of K kernels (plus `extra` kernels once per step), the host's synchronize leaving a GPU idle gap before
+// each step, warm-up kernels of other names first, and noise in the gaps inside a step.
+struct Synchronized {
+  std::vector<StringId> names;
+  std::vector<double> score;
+  std::vector<std::size_t> starts;  // each step's first kernel
+};
+
+Synchronized synchronized_program(int layers, int kernels, int extra, int steps, double inside, double jitter,
+                                  double sync_gap, int missing_every = 0) {
+  Synchronized p;
+  std::uint32_t seed = 12345;
+  auto noise = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<double>(seed >> 8) / static_cast<double>(1u << 24);  // [0, 1)
+  };
+  for (StringId w = 200; w < 207; ++w) {  // warm-up: initialisation kernels, long gaps
+    p.names.push_back(w);
+    p.score.push_back(p.score.empty() ? 0.0 : 5e6);
+  }
+  for (int s = 0; s < steps; ++s) {
+    p.starts.push_back(p.names.size());
+    bool gap = missing_every == 0 || s % missing_every != missing_every - 1;
+    for (int l = 0; l < layers; ++l) {
+      for (int k = 0; k < kernels; ++k) {
+        p.names.push_back(static_cast<StringId>(1 + k));
+        bool first = l == 0 && k == 0;
+        p.score.push_back(first && gap ? sync_gap + jitter * noise() : inside + jitter * noise());
+      }
+    }
+    for (int e = 0; e < extra; ++e) {
+      p.names.push_back(static_cast<StringId>(100 + e));
+      p.score.push_back(inside + jitter * noise());
+    }
+  }
+  return p;
+}
+
+void expect_steps(const Synchronized& p, std::size_t period, bool by_boundaries = true) {
+  PeriodicSteps r = find_periodic_steps(p.names, p.score);
+  EXPECT_EQ(r.period, static_cast<std::int64_t>(period));
+  EXPECT_EQ(r.by_boundaries, by_boundaries);
+  ASSERT_EQ(r.starts.size(), p.starts.size());
+  // Every true step start after the first is a step start found; the first step begins at or before its first
+  // kernel (the warm-up's long gaps may begin it, or leave some warm-up kernels out of every step).
+  EXPECT_LE(r.starts.front(), p.starts.front());
+  for (std::size_t k = 1; k < p.starts.size(); ++k) EXPECT_EQ(r.starts[k], p.starts[k]) << k;
+}
+
+TEST(Periodicity, AlikeLayersAndASynchronizeGiveTheStepNotTheLayer) {
+  // GPU-bound: kernels queued back to back inside the step, 25 us at each synchronize.
+  expect_steps(synchronized_program(16, 1, 0, 20, 1'500, 1'000, 25'000), 16);
+  expect_steps(synchronized_program(8, 6, 0, 20, 1'500, 1'000, 25'000), 48);
+  // Embedding, norm and head once per step: the names alone give the step.
+  expect_steps(synchronized_program(12, 7, 3, 15, 1'500, 1'000, 25'000), 87, false);
+}
+
+TEST(Periodicity, HostBoundStepsAreFoundByTheirLongerGap) {
+  // Launch-bound: every kernel waits for the host (6..12 us), the synchronize and the loop add 20 us more.
+  expect_steps(synchronized_program(8, 5, 0, 25, 6'000, 6'000, 32'000), 40);
+}
+
+TEST(Periodicity, ASynchronizeMissingNowAndThenStillGivesTheStep) {
+  expect_steps(synchronized_program(10, 4, 0, 30, 1'500, 1'000, 25'000, 7), 40);
+}
+
+TEST(Periodicity, LayersWithoutAHostGapBetweenStepsStayTheirOwnPeriod) {
+  // No gap marks a step: nothing says where one ends, so the names' period stands.
+  Synchronized p = synchronized_program(8, 6, 0, 20, 1'500, 1'000, 1'500);
+  PeriodicSteps r = find_periodic_steps(p.names, p.score);
+  EXPECT_EQ(r.period, 6);
+  EXPECT_FALSE(r.by_boundaries);
 }
 
 TEST(Periodicity, NoRepetitionNoSteps) {

@@ -135,5 +135,53 @@ TEST(StepDetection, StepTimeRunsToTheNextStepsFirstGpuWork) {
   EXPECT_NEAR(a.summary.median_ms, 1.0, 1e-9);
 }
 
+// issue 34: a program of 8 alike layers of 6 kernels that synchronizes after each step and reads nothing back.
+// The layer lag matches the names everywhere; only the host's gap says where a step ends. `host_calls`: the launch
+// and synchronize calls are in the trace (torch.profiler, `record --api`) and the GPU's gaps are all alike
+// (launch-bound: every kernel waits for its launch), so only the synchronize tells; else a run file of GPU records
+// only, where the synchronize leaves a longer idle gap.
+Profile synchronized_loop(bool host_calls, TimeNs kernel_ns, TimeNs inside_gap, TimeNs sync_gap) {
+  Profile p;
+  const char* names[] = {"rmsnorm", "gemm_qkv", "attention", "gemm_o", "gemm_up", "gemm_down"};
+  TimeNs gpu = 0;
+  std::int64_t corr = 1;
+  for (int step = 0; step < 30; ++step) {
+    for (int layer = 0; layer < 8; ++layer) {
+      for (int k = 0; k < 6; ++k) {
+        bool first = layer == 0 && k == 0;
+        TimeNs gap = first && step > 0 ? sync_gap : inside_gap + (corr * 7919) % 1'000;  // a little jitter
+        TimeNs start = gpu + gap;
+        if (host_calls)
+          p.cpu.push_back(range(p, CpuRangeKind::kRuntime, "cudaLaunchKernel", start - 4'000, start - 1'000, corr));
+        p.gpu.push_back(kernel(p, names[k], start, start + kernel_ns, corr++));
+        gpu = start + kernel_ns;
+      }
+    }
+    if (host_calls) p.cpu.push_back(range(p, CpuRangeKind::kRuntime, "cudaDeviceSynchronize", gpu - 1'000, gpu + 500));
+  }
+  p.sort_by_time();
+  return p;
+}
+
+TEST(StepDetection, AStepOfAlikeLayersEndsAtTheHostsSynchronizeNotAtALayer) {
+  // GPU records only (`cuprobe record`): 60 us kernels back to back, 25 us idle at each synchronize.
+  Profile gaps = synchronized_loop(false, 60'000, 1'500, 25'000);
+  StepAssignment a = detect_steps(gaps, {});
+  EXPECT_EQ(a.summary.source, "periodicity");
+  EXPECT_EQ(a.summary.period_kernels, 48);
+  EXPECT_EQ(a.summary.marker, "period of 48 kernels, each step from the GPU idle gap the host leaves");
+  ASSERT_EQ(a.summary.steps.size(), 30u);
+  // 48 kernels of 60 us, 47 gaps of 1.5..2.5 us, and the 25 us synchronize gap.
+  EXPECT_NEAR(a.summary.median_ms, 48 * 0.060 + 47 * 0.002 + 0.025, 0.03);
+
+  // Launch-bound, with the host's calls: 3 us kernels each 12..13 us after the last, as after the synchronize.
+  Profile calls = synchronized_loop(true, 3'000, 12'000, 12'500);
+  StepAssignment b = detect_steps(calls, {});
+  EXPECT_EQ(b.summary.period_kernels, 48);
+  EXPECT_EQ(b.summary.marker, "period of 48 kernels, each step from the host's synchronize");
+  ASSERT_EQ(b.summary.steps.size(), 30u);
+  for (std::size_t s = 1; s < b.summary.steps.size(); ++s) EXPECT_EQ(b.activity_step[s * 48], static_cast<int>(s));
+}
+
 }  // namespace
 }  // namespace cuprobe

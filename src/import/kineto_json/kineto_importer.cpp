@@ -19,6 +19,7 @@
 #include "import/kineto_json/op_shapes.h"
 #include "import/kineto_json/sort_runs.h"
 #include "import/kineto_json/timestamp.h"
+#include "model/python_frame.h"
 #include "model/time_range.h"
 
 namespace cuprobe {
@@ -33,6 +34,7 @@ enum class EventCategory : std::uint8_t {
   kGpuAnnotation,
   kOperator,
   kProfilerRange,  // Kineto's CUPTI range profiler: one range (often one kernel) and its counter values
+  kPython,         // with_stack=True: a Python frame; only the user's are kept (model/python_frame.h)
   kIgnored
 };
 
@@ -55,6 +57,7 @@ EventCategory parse_event_category(std::string_view cat) {
   if (key_is(cat, "user_annotation") || key_is(cat, "User_annotation")) return EventCategory::kAnnotation;
   if (key_is(cat, "gpu_user_annotation")) return EventCategory::kGpuAnnotation;
   if (key_is(cat, "cuda_profiler_range")) return EventCategory::kProfilerRange;
+  if (key_is(cat, "python_function")) return EventCategory::kPython;
   return EventCategory::kIgnored;
 }
 
@@ -599,7 +602,7 @@ class KinetoImporter {
           ev_.has_category = true;
           if ((ev_.category == EventCategory::kIgnored || ev_.category == EventCategory::kGpuAnnotation) &&
               !is_duration_phase(ev_.phase)) {
-            cursor_.skip_rest_of_object();  // most events of big traces (python_function) end here
+            cursor_.skip_rest_of_object();  // most events of big traces end here
             return;
           }
           continue;
@@ -618,9 +621,18 @@ class KinetoImporter {
         }
       } else if (key_is(key, "name")) {
         if (!string_next("name")) continue;
-        ev_.name.assign(cursor_.string());
+        std::string_view name = cursor_.string();
+        if (ev_.has_category && ev_.category == EventCategory::kPython && !is_duration_phase(ev_.phase)) {
+          auto frame = parse_python_frame(name);  // most frames of a with_stack trace are the libraries'
+          if (!frame || !is_user_python_file(frame->file)) {
+            cursor_.skip_rest_of_object();
+            return;
+          }
+        }
+        ev_.name.assign(name);
         continue;
-      } else if (key_is(key, "args") && !(ev_.has_category && ev_.category == EventCategory::kIgnored)) {
+      } else if (key_is(key, "args") && !(ev_.has_category && (ev_.category == EventCategory::kIgnored ||
+                                                               ev_.category == EventCategory::kPython))) {
         read_args(ev_);
         continue;
       }
@@ -703,6 +715,10 @@ class KinetoImporter {
 
   void keep_event(const RawEvent& ev) {
     if (ev.category == EventCategory::kIgnored || ev.category == EventCategory::kGpuAnnotation) return;
+    if (ev.category == EventCategory::kPython) {  // the user's frames only: where in their code work comes from
+      auto frame = parse_python_frame(ev.name);
+      if (!frame || !is_user_python_file(frame->file)) return;
+    }
     if (ev.phase != 'X') {
       profile_.stats.add(ImportStat::kNotCompleteEvent, ev.name, ev.offset);
       return;
@@ -764,6 +780,7 @@ class KinetoImporter {
     CpuRange r;
     r.kind = ev.category == EventCategory::kRuntime      ? CpuRangeKind::kRuntime
              : ev.category == EventCategory::kAnnotation ? CpuRangeKind::kAnnotation
+             : ev.category == EventCategory::kPython     ? CpuRangeKind::kPython
                                                          : CpuRangeKind::kOperator;
     r.name = intern(ev.name, ev.offset);
     r.start = *ev.ts;

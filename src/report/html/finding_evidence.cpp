@@ -45,6 +45,7 @@ constexpr Words kWords[] = {
     {"communication_ms", Unit::kMs, "", " in collectives in all"},
     {"worst_call_ms", Unit::kMs, "the worst call took ", ""},
     {"worst_call_peer_ms", Unit::kMs, "", " on its fastest peer"},
+    {"host_floor_ms", Unit::kMs, "the host needs ", " to launch each {span}"},
 };
 
 // The per-GPU keys of pipeline_bubble: "gpu3_busy_share", "gpu3_waiting_share".

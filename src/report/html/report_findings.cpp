@@ -1,6 +1,7 @@
 #include "report/html/report_findings.h"
 
 #include "report/analyze_json.h"
+#include "report/finding_sources_text.h"
 #include "report/finding_what_if_text.h"
 #include "report/html/finding_evidence.h"
 #include "report/html/step_timeline.h"
@@ -23,6 +24,7 @@ nlohmann::ordered_json report_findings(const AnalyzeReport& report) {
     fj["kernels_shown"] = std::move(kernels);
     fj["evidence"] = evidence_words(f, a && !a->steps.steps.empty());
     fj["what_if_projection"] = what_if_projection(f, "\u2192");
+    if (!f.sources.empty()) fj["sources_shown"] = finding_sources_text(f);
     out.push_back(std::move(fj));
   }
   return out;

@@ -45,6 +45,30 @@ TEST(KinetoImporter, KeysInAnyOrderAndAbsoluteIntegerTimestamps) {
   EXPECT_EQ(p.cpu[0].correlation, 7);
 }
 
+// with_stack=True: only the user's frames are kept, in either key order (name before or after cat).
+TEST(KinetoImporter, KeepsTheUsersPythonFramesOnly) {
+  Profile p = test::import_kineto_text(R"J({"traceEvents": [
+    {"ph": "X", "cat": "python_function", "name": "zoo/model.py(40): forward", "pid": 1, "tid": 2, "ts": 10,
+     "dur": 50, "args": {"Python parent id": 1, "Python id": 2}},
+    {"ph": "X", "cat": "python_function", "name": "torch/nn/modules/module.py(1775): _call_impl", "pid": 1, "tid": 2,
+     "ts": 11, "dur": 40, "args": {"Python id": 3}},
+    {"ph": "X", "cat": "python_function", "name": "<built-in method to of Tensor object at 0x7f>", "pid": 1,
+     "tid": 2, "ts": 12, "dur": 4},
+    {"name": "contextlib.py(141): __exit__", "ph": "X", "cat": "python_function", "pid": 1, "tid": 2, "ts": 20,
+     "dur": 1},
+    {"name": "run.py(9): <module>", "ph": "X", "cat": "python_function", "pid": 1, "tid": 2, "ts": 1, "dur": 99}
+  ]})J");
+  ASSERT_EQ(p.cpu.size(), 2u);
+  EXPECT_EQ(p.name_of(p.cpu[0].name), "run.py(9): <module>");
+  EXPECT_EQ(p.name_of(p.cpu[1].name), "zoo/model.py(40): forward");
+  for (const CpuRange& r : p.cpu) {
+    EXPECT_EQ(r.kind, CpuRangeKind::kPython);
+    EXPECT_EQ(r.tid, 2);
+  }
+  EXPECT_EQ(p.cpu[1].start, 10'000);
+  EXPECT_EQ(p.cpu[1].end, 60'000);
+}
+
 TEST(KinetoImporter, ReadsTheBareArrayFormAndOldCategoryNames) {
   Profile p = test::import_kineto_text(R"J([{"ph": "X", "cat": "Kernel", "name": "k", "ts": 1, "dur": 1},
                               {"ph": "X", "cat": "Memcpy", "name": "Memcpy DtoH (Device -> Pinned)", "ts": 3, "dur": 1,

@@ -202,6 +202,7 @@
           el("code", {title: kn.name}, k, kn.short);
         });
       }
+      if (f.sources_shown) el("div", {"class": "sources"}, d, "from: " + f.sources_shown);
       if (f.evidence && f.evidence.length) el("div", {"class": "evidence"}, d, "evidence: " + f.evidence.join("; "));
       var w = el("div", {"class": "whatif"}, d);
       el("b", {}, w, "what if: ");
