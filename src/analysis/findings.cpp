@@ -6,6 +6,7 @@
 
 #include "analysis/finding_gains.h"
 #include "analysis/findings_context.h"
+#include "analysis/findings_patterns.h"
 #include "analysis/findings_what_if.h"
 #include "analysis/thresholds.h"
 #include "common/percentile.h"
@@ -396,6 +397,7 @@ void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& c
   communication_dominant(ctx);
   host_memcpy_in_step(ctx);
   graphs_recorded_whole(ctx);
+  add_pattern_findings(ctx);
   for (auto& f : analysis.findings) f.rank = analysis.rank;
 }
 

@@ -1,0 +1,197 @@
+// The GPU idle inside a step because the host stopped feeding it, by what stopped it (step_gaps.h):
+// sync_inside_step (read-backs inside the step's loop), host_work_in_step (the host busy with its own work),
+// allocation_churn (cudaMalloc/cudaFree in the step), pageable_host_copy (copies from pageable memory).
+#include <algorithm>
+#include <map>
+
+#include "analysis/findings_patterns.h"
+#include "analysis/pattern_thresholds.h"
+#include "analysis/step_gaps.h"
+#include "common/units.h"
+
+namespace cuprobe {
+namespace {
+
+using Context = FindingsContext;
+
+struct CauseSum {
+  double ms = 0;                       // idle, over the steps
+  double count = 0;                    // gaps
+  std::map<std::string, int> origins;  // operator paths of the activity before each gap
+};
+
+std::string most_common(const std::map<std::string, int>& m) {
+  if (m.empty()) return {};
+  return std::max_element(m.begin(), m.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+}
+
+std::string from(const std::string& origin) { return origin.empty() ? "" : ", launched from " + origin; }
+
+void sync_inside_step(Context& ctx, const CauseSum& s, double steps) {
+  double per_step = s.count / steps;
+  if (per_step < thresholds::kReadBacksPerStep) return;
+  double saved = s.ms / steps;
+  Finding f;
+  f.id = "sync_inside_step";
+  std::string origin = most_common(s.origins);
+  f.title = format_fixed(per_step, 1) + " read-backs inside each step" + from(origin) +
+            ": the host waits for the GPU each time, then the GPU idles " +
+            format_duration_ms(saved / std::max(1.0, per_step)) + " until the host launches again (" +
+            format_duration_ms(saved) + " of each " + format_duration_ms(ctx.step_ms_now()) + " step)";
+  f.suggestion =
+      "A device-to-host read (.item(), .cpu(), .tolist(), a data-dependent shape such as torch.where/nonzero, "
+      "printing a tensor) inside the layer loop stops the host until the GPU catches up, so the GPU then waits for "
+      "every launch. Keep the check on the GPU (accumulate flags with torch tensors) and read back once per step.";
+  f.numbers = {{"read_backs_per_step", per_step}, {"idle_after_read_backs_ms_per_step", saved}};
+  f.claim.idle_ms = saved;
+  push_pattern(ctx, std::move(f), saved, "one read-back per step (the GPU idle after the others gone)");
+}
+
+void host_work_in_step(Context& ctx, const CauseSum& s, double steps) {
+  if (s.count <= 0) return;
+  double saved = s.ms / steps;
+  Finding f;
+  f.id = "host_work_in_step";
+  f.title = "the GPU idles " + format_duration_ms(saved) + " of each " + format_duration_ms(ctx.step_ms_now()) +
+            " step in " + format_fixed(s.count / steps, 1) + " gaps of at least " +
+            format_fixed(thresholds::kHostWorkGapUs, 0) + " us inside the step while the host works" +
+            (most_common(s.origins).empty() ? "" : " (after " + most_common(s.origins) + ")");
+  f.suggestion =
+      "The host does its own work (sampling, detokenizing, stopping checks, data preparation) between the step's "
+      "GPU work, and the GPU waits for it. Move it to the GPU (torch.topk/softmax/multinomial sampling) or overlap "
+      "it with the next step's GPU work (process the previous step's tokens while the current step runs).";
+  f.numbers = {{"gaps_per_step", s.count / steps}, {"idle_ms_per_step", saved}};
+  f.claim.idle_ms = saved;
+  push_pattern(ctx, std::move(f), saved, "the host work overlapped with the GPU's (its idle gaps gone)");
+}
+
+void allocation_churn(Context& ctx, const CauseSum& s, double steps, double calls) {
+  if (s.count <= 0 || calls <= 0) return;
+  double saved = s.ms / steps;
+  Finding f;
+  f.id = "allocation_churn";
+  f.title = format_fixed(calls / steps, 1) + " cudaMalloc/cudaFree calls per step: the GPU idles " +
+            format_duration_ms(saved) + " of each " + format_duration_ms(ctx.step_ms_now()) +
+            " step while memory is freed and allocated again";
+  f.suggestion =
+      "Memory is returned to the driver and allocated again every step (torch.cuda.empty_cache(), tensors larger "
+      "than the caching allocator keeps, a new size every step). cudaFree synchronizes the device. Allocate the "
+      "buffers once and reuse them (out= arguments, preallocated workspaces); drop empty_cache() from the loop.";
+  f.numbers = {{"alloc_calls_per_step", calls / steps}, {"idle_ms_per_step", saved}};
+  f.claim.idle_ms = saved;
+  push_pattern(ctx, std::move(f), saved, "buffers allocated once and reused (the idle during the calls gone)");
+}
+
+void pageable_copies(Context& ctx, const CauseSum& s, double steps) {
+  double copy_ms = 0, bytes = 0, count = 0;
+  Finding f;
+  for (std::size_t i = 0; i < ctx.profile.gpu.size(); ++i) {
+    const GpuActivity& a = ctx.profile.gpu[i];
+    if (ctx.steps.activity_step[i] < 0 || !pageable_host_copy(ctx.profile, a) || a.bytes <= 0) continue;
+    double t = activity_ms(ctx.profile, i);
+    double pinned = static_cast<double>(a.bytes) / (thresholds::kPinnedCopyGBps * 1e9) * 1e3;
+    copy_ms += t;
+    bytes += static_cast<double>(a.bytes);
+    count += 1;
+    if (t > pinned) f.claim.activity_ms.emplace_back(i, t - pinned);
+  }
+  if (count <= 0) return;
+  double pinned_ms = bytes / (thresholds::kPinnedCopyGBps * 1e9) * 1e3 / steps;
+  double saved = std::max(0.0, copy_ms / steps - pinned_ms) + s.ms / steps;
+  f.id = "pageable_host_copy";
+  double gbps = copy_ms > 0 ? bytes / (copy_ms * 1e-3) / 1e9 : 0;
+  f.title = format_fixed(count / steps, 1) + " host-to-device copies per step from pageable memory (" +
+            format_bytes(bytes / steps) + " per step at " + format_fixed(gbps, 1) + " GB/s, " +
+            format_duration_ms(copy_ms / steps) + "), each blocking the host; the GPU idles " +
+            format_duration_ms(s.ms / steps) + " after them";
+  f.suggestion =
+      "Tensors in ordinary (pageable) host memory are staged through a bounce buffer by a synchronous copy. Pin "
+      "them once (tensor.pin_memory(), pin_memory=True in the DataLoader) and copy with .to('cuda', "
+      "non_blocking=True): the copy runs at the link's speed and the host keeps launching.";
+  f.numbers = {{"copies_per_step", count / steps},
+               {"bytes_per_step", bytes / steps},
+               {"achieved_gbps", gbps},
+               {"pinned_gbps", thresholds::kPinnedCopyGBps}};
+  f.claim.idle_ms = s.ms / steps;
+  push_pattern(ctx, std::move(f), saved,
+               "pinned memory and non_blocking copies (the copies at " + format_fixed(thresholds::kPinnedCopyGBps, 0) +
+                   " GB/s, the host never blocked)");
+}
+
+}  // namespace
+
+void add_step_gap_findings(FindingsContext& ctx) {
+  if (!ctx.has_steps()) return;
+  std::vector<StepGap> gaps = step_gaps(ctx.profile, ctx.steps, ctx.launches);
+  double steps = ctx.step_count();
+  // Read-backs count only in steps that stop at least twice: one stop per step is the loop's own read-back.
+  std::map<std::size_t, int> read_backs;
+  for (const auto& g : gaps) {
+    const GpuActivity& prev = ctx.profile.gpu[g.after];
+    if (g.cause == GapCause::kReadBack && prev.kind == GpuActivityKind::kMemcpy &&
+        prev.memcpy_kind == MemcpyKind::kDtoH)
+      ++read_backs[g.step];
+  }
+  // The host's own work, not the framework's: a long gap counts as host work only while the thread that launches
+  // next runs no operator or runtime call for most of it (an eager model's Python overhead is operators).
+  // Without launch calls the trace cannot say: the gap counts.
+  const auto& cpu = ctx.profile.cpu;
+  auto host_own_work = [&](const StepGap& g) {
+    const CpuRange* next = ctx.launches.launch_of(ctx.profile.gpu[g.before].correlation);
+    if (!next) return true;
+    TimeNs covered = 0, reach = g.start;
+    constexpr TimeNs kLookBack = 50'000'000;  // operators around the gap start began at most this long before
+    auto from_it = std::lower_bound(cpu.begin(), cpu.end(), g.start - kLookBack,
+                                    [](const CpuRange& r, TimeNs t) { return r.start < t; });
+    for (auto it = from_it; it != cpu.end(); ++it) {
+      const CpuRange& r = *it;
+      if (r.start >= g.end) break;
+      if (r.tid != next->tid || r.end <= reach ||
+          (r.kind != CpuRangeKind::kOperator && r.kind != CpuRangeKind::kRuntime))
+        continue;
+      TimeNs from = std::max(reach, r.start), to = std::min(g.end, r.end);
+      if (to > from) covered += to - from;
+      reach = std::max(reach, to);
+    }
+    return covered * 2 < g.end - g.start;
+  };
+  CauseSum sync, host, alloc, pageable;
+  double read_back_count = 0;
+  for (const auto& [step, n] : read_backs) read_back_count += n >= 2 ? n : 0;
+  for (const auto& g : gaps) {
+    std::string origin = ctx.launches.operator_path(ctx.profile.gpu[g.after].correlation);
+    bool long_gap = g.ms() * 1e3 >= thresholds::kHostWorkGapUs;
+    CauseSum* s = nullptr;
+    switch (g.cause) {
+      case GapCause::kAllocation:
+        s = &alloc;
+        break;
+      case GapCause::kPageable:
+        s = &pageable;
+        break;
+      case GapCause::kReadBack:
+        s = read_backs[g.step] >= 2 ? &sync : long_gap && host_own_work(g) ? &host : nullptr;
+        break;
+      case GapCause::kOther:
+        s = long_gap && host_own_work(g) ? &host : nullptr;
+        break;
+    }
+    if (!s) continue;
+    s->ms += g.ms();
+    s->count += 1;
+    if (!origin.empty()) ++s->origins[origin];
+  }
+  double calls = 0;
+  for (const auto& r : ctx.profile.cpu) {
+    if (r.kind != CpuRangeKind::kRuntime) continue;
+    std::string_view n = ctx.profile.name_of(r.name);
+    if (n == "cudaMalloc" || n == "cudaFree" || n == "hipMalloc" || n == "hipFree") calls += 1;
+  }
+  sync.count = read_back_count;  // the read-backs, not the starved gaps after them
+  sync_inside_step(ctx, sync, steps);
+  host_work_in_step(ctx, host, steps);
+  allocation_churn(ctx, alloc, steps, calls);
+  pageable_copies(ctx, pageable, steps);
+}
+
+}  // namespace cuprobe
