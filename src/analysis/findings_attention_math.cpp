@@ -36,7 +36,10 @@ bool upcast_of(const FindingsContext& ctx, std::size_t cast, std::size_t gemm) {
     return false;
   const auto& wc = ctx.work.activity[cast];
   const auto& wg = ctx.work.activity[gemm];
-  return !(wc.known && wg.known && wc.bytes > 2 * wg.bytes);
+  if (wc.known && wg.known) return wc.bytes <= 2 * wg.bytes;
+  // Without bytes, by time: an upcast moves 1.5x what the matmul then reads of it (2 + 4 bytes against 4).
+  const Profile& p = ctx.profile;
+  return p.gpu[cast].duration() <= 3 * p.gpu[gemm].duration();
 }
 
 }  // namespace
@@ -60,7 +63,7 @@ void add_attention_math_finding(FindingsContext& ctx) {
     // The region: the casts just before the first matmul, and one just after the second (the output cast back).
     std::size_t first = a, last = b;
     while (first > floor && a - first < 3 && upcast_of(ctx, k[first - 1], k[a])) --first;
-    if (last + 1 < k.size() && ctx.classes[k[last + 1]].category == Category::kCopyCast) ++last;
+    if (last + 1 < k.size() && upcast_of(ctx, k[last + 1], k[b])) ++last;  // the output cast back, as small
     bool upcast = first < a;
     for (std::size_t j = a; j <= b; ++j) upcast = upcast || ctx.classes[k[j]].category == Category::kCopyCast;
     upcast_seen = upcast_seen || upcast;

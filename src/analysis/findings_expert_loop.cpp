@@ -27,34 +27,49 @@ void add_expert_loop_finding(FindingsContext& ctx, const std::vector<OpCall>& ca
   Finding f;
   double span_ms = 0, grouped_ms = 0, loops = 0, experts = 0;
   bool from_shapes = true;
-  // Loops: runs of nonzero calls (outermost of each) with GEMMs between them, on one thread.
-  std::size_t k = 0;
-  while (k < calls.size()) {
-    if (!nonzero_op(calls[k].name) || (k > 0 && nonzero_op(calls[k - 1].name) && calls[k - 1].depth < calls[k].depth)) {
-      ++k;
+  // The top-level operators: which stop for an expert's tokens (a nonzero inside) and which combine its output.
+  std::vector<std::size_t> top;
+  std::vector<char> stop, combine;
+  for (std::size_t m = 0; m < calls.size(); ++m) {
+    if (calls[m].depth == 0) {
+      top.push_back(m);
+      std::string_view b = op_base_name(calls[m].name);
+      stop.push_back(nonzero_op(calls[m].name));
+      combine.push_back(b == "index_add_" || b == "index_add" || b == "scatter_add_" || b == "index_put_");
+    } else if (!top.empty() && nonzero_op(calls[m].name)) {
+      stop.back() = 1;
+    }
+  }
+  // A loop: experts (a stop, then a combine) one after another, at most kBetweenExperts operators apart.
+  constexpr std::size_t kBetweenExperts = 4;
+  std::size_t t = 0;
+  while (t < top.size()) {
+    if (!stop[t]) {
+      ++t;
       continue;
     }
     int found = 0;
-    std::size_t j = k, last_body = k, since_stop = 0;
-    for (; j < calls.size(); ++j) {
-      const OpCall& c = calls[j];
-      if (c.tid != calls[k].tid) continue;
-      std::string_view b = op_base_name(c.name);
-      bool combine = b == "index_add_" || b == "index_add" || b == "scatter_add_" || b == "index_put_";
-      if (nonzero_op(c.name)) {
-        if (c.depth <= calls[k].depth) ++found;
-        since_stop = 0;
-        continue;
+    std::size_t last_combine = 0, u = t;
+    bool open = false;  // a stop without its combine yet
+    for (; u < top.size(); ++u) {
+      if (calls[top[u]].tid != calls[top[t]].tid) continue;
+      if (stop[u]) {
+        if (!open && found > 0 && u > last_combine + kBetweenExperts + 1) break;
+        ++found;
+        open = true;
+      } else if (combine[u] && open) {
+        last_combine = u;
+        open = false;
+      } else if (!open && found > 0 && u > last_combine + kBetweenExperts) {
+        break;
       }
-      if (gemm_op(c.name) || combine) last_body = j;
-      if (combine) since_stop = 0;
-      // The loop ends where no expert stop or combine comes for a while (the layer's other operators).
-      if (c.depth == 0 && ++since_stop > 10) break;
     }
-    if (found < kMinExpertsPerLoop) {
-      k = j > k ? j : k + 1;
+    if (found < kMinExpertsPerLoop || last_combine == 0) {
+      t = std::max(u, t + 1);
       continue;
     }
+    std::size_t k = top[t], last_body = top[last_combine];
+    if (last_combine + 1 < top.size()) last_body = top[last_combine + 1] - 1;  // the combine's nested operators
     // The loop's GPU span, its GEMM kernels and the expert weights' bytes.
     TimeNs first = -1, end = -1;
     double gemm_ms = 0, weight_bytes = 0;
@@ -104,7 +119,7 @@ void add_expert_loop_finding(FindingsContext& ctx, const std::vector<OpCall>& ca
       loops += 1;
       experts += found;
     }
-    k = last_body + 1;
+    t = last_combine + 1;
   }
   if (loops <= 0) return;
   double steps = ctx.step_count();

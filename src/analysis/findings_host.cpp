@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/findings_context.h"
+#include "analysis/step_gaps.h"
 #include "analysis/thresholds.h"
 #include "common/percentile.h"
 #include "common/units.h"
@@ -147,6 +148,15 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   // for a launch to explain. The launch calls' cost (torch traces, `record --api`) is
   // a number beside it.
   double short_gaps = short_gap_share(ctx);
+  // Where the trace has launch calls: the longer gaps inside steps in which the launching thread ran the framework
+  // (operators, launches; step_gaps.h) are launch overhead too, which one CUDA graph launch removes.
+  double framework_ms = 0;
+  if (ctx.has_steps() && now > 0) {
+    for (const auto& g : step_gaps(ctx.profile, ctx.steps, ctx.launches)) {
+      if (g.framework && g.cause == GapCause::kOther && g.ms() * 1e3 > thresholds::kLaunchGapUs) framework_ms += g.ms();
+    }
+    short_gaps = std::min(1.0, short_gaps + framework_ms / ctx.step_count() / now);
+  }
   f.step_share = std::min(idle, short_gaps);
   f.share = f.step_share;
   f.title = format_fixed(kernels_per_step, 0) + (ctx.has_steps() ? " kernels per step" : " kernels") +
@@ -160,6 +170,7 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
       "per step so each kernel does more work.";
   f.numbers = {
       {"kernels_per_step", kernels_per_step}, {"median_kernel_us", median_us}, {"short_gap_share", short_gaps}};
+  if (framework_ms > 0) f.numbers.emplace_back("framework_gap_ms_per_step", framework_ms / ctx.step_count());
   if (calls.launches > 0) {
     f.numbers.emplace_back("launch_api_us_mean", calls.launch_us_mean);
     f.numbers.emplace_back("launch_call_share", std::min(1.0, launch_cost));
@@ -167,9 +178,9 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   // The gaps a launch explains gone, as when the step is launched as one CUDA graph (the longer ones, host work,
   // are gpu_idle's).
   double after = now - f.step_share * now;
-  f.what_if = {"the GPU's gaps of up to " + format_fixed(thresholds::kLaunchGapUs, 0) +
-                   " us between its kernels gone (the step launched as one CUDA graph): " + ctx.step_word() + " " +
-                   format_duration_ms(after),
+  f.what_if = {"the GPU's gaps of up to " + format_fixed(thresholds::kLaunchGapUs, 0) + " us between its kernels" +
+                   (framework_ms > 0 ? ", and the longer ones in which the host ran the framework," : "") +
+                   " gone (the step launched as one CUDA graph): " + ctx.step_word() + " " + format_duration_ms(after),
                now, std::nullopt, after};
   f.claim.idle_ms = now - after;
   ctx.analysis.findings.push_back(std::move(f));

@@ -67,17 +67,28 @@ bool attention_op(std::string_view op) {
 
 namespace {
 
-// copy_cast_dominant counts only the copies no pattern finding explains: a cast a pattern names (a weight cast per
-// forward, an attention's upcast) is that finding's, with the fix that removes it.
-void leave_copies_to_patterns(RankAnalysis& analysis, std::size_t first_pattern) {
+// copy_cast_dominant and host_memcpy_in_step count only the copies no pattern finding explains: a cast a pattern
+// names (a weight cast per forward, an attention's upcast) or a pageable copy is that finding's, with the fix that
+// removes it. Nor does copy_cast_dominant claim gathers: a gather copies what the step reads (gathering first is
+// its own fix), so no fix of its removes them.
+void leave_copies_to_patterns(const Profile& profile, RankAnalysis& analysis, std::size_t first_pattern) {
   std::set<std::size_t> taken;
   for (std::size_t k = first_pattern; k < analysis.findings.size(); ++k) {
     for (const auto& [i, ms] : analysis.findings[k].claim.activity_ms) taken.insert(i);
   }
-  for (auto& f : analysis.findings) {
-    if (f.id != "copy_cast_dominant") continue;
+  auto gather = [&](std::size_t i) {
+    std::string_view n = profile.name_of(profile.gpu[i].name);
+    return n.find("gather") != std::string_view::npos || n.find("index") != std::string_view::npos ||
+           n.find("Index") != std::string_view::npos;
+  };
+  for (std::size_t k = 0; k < first_pattern; ++k) {
+    Finding& f = analysis.findings[k];
+    if (f.id != "copy_cast_dominant" && f.id != "host_memcpy_in_step") continue;
+    bool copies = f.id == "copy_cast_dominant";
     auto& c = f.claim.activity_ms;
-    c.erase(std::remove_if(c.begin(), c.end(), [&](const auto& p) { return taken.count(p.first) > 0; }), c.end());
+    c.erase(std::remove_if(c.begin(), c.end(),
+                           [&](const auto& p) { return taken.count(p.first) > 0 || (copies && gather(p.first)); }),
+            c.end());
   }
 }
 
@@ -95,7 +106,7 @@ void add_pattern_findings(FindingsContext& ctx) {
   add_unfused_chain_finding(ctx);
   add_expert_loop_finding(ctx, calls);
   add_unused_logits_finding(ctx, calls);
-  leave_copies_to_patterns(ctx.analysis, first);
+  leave_copies_to_patterns(ctx.profile, ctx.analysis, first);
 }
 
 }  // namespace cuprobe

@@ -132,29 +132,6 @@ void add_step_gap_findings(FindingsContext& ctx) {
         prev.memcpy_kind == MemcpyKind::kDtoH)
       ++read_backs[g.step];
   }
-  // The host's own work, not the framework's: a long gap counts as host work only while the thread that launches
-  // next runs no operator or runtime call for most of it (an eager model's Python overhead is operators).
-  // Without launch calls the trace cannot say: the gap counts.
-  const auto& cpu = ctx.profile.cpu;
-  auto host_own_work = [&](const StepGap& g) {
-    const CpuRange* next = ctx.launches.launch_of(ctx.profile.gpu[g.before].correlation);
-    if (!next) return true;
-    TimeNs covered = 0, reach = g.start;
-    constexpr TimeNs kLookBack = 50'000'000;  // operators around the gap start began at most this long before
-    auto from_it = std::lower_bound(cpu.begin(), cpu.end(), g.start - kLookBack,
-                                    [](const CpuRange& r, TimeNs t) { return r.start < t; });
-    for (auto it = from_it; it != cpu.end(); ++it) {
-      const CpuRange& r = *it;
-      if (r.start >= g.end) break;
-      if (r.tid != next->tid || r.end <= reach ||
-          (r.kind != CpuRangeKind::kOperator && r.kind != CpuRangeKind::kRuntime))
-        continue;
-      TimeNs from = std::max(reach, r.start), to = std::min(g.end, r.end);
-      if (to > from) covered += to - from;
-      reach = std::max(reach, to);
-    }
-    return covered * 2 < g.end - g.start;
-  };
   CauseSum sync, host, alloc, pageable;
   double read_back_count = 0;
   for (const auto& [step, n] : read_backs) read_back_count += n >= 2 ? n : 0;
@@ -170,10 +147,10 @@ void add_step_gap_findings(FindingsContext& ctx) {
         s = &pageable;
         break;
       case GapCause::kReadBack:
-        s = read_backs[g.step] >= 2 ? &sync : long_gap && host_own_work(g) ? &host : nullptr;
+        s = read_backs[g.step] >= 2 ? &sync : long_gap && !g.framework ? &host : nullptr;
         break;
       case GapCause::kOther:
-        s = long_gap && host_own_work(g) ? &host : nullptr;
+        s = long_gap && !g.framework ? &host : nullptr;
         break;
     }
     if (!s) continue;
@@ -181,11 +158,34 @@ void add_step_gap_findings(FindingsContext& ctx) {
     s->count += 1;
     if (!origin.empty()) ++s->origins[origin];
   }
+  // Allocation calls cost the time the GPU idles while they run, inside a step or between two (empty_cache() at
+  // the end of a step frees while the GPU has drained): their overlap with the GPU's idle within the steps' span.
   double calls = 0;
-  for (const auto& r : ctx.profile.cpu) {
-    if (r.kind != CpuRangeKind::kRuntime) continue;
-    std::string_view n = ctx.profile.name_of(r.name);
-    if (n == "cudaMalloc" || n == "cudaFree" || n == "hipMalloc" || n == "hipFree") calls += 1;
+  alloc = {};
+  std::vector<std::pair<TimeNs, TimeNs>> idle;  // the GPU's idle intervals within the steps
+  {
+    const auto& list = ctx.steps.summary.steps;
+    TimeNs from = list.front().gpu_start, to = list.back().gpu_start + list.back().time;
+    TimeNs reach = from;
+    for (const auto& a : ctx.profile.gpu) {
+      if (a.end <= from || a.start >= to) continue;
+      if (a.start > reach) idle.emplace_back(reach, a.start);
+      reach = std::max(reach, a.end);
+    }
+    if (reach < to) idle.emplace_back(reach, to);
+    for (const auto& r : ctx.profile.cpu) {
+      if (r.kind != CpuRangeKind::kRuntime || r.end <= from || r.start >= to) continue;
+      std::string_view n = ctx.profile.name_of(r.name);
+      if (n != "cudaMalloc" && n != "cudaFree" && n != "hipMalloc" && n != "hipFree") continue;
+      calls += 1;
+      auto it =
+          std::lower_bound(idle.begin(), idle.end(), r.start, [](const auto& iv, TimeNs t) { return iv.second <= t; });
+      for (; it != idle.end() && it->first < r.end; ++it) {
+        TimeNs lo = std::max(it->first, r.start), hi = std::min(it->second, r.end);
+        if (hi > lo) alloc.ms += static_cast<double>(hi - lo) / 1e6;
+      }
+    }
+    alloc.count = calls;
   }
   sync.count = read_back_count;  // the read-backs, not the starved gaps after them
   sync_inside_step(ctx, sync, steps);

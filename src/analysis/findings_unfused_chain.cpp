@@ -1,8 +1,9 @@
 // unfused_elementwise: chains of elementwise, norm, reduction and cast kernels between the matmuls, each reading and
 // writing a whole activation (RMSNorm as to-fp32, pow, mean, rsqrt, mul, to-bf16, mul; rotate_half rotary as slice,
-// neg, cat, mul, add). Seen as runs of at least kUnfusedChainKernels such kernels back to back, each long enough
-// not to be launch-bound. One fused kernel reads the chain's input and writes its output once: about the cheapest
-// full-size pass of the chain (the shortest of its kernels that take at least half the longest one's time).
+// neg, cat, mul, add). Seen as runs of such kernels back to back, at least kUnfusedChainKernels of them long enough
+// not to be launch-bound (short ones, a norm's rsqrt on one value per row, may sit between them). One fused kernel
+// reads the chain's input and writes its output once: about the cheapest full-size pass of the chain (the shortest of
+// its kernels that take at least half the longest one's time).
 #include <algorithm>
 
 #include "analysis/findings_patterns.h"
@@ -26,7 +27,9 @@ void add_unfused_chain_finding(FindingsContext& ctx) {
   Finding f;
   double chain_ms = 0, fused_ms = 0, chains = 0, kernels = 0;
   auto close = [&](std::size_t from, std::size_t to) {  // [from, to)
-    if (to - from < kUnfusedChainKernels) return;
+    std::size_t full = 0;                               // kernels long enough not to be launch-bound
+    for (std::size_t j = from; j < to; ++j) full += activity_ms(p, k[j]) * 1e3 > thresholds::kShortKernelUs ? 1 : 0;
+    if (full < kUnfusedChainKernels) return;
     double longest = 0, total = 0;
     for (std::size_t j = from; j < to; ++j) longest = std::max(longest, activity_ms(p, k[j]));
     double fused = longest;
@@ -45,7 +48,6 @@ void add_unfused_chain_finding(FindingsContext& ctx) {
   std::size_t start = 0;
   for (std::size_t j = 0; j <= k.size(); ++j) {
     bool in = j < k.size() && fusable(ctx.classes[k[j]].category) &&
-              activity_ms(p, k[j]) * 1e3 > thresholds::kShortKernelUs &&
               (j == start || !ctx.has_steps() || ctx.steps.activity_step[k[j]] == ctx.steps.activity_step[k[j - 1]]);
     if (!in) {
       close(start, j);

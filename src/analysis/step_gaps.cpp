@@ -13,6 +13,24 @@ bool allocation_call(std::string_view name) {
          name == "cuMemAlloc" || name == "cuMemFree";
 }
 
+// Whether the launching thread ran operators or runtime calls for at least half of [start, end).
+bool framework_ran(const Profile& profile, const CpuRange& next, TimeNs start, TimeNs end) {
+  const auto& cpu = profile.cpu;
+  TimeNs covered = 0, reach = start;
+  constexpr TimeNs kLookBack = 50'000'000;  // operators around the gap's start began at most this long before
+  auto it = std::lower_bound(cpu.begin(), cpu.end(), start - kLookBack,
+                             [](const CpuRange& r, TimeNs t) { return r.start < t; });
+  for (; it != cpu.end() && it->start < end; ++it) {
+    const CpuRange& r = *it;
+    if (r.tid != next.tid || r.end <= reach || (r.kind != CpuRangeKind::kOperator && r.kind != CpuRangeKind::kRuntime))
+      continue;
+    TimeNs lo = std::max(reach, r.start), hi = std::min(end, r.end);
+    if (hi > lo) covered += hi - lo;
+    reach = std::max(reach, hi);
+  }
+  return covered * 2 >= end - start;
+}
+
 }  // namespace
 
 bool pageable_host_copy(const Profile& profile, const GpuActivity& a) {
@@ -59,6 +77,7 @@ std::vector<StepGap> step_gaps(const Profile& profile, const StepAssignment& ste
         g.cause = GapCause::kPageable;
       const CpuRange* launch = launches.launch_of(a.correlation);
       g.starved = launch && launch->end > g.start;
+      g.framework = launch && framework_ran(profile, *launch, g.start, g.end);
       // Still catching up after a stop: the same cause.
       if (g.cause == GapCause::kOther && g.starved && g.ms() * 1e3 < thresholds::kHostWorkGapUs && !gaps.empty() &&
           gaps.back().step == g.step && gaps.back().cause != GapCause::kOther)

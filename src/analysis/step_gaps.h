@@ -31,6 +31,10 @@ struct StepGap {
   GapCause cause = GapCause::kOther;
   // The GPU waited for a launch: the call launching `before` returned after the gap began (nothing was queued).
   bool starved = false;
+  // The thread that launches next ran operators or runtime calls for at least half of it: the framework's own
+  // overhead (an eager model's Python and dispatch), which a CUDA graph removes, not the host's own work. False
+  // where the trace has no launch calls (it cannot say).
+  bool framework = false;
   double ms() const { return static_cast<double>(end - start) / 1e6; }
 };
 
