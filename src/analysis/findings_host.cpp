@@ -151,7 +151,11 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   // Where the trace has launch calls: the longer gaps inside steps in which the launching thread ran the framework
   // (operators, launches; step_gaps.h) are launch overhead too, which one CUDA graph launch removes.
   double framework_ms = 0;
-  if (ctx.has_steps() && now > 0) {
+  // Only where launching is the bottleneck: a kernel on the GPU takes less, on average, than a launch call on the
+  // host (else the host keeps ahead, and gaps it leaves are the profiler's cost per operator, not the launches').
+  double busy_per_kernel_us =
+      ctx.has_steps() && kernels_per_step > 0 ? ctx.steps.summary.gpu_median_ms * 1e3 / kernels_per_step : 0;
+  if (ctx.has_steps() && now > 0 && calls.launch_us_mean > 0 && busy_per_kernel_us < calls.launch_us_mean) {
     for (const auto& g : step_gaps(ctx.profile, ctx.steps, ctx.launches)) {
       if (g.framework && g.cause == GapCause::kOther && g.ms() * 1e3 > thresholds::kLaunchGapUs) framework_ms += g.ms();
     }

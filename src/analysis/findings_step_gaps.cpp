@@ -132,6 +132,10 @@ void add_step_gap_findings(FindingsContext& ctx) {
         prev.memcpy_kind == MemcpyKind::kDtoH)
       ++read_backs[g.step];
   }
+  auto read_back_gap = [&](const StepGap& g) {
+    const GpuActivity& prev = ctx.profile.gpu[g.after];
+    return prev.kind == GpuActivityKind::kMemcpy && prev.memcpy_kind == MemcpyKind::kDtoH;
+  };
   CauseSum sync, host, alloc, pageable;
   double read_back_count = 0;
   for (const auto& [step, n] : read_backs) read_back_count += n >= 2 ? n : 0;
@@ -147,7 +151,13 @@ void add_step_gap_findings(FindingsContext& ctx) {
         s = &pageable;
         break;
       case GapCause::kReadBack:
-        s = read_backs[g.step] >= 2 ? &sync : long_gap && !g.framework ? &host : nullptr;
+        // Only the gap right after each read-back: the starved gaps after it (the host catching up) stretch with
+        // the profiler's own cost per operator.
+        if (read_backs[g.step] >= 2) {
+          s = read_back_gap(g) ? &sync : nullptr;
+        } else {
+          s = long_gap && !g.framework ? &host : nullptr;
+        }
         break;
       case GapCause::kOther:
         s = long_gap && !g.framework ? &host : nullptr;
@@ -178,10 +188,19 @@ void add_step_gap_findings(FindingsContext& ctx) {
       std::string_view n = ctx.profile.name_of(r.name);
       if (n != "cudaMalloc" && n != "cudaFree" && n != "hipMalloc" && n != "hipFree") continue;
       calls += 1;
+      // The host blocked in the call launches nothing: the GPU drains its queue, then idles until the host, back,
+      // launches again. So an idle interval the call reaches counts to its end, unless that end is the next step's
+      // first work (the idle between steps is the loop's own).
+      auto step_of = [&](TimeNs t) {
+        return std::upper_bound(list.begin(), list.end(), t,
+                                [](TimeNs v, const Step& st) { return v < st.gpu_start; }) -
+               list.begin();
+      };
       auto it =
           std::lower_bound(idle.begin(), idle.end(), r.start, [](const auto& iv, TimeNs t) { return iv.second <= t; });
       for (; it != idle.end() && it->first < r.end; ++it) {
-        TimeNs lo = std::max(it->first, r.start), hi = std::min(it->second, r.end);
+        bool same_step = step_of(it->second) == step_of(std::max(it->first, r.start));
+        TimeNs lo = std::max(it->first, r.start), hi = same_step ? it->second : std::min(it->second, r.end);
         if (hi > lo) alloc.ms += static_cast<double>(hi - lo) / 1e6;
       }
     }
