@@ -3,10 +3,12 @@
 // allocation_churn (cudaMalloc/cudaFree in the step), pageable_host_copy (copies from pageable memory).
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "analysis/findings_patterns.h"
 #include "analysis/pattern_thresholds.h"
 #include "analysis/step_gaps.h"
+#include "common/percentile.h"
 #include "common/units.h"
 
 namespace cuprobe {
@@ -173,6 +175,8 @@ void add_step_gap_findings(FindingsContext& ctx) {
   double calls = 0;
   alloc = {};
   std::vector<std::pair<TimeNs, TimeNs>> idle;  // the GPU's idle intervals within the steps
+  std::set<std::size_t> counted_idle;
+  std::vector<double> alloc_by_step(ctx.steps.summary.steps.size(), 0.0);
   {
     const auto& list = ctx.steps.summary.steps;
     TimeNs from = list.front().gpu_start, to = list.back().gpu_start + list.back().time;
@@ -189,19 +193,18 @@ void add_step_gap_findings(FindingsContext& ctx) {
       if (n != "cudaMalloc" && n != "cudaFree" && n != "hipMalloc" && n != "hipFree") continue;
       calls += 1;
       // The host blocked in the call launches nothing: the GPU drains its queue, then idles until the host, back,
-      // launches again. So an idle interval the call reaches counts to its end, unless that end is the next step's
-      // first work (the idle between steps is the loop's own).
-      auto step_of = [&](TimeNs t) {
-        return std::upper_bound(list.begin(), list.end(), t,
-                                [](TimeNs v, const Step& st) { return v < st.gpu_start; }) -
-               list.begin();
-      };
+      // launches again. So an idle stretch a call overlaps counts whole (once, however many calls overlap it).
       auto it =
           std::lower_bound(idle.begin(), idle.end(), r.start, [](const auto& iv, TimeNs t) { return iv.second <= t; });
       for (; it != idle.end() && it->first < r.end; ++it) {
-        bool same_step = step_of(it->second) == step_of(std::max(it->first, r.start));
-        TimeNs lo = std::max(it->first, r.start), hi = same_step ? it->second : std::min(it->second, r.end);
-        if (hi > lo) alloc.ms += static_cast<double>(hi - lo) / 1e6;
+        if (!counted_idle.insert(static_cast<std::size_t>(it - idle.begin())).second) continue;
+        alloc.ms += static_cast<double>(it->second - it->first) / 1e6;
+        // By step: the step whose time holds it (the idle after a step's last work is that step's).
+        auto step = std::upper_bound(list.begin(), list.end(), it->first,
+                                     [](TimeNs v, const Step& st) { return v < st.gpu_start; }) -
+                    list.begin() - 1;
+        if (step >= 0)
+          alloc_by_step[static_cast<std::size_t>(step)] += static_cast<double>(it->second - it->first) / 1e6;
       }
     }
     alloc.count = calls;
@@ -209,6 +212,8 @@ void add_step_gap_findings(FindingsContext& ctx) {
   sync.count = read_back_count;  // the read-backs, not the starved gaps after them
   sync_inside_step(ctx, sync, steps);
   host_work_in_step(ctx, host, steps);
+  // The typical step's: the median over steps (the last step has no idle after it; the step time is the median's).
+  alloc.ms = percentile(alloc_by_step, 50) * steps;
   allocation_churn(ctx, alloc, steps, calls);
   pageable_copies(ctx, pageable, steps);
 }
