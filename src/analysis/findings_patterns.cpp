@@ -16,7 +16,10 @@ double activity_ms(const Profile& profile, std::size_t i) {
 bool push_pattern(FindingsContext& ctx, Finding f, double saved_ms, const std::string& fix) {
   double now = ctx.step_ms_now();
   if (now <= 0 || saved_ms < thresholds::kPatternMinStepShare * now) return false;
+  // Never more than the step holds: an idle-type saving at most the GPU's idle, any at most the step.
   saved_ms = std::min(saved_ms, now);
+  if (f.claim.activity_ms.empty() && f.claim.idle_ms > 0 && ctx.has_steps())
+    saved_ms = std::min(saved_ms, std::max(0.0, now - ctx.steps.summary.gpu_median_ms));
   double after = now - saved_ms;
   f.what_if.step_ms_now = now;
   f.what_if.step_ms_after_alone = after;

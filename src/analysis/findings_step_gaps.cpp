@@ -27,6 +27,13 @@ std::string most_common(const std::map<std::string, int>& m) {
   return std::max_element(m.begin(), m.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
 }
 
+bool has_launch_calls(const Context& ctx) {
+  for (const auto& r : ctx.profile.cpu) {
+    if (r.kind == CpuRangeKind::kRuntime && is_launch_call(ctx.profile.name_of(r.name))) return true;
+  }
+  return false;
+}
+
 std::string from(const std::string& origin) { return origin.empty() ? "" : ", launched from " + origin; }
 
 void sync_inside_step(Context& ctx, const CauseSum& s, double steps) {
@@ -50,7 +57,9 @@ void sync_inside_step(Context& ctx, const CauseSum& s, double steps) {
 }
 
 void host_work_in_step(Context& ctx, const CauseSum& s, double steps) {
-  if (s.count <= 0) return;
+  // Without launch calls (a run file recorded without --api) the trace cannot tell the host's own work from the
+  // framework launching: no finding.
+  if (s.count <= 0 || !has_launch_calls(ctx)) return;
   double saved = s.ms / steps;
   Finding f;
   f.id = "host_work_in_step";

@@ -1,7 +1,8 @@
 // weight_cast_per_forward: a GEMM's weight cast to the compute dtype on every call (fp32 weights under
 // torch.autocast, a quantized weight dequantized before each matmul). Seen as copy/cast kernels launched inside a
 // GEMM operator (autocast casts there), or a cast operator whose result goes straight into a 2-d GEMM; in a run
-// file, a large cast kernel followed directly by a GEMM kernel. The fix keeps the weights in the compute dtype.
+// file, a large cast kernel followed by a GEMM kernel (past up to two other casts). The fix keeps the weights in the
+// compute dtype.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -69,7 +70,16 @@ void add_weight_cast_finding(FindingsContext& ctx, const std::vector<OpCall>& ca
     for (std::size_t k = 0; k + 1 < kernels.size(); ++k) {
       std::size_t i = kernels[k];
       if (ctx.classes[i].category != Category::kCopyCast) continue;
-      if (ctx.classes[kernels[k + 1]].category != Category::kGemm) continue;
+      // The GEMM next, past up to two casts of its other operand (autocast casts the input after the weight).
+      std::size_t next = k + 1;
+      auto plain_cast = [&](std::size_t j) {
+        std::string_view n = p.name_of(p.gpu[j].name);
+        return ctx.classes[j].category == Category::kCopyCast && n.find("gather") == std::string_view::npos &&
+               n.find("index") == std::string_view::npos && n.find("Index") == std::string_view::npos;
+      };
+      if (!plain_cast(i)) continue;
+      while (next < kernels.size() && next <= k + 2 && plain_cast(kernels[next])) ++next;
+      if (next >= kernels.size() || ctx.classes[kernels[next]].category != Category::kGemm) continue;
       double t = activity_ms(p, i);
       if (bw ? t * 1e-3 * *bw < thresholds::kCatWholeCopyBytes : t < 0.02) continue;
       take(i, "a cast kernel before a GEMM kernel");

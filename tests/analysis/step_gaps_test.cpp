@@ -43,6 +43,12 @@ LaunchedProfile read_back_steps(int steps, int layers, TimeNs idle_us, bool read
   return lp;
 }
 
+AnalyzeReport analyze(LaunchedProfile& lp) {
+  std::vector<Profile> profiles;
+  profiles.push_back(std::move(lp.sorted()));
+  return analyze_profiles(profiles, {});
+}
+
 const Finding* find(const AnalyzeReport& r, const std::string& id) {
   for (const auto& f : r.findings) {
     if (f.id == id) return &f;
@@ -66,7 +72,7 @@ TEST(StepGaps, AGapAfterARead_backIsTheRead_backs) {
 
 TEST(StepGaps, SyncInsideStepClaimsTheIdleAfterItsRead_backs) {
   LaunchedProfile lp = read_back_steps(4, 12, 40);
-  AnalyzeReport r = analyze_profiles({lp.sorted()}, {});
+  AnalyzeReport r = analyze(lp);
   const Finding* f = find(r, "sync_inside_step");
   ASSERT_TRUE(f);
   ASSERT_TRUE(f->what_if.step_ms_after_alone);
@@ -77,7 +83,7 @@ TEST(StepGaps, SyncInsideStepClaimsTheIdleAfterItsRead_backs) {
 
 TEST(StepGaps, LongIdleWithoutARead_backIsHostWork) {
   LaunchedProfile lp = read_back_steps(4, 3, 300, false);
-  AnalyzeReport r = analyze_profiles({lp.sorted()}, {});
+  AnalyzeReport r = analyze(lp);
   EXPECT_EQ(find(r, "sync_inside_step"), nullptr);
   const Finding* f = find(r, "host_work_in_step");
   ASSERT_TRUE(f);
@@ -86,7 +92,7 @@ TEST(StepGaps, LongIdleWithoutARead_backIsHostWork) {
 
 TEST(StepGaps, OneRead_backPerStepIsNotASyncInsideTheStep) {
   LaunchedProfile lp = read_back_steps(4, 2, 30);  // one read-back, mid-step, 30 us: neither finding
-  AnalyzeReport r = analyze_profiles({lp.sorted()}, {});
+  AnalyzeReport r = analyze(lp);
   EXPECT_EQ(find(r, "sync_inside_step"), nullptr);
   EXPECT_EQ(find(r, "host_work_in_step"), nullptr);
 }
@@ -102,7 +108,7 @@ TEST(StepGaps, AnAllocationCallDuringTheIdleIsAllocationChurn) {
                                 .pid = 1,
                                 .tid = 1});
   }
-  AnalyzeReport r = analyze_profiles({lp.sorted()}, {});
+  AnalyzeReport r = analyze(lp);
   const Finding* f = find(r, "allocation_churn");
   ASSERT_TRUE(f);
   EXPECT_NEAR(f->what_if.step_ms_now - *f->what_if.step_ms_after_alone, 0.500, 1e-6);  // the gap it falls in
