@@ -64,8 +64,7 @@ void add_attention_math_finding(FindingsContext& ctx) {
     std::size_t first = a, last = b;
     while (first > floor && a - first < 3 && upcast_of(ctx, k[first - 1], k[a])) --first;
     if (last + 1 < k.size() && upcast_of(ctx, k[last + 1], k[b])) ++last;  // the output cast back, as small
-    bool upcast = first < a;
-    for (std::size_t j = a; j <= b; ++j) upcast = upcast || ctx.classes[k[j]].category == Category::kCopyCast;
+    bool upcast = first < a;  // the operands cast up before the first matmul
     upcast_seen = upcast_seen || upcast;
     double t = 0;
     for (std::size_t j = first; j <= last; ++j) t += activity_ms(p, k[j]);

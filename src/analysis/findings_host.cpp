@@ -155,9 +155,13 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   // host (else the host keeps ahead, and gaps it leaves are the profiler's cost per operator, not the launches').
   double busy_per_kernel_us =
       ctx.has_steps() && kernels_per_step > 0 ? ctx.steps.summary.gpu_median_ms * 1e3 / kernels_per_step : 0;
-  if (ctx.has_steps() && now > 0 && calls.launch_us_mean > 0 && busy_per_kernel_us < calls.launch_us_mean) {
+  // Without launch calls (a run file recorded without --api) the gaps inside the step that neither a read-back, an
+  // allocation nor a pageable copy explains are counted: the trace cannot tell them from launching.
+  bool no_calls = !calls.seen || calls.launches <= 0;
+  if (ctx.has_steps() && now > 0 && (no_calls || (busy_per_kernel_us < calls.launch_us_mean))) {
     for (const auto& g : step_gaps(ctx.profile, ctx.steps, ctx.launches)) {
-      if (g.framework && g.cause == GapCause::kOther && g.ms() * 1e3 > thresholds::kLaunchGapUs) framework_ms += g.ms();
+      if ((g.framework || no_calls) && g.cause == GapCause::kOther && g.ms() * 1e3 > thresholds::kLaunchGapUs)
+        framework_ms += g.ms();
     }
     short_gaps = std::min(1.0, short_gaps + framework_ms / ctx.step_count() / now);
   }
