@@ -7,6 +7,7 @@
 #include "analysis/copy_operations.h"
 #include "analysis/finding_gains.h"
 #include "analysis/findings_context.h"
+#include "analysis/findings_patterns.h"
 #include "analysis/findings_what_if.h"
 #include "analysis/thresholds.h"
 #include "common/percentile.h"
@@ -396,6 +397,7 @@ void add_rank_findings(const Profile& profile, const std::vector<KernelClass>& c
   communication_dominant(ctx);
   host_memcpy_in_step(ctx);
   graphs_recorded_whole(ctx);
+  add_pattern_findings(ctx);
   apply_host_floor(ctx.what_if_inputs(), analysis.findings);  // last: every projection stops at the host's floor
   for (auto& f : analysis.findings) f.rank = analysis.rank;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/findings_context.h"
+#include "analysis/step_gaps.h"
 #include "analysis/thresholds.h"
 #include "common/percentile.h"
 #include "common/units.h"
@@ -148,6 +149,23 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   // for a launch to explain. The launch calls' cost (torch traces, `record --api`) is
   // a number beside it.
   double short_gaps = short_gap_share(ctx);
+  // Where the trace has launch calls: the longer gaps inside steps in which the launching thread ran the framework
+  // (operators, launches; step_gaps.h) are launch overhead too, which one CUDA graph launch removes.
+  double framework_ms = 0;
+  // Only where launching is the bottleneck: a kernel on the GPU takes less, on average, than a launch call on the
+  // host (else the host keeps ahead, and gaps it leaves are the profiler's cost per operator, not the launches').
+  double busy_per_kernel_us =
+      ctx.has_steps() && kernels_per_step > 0 ? ctx.steps.summary.gpu_median_ms * 1e3 / kernels_per_step : 0;
+  // Without launch calls (a run file recorded without --api) the gaps inside the step that neither a read-back, an
+  // allocation nor a pageable copy explains are counted: the trace cannot tell them from launching.
+  bool no_calls = !calls.seen || calls.launches <= 0;
+  if (ctx.has_steps() && now > 0 && (no_calls || (busy_per_kernel_us < calls.launch_us_mean))) {
+    for (const auto& g : step_gaps(ctx.profile, ctx.steps, ctx.launches)) {
+      if ((g.framework || no_calls) && g.cause == GapCause::kOther && g.ms() * 1e3 > thresholds::kLaunchGapUs)
+        framework_ms += g.ms();
+    }
+    short_gaps = std::min(1.0, short_gaps + framework_ms / ctx.step_count() / now);
+  }
   f.step_share = std::min(idle, short_gaps);
   f.share = f.step_share;
   f.title = format_fixed(kernels_per_step, 0) + (ctx.has_steps() ? " kernels per step" : " kernels") +
@@ -161,6 +179,7 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
       "per step so each kernel does more work.";
   f.numbers = {
       {"kernels_per_step", kernels_per_step}, {"median_kernel_us", median_us}, {"short_gap_share", short_gaps}};
+  if (framework_ms > 0) f.numbers.emplace_back("framework_gap_ms_per_step", framework_ms / ctx.step_count());
   if (calls.launches > 0) {
     f.numbers.emplace_back("launch_api_us_mean", calls.launch_us_mean);
     f.numbers.emplace_back("launch_call_share", std::min(1.0, launch_cost));
@@ -168,9 +187,9 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   // The gaps a launch explains gone, as when the step is launched as one CUDA graph (the longer ones, host work,
   // are gpu_idle's).
   double after = now - f.step_share * now;
-  f.what_if = {"the GPU's gaps of up to " + format_fixed(thresholds::kLaunchGapUs, 0) +
-                   " us between its kernels gone (the step launched as one CUDA graph): " + ctx.step_word() + " " +
-                   format_duration_ms(after),
+  f.what_if = {"the GPU's gaps of up to " + format_fixed(thresholds::kLaunchGapUs, 0) + " us between its kernels" +
+                   (framework_ms > 0 ? ", and the longer ones in which the host ran the framework," : "") +
+                   " gone (the step launched as one CUDA graph): " + ctx.step_word() + " " + format_duration_ms(after),
                now, std::nullopt, after};
   f.claim.idle_ms = now - after;
   f.claim.changes_launches = true;

@@ -166,8 +166,11 @@ TEST(Analyze, HuggingFaceGenerateStepsComeFromPeriodicity) {
   EXPECT_EQ(s.steps.size(), 40u);  // 40 forward passes (prefill + 39 decode steps)
   EXPECT_LT(llama.ranks[0].gpu_busy_share, 0.03);
   ASSERT_FALSE(llama.findings.empty());
-  EXPECT_EQ(llama.findings.front().id, "gpu_idle");
+  // Eager decode: a kernel takes 2.4 us of GPU time on average, a launch call 9.3 us, and the host runs the
+  // framework's operators through the gaps: launch overhead, which one CUDA graph launch removes (issue 34).
+  EXPECT_EQ(llama.findings.front().id, "launch_bound");
   EXPECT_EQ(llama.findings.front().severity, "high");
+  EXPECT_NE(find(llama.findings, "gpu_idle"), nullptr);
 
   AnalyzeReport moe = analyze_files({"dsv3_mla_moe_bs4_decode.json.gz"});
   EXPECT_EQ(moe.ranks[0].steps.steps.size(), 24u);

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Scores `cuprobe analyze` on the zoo of planted bottlenecks (issue 34; docs/validation.md).
+
+For every program of the zoo and every input kind of its traces (torch.profiler with shapes,
+without, with stacks; the `cuprobe record` run file), runs `cuprobe analyze --json` on the bug
+variant and the fixed one and prints, per program and input kind: the planted cause, the top
+finding and its severity, the saving it predicts against the true saving (CUDA events, no
+profiler: truth.json), and the [high]/[medium] findings on the fixed variant. Then the totals
+against the bar of issue 34 item 6.
+
+Needs only python3 and the cuprobe binary, no GPU:
+
+  bench/zoo_score.py --cuprobe build/release/cuprobe --zoo tests/data/zoo
+  bench/zoo_score.py ... --verdicts-out v.json     # write the verdicts (what CI keeps)
+  bench/zoo_score.py ... --check tests/data/zoo/verdicts.json   # exit 1 if one regressed
+
+Layout of --zoo: programs.json (the manifest: a cause key per program), truth.json (true step
+times), traces/<program>/<variant>/{shapes,noshapes,stack}.json.gz and record.db.gz. The
+mapping cause -> accepted finding ids is tests/data/zoo/expected.json (--expected).
+
+Saving: predicted = (step_ms_now - step_ms_after_alone) / step_ms_now of the top finding (the
+projection of its fix alone, on the trace's own step); true = 1 - fixed / bug (median step
+times). Within X% means |predicted - true| <= X% of true. A finding without a projection
+predicts nothing and is never within.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+
+KINDS = ("shapes", "noshapes", "stack", "record")
+FILES = {"shapes": "shapes.json.gz", "noshapes": "noshapes.json.gz", "stack": "stack.json.gz",
+         "record": "record.db.gz"}
+# Issue 34 item 6: (input kinds, named first at least, within tolerance at least, tolerance).
+BAR = (
+    (("shapes",), 13, 12, 0.15),
+    (("noshapes",), 12, 10, 0.25),
+    (("record",), 12, 10, 0.25),
+)
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def analyze(cuprobe, path):
+    """The findings of the first rank, its step, or an error line."""
+    try:
+        p = subprocess.run([cuprobe, "analyze", "--json", path], capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return {"error": "timed out"}
+    if p.returncode != 0:
+        line = (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
+        return {"error": line[:200]}
+    d = json.loads(p.stdout)
+    rank = d["ranks"][0] if d.get("ranks") else {}
+    findings = rank.get("findings", d.get("findings", []))
+    steps = rank.get("steps") or {}
+    return {"findings": findings, "steps": len(steps.get("list") or []), "step_ms": steps.get("median_ms")}
+
+
+def predicted_saving(f):
+    w = f.get("what_if") or {}
+    now, after = w.get("step_ms_now"), w.get("step_ms_after_alone")
+    if not now or after is None:
+        return None
+    return (now - after) / now
+
+
+def truth_of(truth, program, variant):
+    """Median step ms of a variant (truth.json: programs.<p>.variants.<v>.median_ms, cuprobe.zoo_truth/1)."""
+    if not variant:
+        return None
+    entry = truth.get("programs", {}).get(program, {})
+    return (entry.get("variants", {}).get(variant) or {}).get("median_ms")
+
+
+def programs_of(manifest):
+    return manifest["programs"]
+
+
+def trace_path(zoo, program, variant, kind):
+    for folder in ("traces", "results"):
+        path = os.path.join(zoo, folder, program, variant, FILES[kind])
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def loud(findings):
+    return [f for f in findings if f.get("severity") in ("high", "medium")]
+
+
+def score(args):
+    zoo = args.zoo
+    manifest = load_json(os.path.join(zoo, "programs.json"))
+    truth = load_json(os.path.join(zoo, "truth.json"))
+    expected = load_json(args.expected)
+    accepted = expected["causes"]
+    no_bug = set(expected.get("no_bug", []))
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for prog in programs_of(manifest):
+            for variant in prog["variants"]:
+                for kind in KINDS:
+                    path = trace_path(zoo, prog["name"], variant, kind)
+                    if path:
+                        jobs[(prog["name"], variant, kind)] = pool.submit(analyze, args.cuprobe, path)
+        results = {k: v.result() for k, v in jobs.items()}
+    rows, verdicts = [], {}
+    for prog in programs_of(manifest):
+        name, cause = prog["name"], prog["family"]
+        variants = list(prog["variants"])
+        is_clean = cause in no_bug
+        bug_v = "bug" if "bug" in variants else variants[0]
+        fixed_v = "fixed" if "fixed" in variants and not is_clean else None
+        t_bug, t_fixed = truth_of(truth, name, bug_v), truth_of(truth, name, fixed_v) if fixed_v else None
+        true = (1 - t_fixed / t_bug) if (t_bug and t_fixed) else None
+        for kind in KINDS:
+            r = results.get((name, bug_v, kind))
+            if r is None:
+                continue
+            row = {"program": name, "cause": cause, "kind": kind, "true": true}
+            if "error" in r:
+                row.update(top="error: " + r["error"], severity="", predicted=None, named=False, within=None)
+            else:
+                fs = r["findings"]
+                top = fs[0] if fs else None
+                row["top"] = top["id"] if top else "(none)"
+                row["severity"] = top["severity"] if top else ""
+                row["predicted"] = predicted_saving(top) if top else None
+                row["named"] = bool(top) and top["id"] in accepted.get(cause, [])
+                row["steps"] = r["steps"]
+                if is_clean:
+                    row["loud"] = ["%s[%s]" % (f["id"], f["severity"]) for f in loud(fs)]
+            if not is_clean and true is not None and row.get("predicted") is not None:
+                row["within"] = abs(row["predicted"] - true) / abs(true) if true else None
+            else:
+                row.setdefault("within", None)
+            rf = results.get((name, fixed_v, kind)) if fixed_v else None
+            if rf is not None:
+                row["fixed"] = (["error: " + rf["error"]] if "error" in rf else
+                                ["%s[%s]" % (f["id"], f["severity"]) for f in loud(rf["findings"])])
+            rows.append(row)
+            key = "%s/%s" % (name, kind)
+            if is_clean:
+                verdicts[key] = {"quiet": not row.get("loud")}
+            else:
+                verdicts[key] = {"named": row["named"],
+                                 "within15": row["within"] is not None and row["within"] <= 0.15,
+                                 "within25": row["within"] is not None and row["within"] <= 0.25}
+            if rf is not None:
+                verdicts[key]["fixed_quiet"] = not row["fixed"]
+    return rows, verdicts
+
+
+def pct(x):
+    return "-" if x is None else "%.0f%%" % (100 * x)
+
+
+def print_table(rows, out):
+    out.write("| program | cause | input | top finding | sev | predicted | true | off by | fixed: high/medium |\n")
+    out.write("|---|---|---|---|---|---|---|---|---|\n")
+    for r in rows:
+        named = "" if r.get("loud") is not None else (" ✓" if r["named"] else " ✗")
+        top = r["top"] + named
+        if r.get("loud") is not None:
+            top += " (quiet)" if not r["loud"] else " (LOUD: " + ", ".join(r["loud"]) + ")"
+        fixed = "-" if "fixed" not in r else (", ".join(r["fixed"]) or "quiet")
+        out.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
+            r["program"], r["cause"], r["kind"], top, r["severity"], pct(r["predicted"]), pct(r["true"]),
+            pct(r["within"]), fixed))
+
+
+def totals(rows, out):
+    lines = []
+    for kinds, named_bar, within_bar, tol in BAR:
+        rs = [r for r in rows if r["kind"] in kinds and r.get("loud") is None]
+        named = sum(1 for r in rs if r["named"])
+        within = sum(1 for r in rs if r["named"] and r["within"] is not None and r["within"] <= tol)
+        ok = named >= named_bar and within >= within_bar
+        lines.append("%s: named first %d/%d (bar %d), within %.0f%% %d/%d (bar %d): %s" % (
+            "+".join(kinds), named, len(rs), named_bar, tol * 100, within, len(rs), within_bar,
+            "met" if ok else "NOT met"))
+    for kind in ("stack",):
+        rs = [r for r in rows if r["kind"] == kind and r.get("loud") is None]
+        if rs:
+            named = sum(1 for r in rs if r["named"])
+            within = sum(1 for r in rs if r["named"] and r["within"] is not None and r["within"] <= 0.15)
+            lines.append("%s (no bar): named first %d/%d, within 15%% %d/%d" % (kind, named, len(rs), within, len(rs)))
+    loud_fixed = [r for r in rows if r.get("fixed")]
+    loud_clean = [r for r in rows if r.get("loud")]
+    lines.append("fixed variants with a [high]/[medium] finding: %d of %d traces; no-bug programs loud: %d of %d "
+                 "traces (bar: 0)" % (len(loud_fixed), sum(1 for r in rows if "fixed" in r), len(loud_clean),
+                                      sum(1 for r in rows if r.get("loud") is not None)))
+    for l in lines:
+        out.write(l + "\n")
+
+
+def check(verdicts, kept_path):
+    """Every verdict that held when kept must still hold."""
+    kept = load_json(kept_path)
+    lost = []
+    for key, was in sorted(kept.items()):
+        now = verdicts.get(key)
+        for field, held in was.items():
+            if held and not (now or {}).get(field, False):
+                lost.append("%s: %s no longer holds" % (key, field))
+    gained = sum(1 for key, now in verdicts.items() for field, held in now.items()
+                 if held and not kept.get(key, {}).get(field, False))
+    return lost, gained
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--cuprobe", required=True)
+    ap.add_argument("--zoo", required=True, help="programs.json, truth.json and traces/ (tests/data/zoo)")
+    ap.add_argument("--expected", default=os.path.join(here, "..", "tests", "data", "zoo", "expected.json"))
+    ap.add_argument("--verdicts-out", help="write the verdicts (JSON) here")
+    ap.add_argument("--check", help="kept verdicts: exit 1 when one that held no longer does")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    for path in (os.path.join(args.zoo, "programs.json"), os.path.join(args.zoo, "truth.json"), args.expected):
+        if not os.path.exists(path):
+            sys.exit("zoo_score: %s: no such file" % path)
+    rows, verdicts = score(args)
+    print_table(rows, sys.stdout)
+    sys.stdout.write("\n")
+    totals(rows, sys.stdout)
+    if args.verdicts_out:
+        with open(args.verdicts_out, "w") as f:
+            json.dump(verdicts, f, indent=1, sort_keys=True)
+            f.write("\n")
+    if args.check:
+        lost, gained = check(verdicts, args.check)
+        for l in lost:
+            print("REGRESSED " + l)
+        print("%d verdicts regressed, %d improved on the kept ones" % (len(lost), gained))
+        if lost:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
