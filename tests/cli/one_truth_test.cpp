@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -53,27 +54,42 @@ json page_data(const std::string& page) {
   return json::parse(page.substr(at + open.size(), end - at - open.size()));
 }
 
+// One bundled input: its files (one per rank) and a test name.
+struct Input {
+  std::vector<std::string> files;
+  std::string name;
+};
+
 // The bundled traces cuprobe reads as they are (the .sql fixtures need building first), one input
-// per file, and the two TP ranks together. Large files are left out of sanitizer builds.
-std::vector<std::vector<std::string>> inputs() {
+// per file, and the two TP ranks together. A file of ../shared/traces that tests/data holds too (the
+// same name and size: a copy) is checked once. Large files are left out of sanitizer builds. Every
+// test process lists them (the tests are instantiated from the list), so the list reads no file.
+std::vector<Input> inputs() {
   std::uintmax_t limit = 64ull << 20;
 #if defined(__SANITIZE_ADDRESS__)
   limit = 4ull << 20;
 #endif
-  std::vector<std::vector<std::string>> out;
+  std::vector<Input> out;
+  std::set<std::pair<std::string, std::uintmax_t>> seen;  // names and sizes listed
   for (const std::string& dir : {std::string(CUPROBE_TEST_DATA_DIR), std::string(CUPROBE_SHARED_TRACES_DIR)}) {
     std::error_code ec;
     std::vector<std::string> files;
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
       std::string name = e.path().filename().string();
       bool trace = name.ends_with(".json") || name.ends_with(".json.gz") || name.ends_with(".json.xz");
-      if (e.is_regular_file() && trace && e.file_size() <= limit) files.push_back(e.path().string());
+      if (e.is_regular_file() && trace && e.file_size() <= limit && seen.insert({name, e.file_size()}).second)
+        files.push_back(e.path().string());
     }
     std::sort(files.begin(), files.end());
-    for (const auto& f : files) out.push_back({f});
+    for (const auto& f : files) {
+      std::string name = (dir == CUPROBE_TEST_DATA_DIR ? "" : "shared_") + std::filesystem::path(f).filename().string();
+      for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      out.push_back({{f}, name});
+    }
   }
   out.push_back(
-      {CUPROBE_TEST_DATA_DIR "/tp2_mlp_decode_rank0.json.gz", CUPROBE_TEST_DATA_DIR "/tp2_mlp_decode_rank1.json.gz"});
+      {{CUPROBE_TEST_DATA_DIR "/tp2_mlp_decode_rank0.json.gz", CUPROBE_TEST_DATA_DIR "/tp2_mlp_decode_rank1.json.gz"},
+       "tp2_both_ranks"});
   return out;
 }
 
@@ -294,11 +310,26 @@ void check_one(const std::vector<std::string>& files) {
   EXPECT_EQ(diff["findings"]["kept"].size(), a["findings"].size());
 }
 
-TEST(OneTruth, EveryVerbOnEveryBundledTraceShowsTheSameFigures) {
-  auto all = inputs();
-  ASSERT_GE(all.size(), 10u);
-  for (const auto& files : all) check_one(files);
-}
+// One test per input (OneTruth.<file name>), so that ctest spreads them over its jobs; registered
+// before main runs them, under plain names (a parameterized test's would carry its parameter).
+class OneTruth : public ::testing::Test {
+ public:
+  explicit OneTruth(std::vector<std::string> files) : files_(std::move(files)) {}
+  void TestBody() override { check_one(files_); }
+
+ private:
+  std::vector<std::string> files_;
+};
+
+const bool kRegistered = [] {
+  for (const Input& input : inputs()) {
+    ::testing::RegisterTest("OneTruth", input.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                            [files = input.files]() -> ::testing::Test* { return new OneTruth(files); });
+  }
+  return true;
+}();
+
+TEST(OneTruthInputs, AreTheBundledTraces) { EXPECT_GE(inputs().size(), 10u); }
 
 }  // namespace
 }  // namespace cuprobe::test
