@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/counter_attribution.h"
+#include "analysis/cross_rank.h"
 #include "analysis/device_peaks.h"
 #include "analysis/kernel_taxonomy.h"
 #include "analysis/trace_tables.h"
@@ -256,6 +257,7 @@ struct AnalyzeReport {
   std::vector<RankAnalysis> ranks;
   std::vector<Finding> findings;  // all ranks, ranked by step_share
   std::vector<std::string> warnings;
+  std::optional<CrossRank> cross_rank;  // two ranks or more (analysis/cross_rank.h)
 };
 
 struct AnalyzeOptions {

@@ -1,8 +1,11 @@
 // cuprobe analyze TRACE...: where each step's GPU time goes, with findings.
 #include "analysis/analyze.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include "cli/parse_args.h"
 #include "cli/peak_flag.h"
@@ -71,9 +74,57 @@ void check_strict(const std::vector<Profile>& profiles) {
   }
 }
 
+// What is kept of a Profile once analyse_rank has read it: its identity and what the import counted.
+Profile released(Profile& p) {
+  Profile kept;
+  kept.file = std::move(p.file);
+  kept.source = std::move(p.source);
+  kept.rank = p.rank;
+  kept.world_size = p.world_size;
+  kept.devices = std::move(p.devices);
+  kept.complete = p.complete;
+  kept.stats = std::move(p.stats);
+  kept.notices = std::move(p.notices);
+  return kept;
+}
+
+// Each rank analysed as soon as it is loaded and its Profile released (memory: a few ranks' worth at a time), then
+// the ranks combined (analysis/analyze.h).
+AnalyzeReport analyze_files(const AnalyzeFlags& p, std::vector<Profile>& kept, std::vector<RankSummary>& summaries) {
+  std::mutex mutex;
+  std::map<std::size_t, RankResult> results;
+  auto reduce = [&](Profile& profile, std::size_t slot) {
+    RankResult r = analyze_rank(profile, p.options);
+    profile = released(profile);
+    std::lock_guard lock(mutex);
+    results.emplace(slot, std::move(r));
+  };
+  std::vector<std::size_t> slots;
+  kept = load_profiles(p.files, reduce, slots);
+  std::vector<RankResult> ranks;
+  ranks.reserve(kept.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    RankResult& r = results.at(slots[i]);
+    r.analysis.rank = kept[i].rank;  // settled by load_profiles after the rank was analysed
+    // What load_profiles counted after (a directory's other files, a rank claimed twice) is told too.
+    std::vector<std::string> told;
+    for (const auto& line : r.analysis.import_stats.counted()) told.push_back(line.text());
+    for (const auto& line : kept[i].stats.counted()) {
+      if (std::find(told.begin(), told.end(), line.text()) == told.end())
+        r.analysis.warnings.push_back(kept[i].file + ": " + line.text());
+    }
+    r.analysis.import_stats = kept[i].stats;
+    summaries.push_back(r.summary);
+    summaries.back().rank = r.analysis.rank;
+    ranks.push_back(std::move(r));
+  }
+  return combine_ranks(std::move(ranks));
+}
+
 int run(const AnalyzeFlags& p) {
-  std::vector<Profile> profiles = load_profiles(p.files);
-  AnalyzeReport report = analyze_profiles(profiles, p.options);
+  std::vector<Profile> profiles;
+  std::vector<RankSummary> summaries;
+  AnalyzeReport report = analyze_files(p, profiles, summaries);
   if (p.strict) check_strict(profiles);
   if (!p.csv_dir.empty()) write_csv_tables(report, p.csv_dir, profile_files(profiles));
   std::string out = p.json ? analyze_json(report, SIZE_MAX).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"

@@ -5,6 +5,7 @@
 // of one job, loaded as `analyze` loads them and merged into one file, a process
 // per rank (report/chrome_export.h says how the clocks line up).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/clock_alignment.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "common/atomic_file.h"
@@ -46,9 +48,20 @@ int run_export(int argc, char** argv) {
     ranks = load_profiles(inputs);
   else
     ranks.push_back(load_profile(inputs.front()));
+  ClockAlignment clocks;
+  if (merged) {
+    clocks = align_profile_clocks(ranks);
+    if (clocks.matched_calls == 0) {
+      say("export", "clocks not aligned: no collective call on every rank; each rank keeps its own timestamps");
+    } else {
+      auto [lo, hi] = std::minmax_element(clocks.offset_ns.begin(), clocks.offset_ns.end());
+      say("export", "clocks aligned on %zu collective calls: offsets %+.3f to %+.3f ms (otherData.ranks lists each)",
+          clocks.matched_calls, static_cast<double>(*lo) / 1e6, static_cast<double>(*hi) / 1e6);
+    }
+  }
   auto write = [&](std::ostream& out) {
     if (merged)
-      write_merged_chrome_trace(ranks, out);
+      write_merged_chrome_trace(ranks, out, clocks.offset_ns);
     else
       write_chrome_trace(ranks.front(), out);
   };
