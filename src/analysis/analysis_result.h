@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis/counter_attribution.h"
+#include "analysis/cross_rank.h"
 #include "analysis/device_peaks.h"
 #include "analysis/kernel_taxonomy.h"
 #include "analysis/trace_tables.h"
@@ -283,6 +284,7 @@ struct AnalyzeReport {
   std::vector<RankAnalysis> ranks;
   std::vector<Finding> findings;  // all ranks, ranked by step_share
   std::vector<std::string> warnings;
+  std::optional<CrossRank> cross_rank;  // two ranks or more (analysis/cross_rank.h)
 };
 
 // Which part of the trace the tables named after HTA cover (HtaWindowInfo): HTA's default, or everything.

@@ -7,8 +7,10 @@
 #include "analysis/api_summary.h"
 #include "analysis/breakdown.h"
 #include "analysis/category_overlap.h"
+#include "analysis/clock_alignment.h"
 #include "analysis/collective_wait.h"
 #include "analysis/copy_summary.h"
+#include "analysis/cross_rank_table.h"
 #include "analysis/device_usage.h"
 #include "analysis/finding_gains.h"
 #include "analysis/finding_sources.h"
@@ -22,7 +24,9 @@
 #include "analysis/launch_stats.h"
 #include "analysis/measured_bytes.h"
 #include "analysis/queue_length.h"
+#include "analysis/rank_summary.h"
 #include "analysis/step_detection.h"
+#include "analysis/straggler.h"
 #include "model/time_range.h"
 
 namespace cuprobe {
@@ -77,81 +81,110 @@ std::string device_name(const Profile& p) {
   return joined;
 }
 
+// What the user is told about one rank's input.
+void add_rank_warnings(const Profile& p, const StepAssignment& steps, const AnalyzeOptions& options, RankAnalysis& a) {
+  if (!p.complete)
+    a.warnings.push_back(p.file + ": the recording is marked incomplete (cut short); numbers cover what was saved");
+  if (!options.step_marker.empty() && a.steps.steps.empty()) {
+    a.warnings.push_back(p.file + ": no annotation starts with the step marker '" + options.step_marker + "'");
+  }
+  if (steps.placed_by_time > 0) {
+    bool any_runtime =
+        std::any_of(p.cpu.begin(), p.cpu.end(), [](const CpuRange& r) { return r.kind == CpuRangeKind::kRuntime; });
+    std::string why =
+        any_runtime ? "in the trace" : "(the trace has no CUDA runtime calls; `cuprobe record --api` adds them)";
+    a.warnings.push_back(p.file + ": " + std::to_string(steps.placed_by_time) + " GPU activities have no launch call " +
+                         why + "; placed in steps by their GPU start time");
+  }
+  if (a.steps.source == "annotation" && a.steps.assigned_activities == 0) {
+    a.warnings.push_back(p.file +
+                         ": step annotations found, but no GPU activity could be tied to them "
+                         "(no correlation ids in the trace)");
+  }
+  a.import_stats = p.stats;
+  for (const auto& line : p.stats.counted()) a.warnings.push_back(p.file + ": " + line.text());
+  for (const auto& notice : p.notices) a.warnings.push_back(p.file + ": recorder notice: " + notice);
+  if (!a.unknown_kernels.empty()) {
+    a.warnings.push_back(p.file + ": " + std::to_string(a.unknown_kernels.size()) +
+                         " kernel name(s) not in the taxonomy, counted as 'other' (listed in the report)");
+  }
+}
+
 }  // namespace
 
-AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const AnalyzeOptions& options) {
+RankResult analyze_rank(const Profile& p, const AnalyzeOptions& options) {
+  RankResult result;
+  RankAnalysis& a = result.analysis;
+  a.rank = p.rank;
+  a.file = p.file;
+  a.device = device_name(p);
+  fill_window(p, a);
+  StepAssignment steps = detect_steps(p, options);
+  a.steps = steps.summary;
+  fill_device_usage(p, steps, a);
+  std::vector<KernelClass> classes = classify_activities(p);
+  compute_breakdown(p, classes, steps, a);
+  fill_category_overlap(p, classes, steps, a);
+  fill_trace_tables(p, steps, options.hta_window, a);
+  std::string first_device = p.devices.empty() ? std::string() : p.devices.front().name;
+  auto table = first_device.empty() ? std::nullopt : peaks_for_device(first_device);
+  if (table || !options.peak_overrides.empty()) a.peaks = apply_peak_overrides(table, options.peak_overrides);
+  if (!table && !first_device.empty())
+    a.warnings.push_back(p.file + ": GPU '" + first_device +
+                         "' is not in cuprobe's table of peaks: no share of peak shown unless --peak gives them");
+  WorkAttribution work = attribute_work(p);
+  a.op_shapes = work.shapes;
+  fill_kernel_work(p, work, a);
+  exclude_beyond_peak(p, a, work);
+  // Every kernel's readings for the measured bytes (which the what-ifs use without shapes); the report keeps the
+  // top ones.
+  a.counters = attribute_counters(p, classes, std::numeric_limits<std::size_t>::max());
+  fill_measured_bytes(a.counters, a);
+  add_rank_findings(p, classes, steps, work, a);
+  add_finding_sources(p, steps, a.findings);
+  if (a.counters.by_kernel.size() > kCounterKernelsShown) a.counters.by_kernel.resize(kCounterKernelsShown);
+  a.complete = p.complete;
+  add_rank_warnings(p, steps, options, a);
+  result.summary = summarize_rank(p, classes, a);
+  return result;
+}
+
+AnalyzeReport combine_ranks(std::vector<RankResult> ranks) {
   AnalyzeReport report;
-  std::vector<std::vector<KernelClass>> classes(profiles.size());
-  report.ranks.resize(profiles.size());
-  for (std::size_t i = 0; i < profiles.size(); ++i) {
-    const Profile& p = profiles[i];
-    RankAnalysis& a = report.ranks[i];
-    a.rank = p.rank;
-    a.file = p.file;
-    a.device = device_name(p);
-    fill_window(p, a);
-    StepAssignment steps = detect_steps(p, options);
-    a.steps = steps.summary;
-    fill_device_usage(p, steps, a);
-    classes[i] = classify_activities(p);
-    compute_breakdown(p, classes[i], steps, a);
-    fill_category_overlap(p, classes[i], steps, a);
-    fill_trace_tables(p, steps, options.hta_window, a);
-    std::string first_device = p.devices.empty() ? std::string() : p.devices.front().name;
-    auto table = first_device.empty() ? std::nullopt : peaks_for_device(first_device);
-    if (table || !options.peak_overrides.empty()) a.peaks = apply_peak_overrides(table, options.peak_overrides);
-    if (!table && !first_device.empty())
-      a.warnings.push_back(p.file + ": GPU '" + first_device +
-                           "' is not in cuprobe's table of peaks: no share of peak shown unless --peak gives them");
-    WorkAttribution work = attribute_work(p);
-    a.op_shapes = work.shapes;
-    fill_kernel_work(p, work, a);
-    exclude_beyond_peak(p, a, work);
-    // Every kernel's readings for the measured bytes (which the what-ifs use without shapes); the report keeps the
-    // top ones.
-    a.counters = attribute_counters(p, classes[i], std::numeric_limits<std::size_t>::max());
-    fill_measured_bytes(a.counters, a);
-    add_rank_findings(p, classes[i], steps, work, a);
-    add_finding_sources(p, steps, a.findings);
-    if (a.counters.by_kernel.size() > kCounterKernelsShown) a.counters.by_kernel.resize(kCounterKernelsShown);
-    a.complete = p.complete;
-    if (!p.complete)
-      a.warnings.push_back(p.file + ": the recording is marked incomplete (cut short); numbers cover what was saved");
-    if (!options.step_marker.empty() && a.steps.steps.empty()) {
-      a.warnings.push_back(p.file + ": no annotation starts with the step marker '" + options.step_marker + "'");
-    }
-    if (steps.placed_by_time > 0) {
-      bool any_runtime =
-          std::any_of(p.cpu.begin(), p.cpu.end(), [](const CpuRange& r) { return r.kind == CpuRangeKind::kRuntime; });
-      std::string why =
-          any_runtime ? "in the trace" : "(the trace has no CUDA runtime calls; `cuprobe record --api` adds them)";
-      a.warnings.push_back(p.file + ": " + std::to_string(steps.placed_by_time) +
-                           " GPU activities have no launch call " + why + "; placed in steps by their GPU start time");
-    }
-    if (a.steps.source == "annotation" && a.steps.assigned_activities == 0) {
-      a.warnings.push_back(p.file +
-                           ": step annotations found, but no GPU activity could be tied to them "
-                           "(no correlation ids in the trace)");
-    }
-    a.import_stats = p.stats;
-    for (const auto& line : p.stats.counted()) a.warnings.push_back(p.file + ": " + line.text());
-    for (const auto& notice : p.notices) a.warnings.push_back(p.file + ": recorder notice: " + notice);
-    if (!a.unknown_kernels.empty()) {
-      a.warnings.push_back(p.file + ": " + std::to_string(a.unknown_kernels.size()) +
-                           " kernel name(s) not in the taxonomy, counted as 'other' (listed in the report)");
-    }
-  }
   std::vector<RankInput> inputs;
-  for (std::size_t i = 0; i < profiles.size(); ++i) inputs.push_back({&profiles[i], &classes[i], &report.ranks[i]});
+  std::vector<const RankSummary*> summaries;
+  for (RankResult& r : ranks) {
+    r.summary.rank = r.analysis.rank;  // settled after the rank was analysed (load_profiles)
+    for (Finding& f : r.analysis.findings) f.rank = r.analysis.rank;
+    inputs.push_back({&r.summary, &r.analysis});
+    summaries.push_back(&r.summary);
+  }
   add_collective_wait_findings(inputs);
-  for (std::size_t i = 0; i < profiles.size(); ++i) {
-    RankAnalysis& a = report.ranks[i];
-    apportion_gains(profiles[i], a);
+  if (ranks.size() >= 2) {
+    std::vector<MatchedCollective> matched = match_collectives(summaries);
+    ClockAlignment clocks = align_clocks(summaries, matched);
+    CrossRank table = cross_rank_table(summaries, matched, clocks);
+    if (auto f = find_straggler(summaries, matched, table))
+      ranks[table.straggler->position].analysis.findings.push_back(*f);
+    report.cross_rank = std::move(table);
+  }
+  for (RankResult& r : ranks) {
+    RankAnalysis& a = r.analysis;
+    const RankSummary& s = r.summary;
+    apportion_gains([&s](std::size_t i) { return summary_activity_ms(s, i); }, a);
     report.findings.insert(report.findings.end(), a.findings.begin(), a.findings.end());
     report.warnings.insert(report.warnings.end(), a.warnings.begin(), a.warnings.end());
+    report.ranks.push_back(std::move(a));
   }
   rank_findings(report.findings);
   return report;
+}
+
+AnalyzeReport analyze_profiles(const std::vector<Profile>& profiles, const AnalyzeOptions& options) {
+  std::vector<RankResult> ranks;
+  ranks.reserve(profiles.size());
+  for (const Profile& p : profiles) ranks.push_back(analyze_rank(p, options));
+  return combine_ranks(std::move(ranks));
 }
 
 }  // namespace cuprobe

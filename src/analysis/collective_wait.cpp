@@ -17,12 +17,10 @@ using Calls = std::map<std::string, std::vector<std::size_t>>;  // kernel name -
 
 Durations communication_durations(const RankInput& r, Calls& calls) {
   Durations d;
-  for (std::size_t i = 0; i < r.profile->gpu.size(); ++i) {
-    if ((*r.classes)[i].category != Category::kCommunication) continue;
-    const auto& a = r.profile->gpu[i];
-    std::string name(r.profile->name_of(a.name));
-    d[name].push_back(static_cast<double>(a.duration()) / 1e6);
-    calls[name].push_back(i);
+  for (const CollectiveCall& c : r.summary->calls) {
+    const std::string& name = r.summary->keys[c.key].name;
+    d[name].push_back(static_cast<double>(c.end - c.start) / 1e6);
+    calls[name].push_back(c.activity);
   }
   return d;
 }

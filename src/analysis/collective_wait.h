@@ -7,13 +7,12 @@
 #include <vector>
 
 #include "analysis/analysis_result.h"
-#include "model/profile.h"
+#include "analysis/rank_summary.h"
 
 namespace cuprobe {
 
 struct RankInput {
-  const Profile* profile;
-  const std::vector<KernelClass>* classes;
+  const RankSummary* summary;  // its collective calls (rank_summary.h)
   RankAnalysis* analysis;
 };
 

@@ -14,17 +14,19 @@ struct Pools {
   double step_left = 0;                                   // per step
 };
 
-double activity_left(const Profile& profile, Pools& pools, std::size_t i) {
+using ActivityMs = std::function<double(std::size_t)>;
+
+double activity_left(const ActivityMs& duration_ms, Pools& pools, std::size_t i) {
   auto [it, fresh] = pools.activity_left.try_emplace(i, 0.0);
-  if (fresh) it->second = static_cast<double>(profile.gpu[i].duration()) / 1e6;
+  if (fresh) it->second = duration_ms(i);
   return it->second;
 }
 
 // The gain `claim` would own given what is left; with commit, takes it.
-double take(const Profile& profile, const FindingClaim& claim, double steps, Pools& pools, bool commit) {
+double take(const ActivityMs& duration_ms, const FindingClaim& claim, double steps, Pools& pools, bool commit) {
   double activity_ms = 0;
   for (const auto& [i, ms] : claim.activity_ms) {
-    double got = std::min(std::max(0.0, ms), activity_left(profile, pools, i));
+    double got = std::min(std::max(0.0, ms), activity_left(duration_ms, pools, i));
     activity_ms += got;
     if (commit) pools.activity_left[i] -= got;
   }
@@ -53,6 +55,10 @@ double Finding::alone_gain_ms() const {
 }
 
 void apportion_gains(const Profile& profile, RankAnalysis& analysis) {
+  apportion_gains([&](std::size_t i) { return static_cast<double>(profile.gpu[i].duration()) / 1e6; }, analysis);
+}
+
+void apportion_gains(const ActivityMs& duration_ms, RankAnalysis& analysis) {
   const StepSummary& s = analysis.steps;
   bool steps = !s.steps.empty();
   double now = steps ? s.median_ms : analysis.window_ms;
@@ -70,11 +76,11 @@ void apportion_gains(const Profile& profile, RankAnalysis& analysis) {
       auto best = pending.begin();
       double best_gain = -1;
       for (auto it = pending.begin(); it != pending.end(); ++it) {
-        double g = take(profile, (*it)->claim, step_count, pools, false);
+        double g = take(duration_ms, (*it)->claim, step_count, pools, false);
         if (g > best_gain + 1e-12) best = it, best_gain = g;
       }
       Finding& f = **best;
-      f.gain = take(profile, f.claim, step_count, pools, true);
+      f.gain = take(duration_ms, f.claim, step_count, pools, true);
       pending.erase(best);
     }
   }

@@ -8,6 +8,7 @@
 // the step (thresholds.h), so rank order and severity agree.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ namespace cuprobe {
 // Sets gain, what_if.step_ms_after and severity of every finding of `analysis` (its steps and busy time give the
 // step and its idle time), then ranks them.
 void apportion_gains(const Profile& profile, RankAnalysis& analysis);
+// The same, reading the claimed activities' durations (ms, by profile.gpu index) from `activity_ms` (the Profile
+// may be gone: rank_summary.h keeps them).
+void apportion_gains(const std::function<double(std::size_t)>& activity_ms, RankAnalysis& analysis);
 
 // "high", "medium" or "low" for a gain of `gain_ms` in a step of `step_ms`.
 std::string severity_for_gain(double gain_ms, double step_ms);

@@ -56,4 +56,8 @@ inline constexpr double kCopyBandwidthShare = 0.88;
 inline constexpr double kGainHigh = 0.25;
 inline constexpr double kGainMedium = 0.05;
 
+// straggler_rank: a rank's late arrivals at collectives cost every rank at least this share of the step (median
+// over its steps), at two calls or more.
+inline constexpr double kStragglerMinShare = 0.02;
+
 }  // namespace cuprobe::thresholds

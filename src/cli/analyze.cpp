@@ -1,8 +1,11 @@
 // cuprobe analyze TRACE...: where each step's GPU time goes, with findings.
 #include "analysis/analyze.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include "cli/parse_args.h"
 #include "cli/peak_flag.h"
@@ -14,6 +17,7 @@
 #include "report/analyze_csv.h"
 #include "report/analyze_json.h"
 #include "report/analyze_text.h"
+#include "report/rank_summary_file.h"
 
 namespace cuprobe {
 namespace {
@@ -36,7 +40,7 @@ struct AnalyzeFlags {
   std::vector<std::string> files;
   AnalyzeOptions options;
   bool json = false, strict = false;
-  std::string csv_dir, peak, hta_window = "default";
+  std::string csv_dir, peak, summary, hta_window = "default";
   std::size_t top = 15;
 };
 
@@ -51,6 +55,9 @@ void declare(CLI::App& app, AnalyzeFlags& f) {
   app.add_flag("--json", f.json, "print the cuprobe.analyze/1 JSON report");
   add_peak_flag(app, f.peak);
   app.add_option("--top", f.top, "kernels to list per rank (default 15)");
+  app.add_option("--summary", f.summary,
+                 "also write FILE: what the cross-rank analysis needs of each rank read (KB to MB); 'analyze' of such\n"
+                 "files (one per node) gives the cross-rank table and straggler without the traces");
   app.add_flag("--strict", f.strict,
                "fail (exit 1) when the import counted any problem (a data_loss or error import stat; see warnings)");
   app.add_option(
@@ -78,10 +85,99 @@ void check_strict(const std::vector<Profile>& profiles) {
   }
 }
 
+// What is kept of a Profile once analyse_rank has read it: its identity and what the import counted.
+Profile released(Profile& p) {
+  Profile kept;
+  kept.file = std::move(p.file);
+  kept.source = std::move(p.source);
+  kept.rank = p.rank;
+  kept.world_size = p.world_size;
+  kept.devices = std::move(p.devices);
+  kept.complete = p.complete;
+  kept.stats = std::move(p.stats);
+  kept.notices = std::move(p.notices);
+  return kept;
+}
+
+// Each rank analysed as soon as it is loaded and its Profile released (memory: a few ranks' worth at a time), then
+// the ranks combined (analysis/analyze.h).
+AnalyzeReport analyze_files(const AnalyzeFlags& p, std::vector<Profile>& kept, std::vector<RankSummary>& summaries) {
+  std::mutex mutex;
+  std::map<std::size_t, RankResult> results;
+  auto reduce = [&](Profile& profile, std::size_t slot) {
+    RankResult r = analyze_rank(profile, p.options);
+    profile = released(profile);
+    std::lock_guard lock(mutex);
+    results.emplace(slot, std::move(r));
+  };
+  std::vector<std::size_t> slots;
+  kept = load_profiles(p.files, reduce, slots);
+  std::vector<RankResult> ranks;
+  ranks.reserve(kept.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    RankResult& r = results.at(slots[i]);
+    r.analysis.rank = kept[i].rank;  // settled by load_profiles after the rank was analysed
+    // What load_profiles counted after (a directory's other files, a rank claimed twice) is told too.
+    std::vector<std::string> told;
+    for (const auto& line : r.analysis.import_stats.counted()) told.push_back(line.text());
+    for (const auto& line : kept[i].stats.counted()) {
+      if (std::find(told.begin(), told.end(), line.text()) == told.end())
+        r.analysis.warnings.push_back(kept[i].file + ": " + line.text());
+    }
+    r.analysis.import_stats = kept[i].stats;
+    summaries.push_back(r.summary);
+    summaries.back().rank = r.analysis.rank;
+    ranks.push_back(std::move(r));
+  }
+  return combine_ranks(std::move(ranks));
+}
+
+// Summary files only (analyze --summary): the cross-rank table and straggler from them, no per-rank sections.
+AnalyzeReport analyze_summaries(const std::vector<std::string>& files) {
+  std::vector<RankResult> ranks;
+  for (const std::string& file : files) {
+    for (RankSummary& s : read_rank_summary_file(file)) {
+      RankResult r;
+      r.analysis.rank = s.rank;
+      r.analysis.file = s.file;
+      r.analysis.window_ms = s.step_ms;  // what the straggler's gain is held against, as with its steps
+      r.analysis.gpu_busy_ms = s.gpu_time_ms;
+      r.summary = std::move(s);
+      ranks.push_back(std::move(r));
+    }
+  }
+  std::stable_sort(ranks.begin(), ranks.end(), [](const RankResult& a, const RankResult& b) {
+    return a.analysis.rank.value_or(0) < b.analysis.rank.value_or(0);
+  });
+  AnalyzeReport report = combine_ranks(std::move(ranks));
+  report.ranks.clear();
+  return report;
+}
+
+// Whether the inputs are summary files (all of them) or traces (none of them).
+bool summary_inputs(const std::vector<std::string>& files) {
+  std::size_t summaries = 0;
+  for (const std::string& f : files) summaries += is_rank_summary_file(f) ? 1 : 0;
+  if (summaries > 0 && summaries < files.size())
+    throw InputError(files.front(), "give summary files (analyze --summary) or traces, not both");
+  return summaries > 0;
+}
+
 int run(const AnalyzeFlags& p) {
-  std::vector<Profile> profiles = load_profiles(p.files);
-  AnalyzeReport report = analyze_profiles(profiles, p.options);
+  std::vector<Profile> profiles;
+  std::vector<RankSummary> summaries;
+  bool from_summaries = summary_inputs(p.files);
+  AnalyzeReport report = from_summaries ? analyze_summaries(p.files) : analyze_files(p, profiles, summaries);
   if (p.strict) check_strict(profiles);
+  if (!p.summary.empty()) {
+    if (from_summaries) throw InputError(p.summary, "--summary: the inputs are summaries already");
+    std::vector<std::string> read = profile_files(profiles);
+    read.insert(read.end(), p.files.begin(), p.files.end());
+    AtomicFile file(p.summary, read);
+    file.stream() << rank_summary_file(summaries);
+    file.commit();
+    say("analyze", "wrote the summary of %zu rank(s) to %s", summaries.size(), p.summary.c_str());
+  }
   if (!p.csv_dir.empty()) write_csv_tables(report, p.csv_dir, profile_files(profiles));
   std::string out = p.json ? analyze_json(report, SIZE_MAX).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
                            : analyze_text(report, p.top);

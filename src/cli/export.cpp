@@ -6,11 +6,13 @@
 // per rank (report/chrome_export.h says how the clocks line up).
 // Declare → plan → run (cli/parse_args.h).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "analysis/clock_alignment.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "common/atomic_file.h"
@@ -60,10 +62,25 @@ std::vector<Profile> load(const ExportPlan& p) {
   return one;
 }
 
+// Several ranks: their clocks aligned on matched collective calls (analysis/clock_alignment), said on stderr.
+ClockAlignment align_ranks(const std::vector<Profile>& ranks) {
+  ClockAlignment clocks = align_profile_clocks(ranks);
+  if (clocks.matched_calls == 0) {
+    say("export", "clocks not aligned: no collective call on every rank; each rank keeps its own timestamps");
+  } else {
+    auto [lo, hi] = std::minmax_element(clocks.offset_ns.begin(), clocks.offset_ns.end());
+    say("export", "clocks aligned on %zu collective calls: offsets %+.3f to %+.3f ms (otherData.ranks lists each)",
+        clocks.matched_calls, static_cast<double>(*lo) / 1e6, static_cast<double>(*hi) / 1e6);
+  }
+  return clocks;
+}
+
 void write_trace(const ExportPlan& p, const std::vector<Profile>& ranks) {
+  ClockAlignment clocks;
+  if (p.merged) clocks = align_ranks(ranks);
   auto write = [&](std::ostream& out) {
     if (p.merged)
-      write_merged_chrome_trace(ranks, out);
+      write_merged_chrome_trace(ranks, out, clocks.offset_ns);
     else
       write_chrome_trace(ranks.front(), out);
   };

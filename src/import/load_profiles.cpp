@@ -131,6 +131,12 @@ Profile load_profile(const std::string& path) {
 }
 
 std::vector<Profile> load_profiles(const std::vector<std::string>& paths) {
+  std::vector<std::size_t> slots;
+  return load_profiles(paths, {}, slots);
+}
+
+std::vector<Profile> load_profiles(const std::vector<std::string>& paths, const ProfileReducer& reduce,
+                                   std::vector<std::size_t>& slots) {
   std::vector<TraceDirectory> dirs;
   dirs.reserve(paths.size());
   std::vector<Input> inputs;
@@ -151,12 +157,17 @@ std::vector<Profile> load_profiles(const std::vector<std::string>& paths) {
   }
 
   std::vector<std::vector<Profile>> loaded(inputs.size());
+  std::vector<std::vector<std::size_t>> loaded_slots(inputs.size());
   std::vector<std::exception_ptr> errors(inputs.size());
-  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> next{0}, next_slot{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++) {
       try {
         loaded[i] = load_trace_file(inputs[i].path);
+        for (Profile& p : loaded[i]) {
+          loaded_slots[i].push_back(next_slot++);
+          if (reduce) reduce(p, loaded_slots[i].back());
+        }
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -172,9 +183,11 @@ std::vector<Profile> load_profiles(const std::vector<std::string>& paths) {
   }
 
   std::vector<Profile> profiles;
+  std::vector<std::size_t> slot_of;
   std::vector<const TraceDirectory*> counted;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const TraceDirectory* dir = inputs[i].dir;
+    slot_of.insert(slot_of.end(), loaded_slots[i].begin(), loaded_slots[i].end());
     for (Profile& p : loaded[i]) {
       if (dir && !dir->skipped.empty() && std::find(counted.begin(), counted.end(), dir) == counted.end()) {
         counted.push_back(dir);
@@ -200,9 +213,19 @@ std::vector<Profile> load_profiles(const std::vector<std::string>& paths) {
                                    "rank " + std::to_string(rank) + " is claimed by " + other.file + " too");
     }
   }
-  std::stable_sort(profiles.begin(), profiles.end(),
-                   [](const Profile& a, const Profile& b) { return a.rank.value_or(0) < b.rank.value_or(0); });
-  return profiles;
+  std::vector<std::size_t> order(profiles.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return profiles[a].rank.value_or(0) < profiles[b].rank.value_or(0);
+  });
+  std::vector<Profile> sorted;
+  sorted.reserve(profiles.size());
+  slots.clear();
+  for (std::size_t i : order) {
+    sorted.push_back(std::move(profiles[i]));
+    slots.push_back(slot_of[i]);
+  }
+  return sorted;
 }
 
 std::vector<std::string> profile_files(const std::vector<Profile>& profiles) {

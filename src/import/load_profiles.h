@@ -4,6 +4,8 @@
 // stands for the trace files in it (import/trace_directory.h).
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,14 @@ Profile load_profile(const std::string& path);
 // (file_not_a_trace) on the first Profile loaded from it; a directory without
 // any trace file is an InputError.
 std::vector<Profile> load_profiles(const std::vector<std::string>& paths);
+
+// The same, handing each Profile as soon as it is read (on the loading thread, before its rank is settled from the
+// file name or position) to `reduce` with a number unique to it (its slot); the Profiles returned are what `reduce`
+// left of them, and `slots` receives their slots in the same order. A reducer that keeps what it needs and empties
+// the Profile holds memory to a few ranks' worth, however many are read (analyze over many ranks).
+using ProfileReducer = std::function<void(Profile&, std::size_t slot)>;
+std::vector<Profile> load_profiles(const std::vector<std::string>& paths, const ProfileReducer& reduce,
+                                   std::vector<std::size_t>& slots);
 
 // The files the profiles came from, each once, in the profiles' order.
 std::vector<std::string> profile_files(const std::vector<Profile>& profiles);

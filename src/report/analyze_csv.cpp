@@ -1,6 +1,7 @@
 #include "report/analyze_csv.h"
 
 #include "report/analyze_tables_csv.h"
+#include "report/cross_rank_csv.h"
 #include "report/csv_table.h"
 #include "report/kernel_display_names.h"
 
@@ -124,6 +125,9 @@ std::vector<std::pair<std::string, std::string>> analyze_csv(const AnalyzeReport
                                                           {"findings.csv", findings_csv(report)},
                                                           {"overlap.csv", overlap_csv(report)}};
   for (auto& table : trace_tables_csv(report)) tables.push_back(std::move(table));
+  if (report.cross_rank) {
+    for (auto& table : cross_rank_csv(*report.cross_rank)) tables.push_back(std::move(table));
+  }
   return tables;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "report/analyze_tables_json.h"
+#include "report/cross_rank_json.h"
 #include "report/kernel_display_names.h"
 
 namespace cuprobe {
@@ -288,6 +289,7 @@ json analyze_json(const AnalyzeReport& report, std::size_t top_kernels) {
   json findings = json::array();
   for (const auto& f : report.findings) findings.push_back(finding_json(f));
   j["findings"] = std::move(findings);
+  if (report.cross_rank) j["cross_rank"] = cross_rank_json(*report.cross_rank);
   j["warnings"] = report.warnings;
   return j;
 }

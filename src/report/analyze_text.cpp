@@ -6,6 +6,7 @@
 #include "analysis/findings_what_if.h"
 #include "common/units.h"
 #include "report/analyze_tables_text.h"
+#include "report/cross_rank_text.h"
 #include "report/finding_sources_text.h"
 #include "report/finding_what_if_text.h"
 #include "report/kernel_display_name.h"
@@ -362,6 +363,7 @@ std::string findings_text(const AnalyzeReport& report) {
 std::string analyze_text(const AnalyzeReport& report, std::size_t top_kernels) {
   std::string out;
   for (const auto& a : report.ranks) out += rank_text(a, top_kernels) + "\n";
+  if (report.cross_rank) out += cross_rank_text(*report.cross_rank, top_kernels) + "\n";
   out += findings_text(report);
   if (!report.warnings.empty()) {
     out += "\nwarnings:\n";

@@ -194,13 +194,22 @@ void write_chrome_trace(const Profile& p, std::ostream& out) {
   out << "\n]}\n";
 }
 
-void write_merged_chrome_trace(const std::vector<Profile>& ranks, std::ostream& out) {
+void write_merged_chrome_trace(const std::vector<Profile>& ranks, std::ostream& out,
+                               const std::vector<TimeNs>& offset_ns) {
+  auto offset = [&](std::size_t i) { return i < offset_ns.size() ? offset_ns[i] : TimeNs{0}; };
   TimeNs base = std::numeric_limits<TimeNs>::max();
-  for (const Profile& p : ranks) base = earliest(p, base);
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    TimeNs first = earliest(ranks[i], std::numeric_limits<TimeNs>::max());
+    if (first != std::numeric_limits<TimeNs>::max()) base = std::min(base, first - offset(i));
+  }
   if (base == std::numeric_limits<TimeNs>::max()) base = 0;
+  bool shifted = false;
+  for (std::size_t i = 0; i < ranks.size(); ++i) shifted = shifted || offset(i) != 0;
 
-  out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"base_time_ns\":" << base
-      << ",\"clock\":\"each rank's own timestamps, one common origin: no rank is shifted\",\"ranks\":[";
+  out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"base_time_ns\":" << base << ",\"clock\":\""
+      << (shifted ? "each rank's timestamps minus its clock_offset_ns (aligned on collectives), one common origin"
+                  : "each rank's own timestamps, one common origin: no rank is shifted")
+      << "\",\"ranks\":[";
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const Profile& p = ranks[i];
     out << (i ? "," : "") << "{\"pid\":" << i + 1 << ",\"rank\":";
@@ -212,7 +221,7 @@ void write_merged_chrome_trace(const std::vector<Profile>& ranks, std::ostream& 
     put_string(out, p.file);
     out << ",\"source\":";
     put_string(out, p.source);
-    out << ",\"complete\":" << (p.complete ? "true" : "false") << '}';
+    out << ",\"complete\":" << (p.complete ? "true" : "false") << ",\"clock_offset_ns\":" << offset(i) << '}';
   }
   out << "]},\"traceEvents\":[\n";
   EventList list{out};
@@ -228,7 +237,7 @@ void write_merged_chrome_trace(const std::vector<Profile>& ranks, std::ostream& 
     for (auto& [key, tid] : streams) tid = next++;
     for (auto& [key, tid] : threads) tid = next++;
     write_events(
-        p, base, list,
+        p, base + offset(i), list,
         [&](const GpuActivity& a) {
           return Track{pid, streams.at({a.device, a.stream})};
         },

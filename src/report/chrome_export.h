@@ -16,9 +16,11 @@ void write_chrome_trace(const Profile& profile, std::ostream& out);
 
 // Several ranks in one file (`export --chrome R0 R1 ...`): each rank one process (pid 1, 2, ... in the order
 // given), its GPU streams and CPU threads as that process's threads, its counters as its counter tracks. Clocks
-// are aligned as `analyze` aligns them, which is not at all: every rank keeps its own timestamps (Kineto's
-// baseTimeNanoseconds applied, run files' CLOCK_REALTIME), and one origin, the earliest event of any rank, is
-// subtracted from all. "otherData.ranks" lists pid, rank, file and source of each.
-void write_merged_chrome_trace(const std::vector<Profile>& ranks, std::ostream& out);
+// are aligned as `analyze` aligns them: `offset_ns` (one per rank, analysis/clock_alignment.h; empty: none) is
+// subtracted from each rank's own timestamps (Kineto's baseTimeNanoseconds applied, run files' CLOCK_REALTIME),
+// then one origin, the earliest aligned event of any rank, from all. "otherData.ranks" lists pid, rank, file,
+// source and clock_offset_ns of each.
+void write_merged_chrome_trace(const std::vector<Profile>& ranks, std::ostream& out,
+                               const std::vector<TimeNs>& offset_ns = {});
 
 }  // namespace cuprobe

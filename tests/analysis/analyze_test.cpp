@@ -120,11 +120,14 @@ TEST(Analyze, TensorParallelRanksShowTheWaitingRank) {
   EXPECT_EQ(find(r.ranks[1].findings, "collective_wait"), nullptr);
   // Rank 0 spends its communication time waiting for rank 1: that is not a bandwidth problem.
   EXPECT_EQ(find(r.ranks[0].findings, "communication_dominant"), nullptr);
-  // Ranked by what the fix would save per step: rank 1's idle GPU (1.74 -> 0.36 ms) before rank 0's
-  // typical wait (the median call's excess per step; the 537 ms start-up wait happens once).
-  ASSERT_GE(r.findings.size(), 2u);
-  EXPECT_EQ(r.findings[0].id, "gpu_idle");
+  // Ranked by what the fix would save per step: rank 1, host-bound, arrives last at every all-reduce (the straggler:
+  // 1.3 ms per step of every rank), then rank 0's typical wait (the median call's excess per step; the 537 ms
+  // start-up wait happens once), then rank 1's idle GPU beyond its lateness (1.74 -> 0.36 ms alone).
+  ASSERT_GE(r.findings.size(), 3u);
+  EXPECT_EQ(r.findings[0].id, "straggler_rank");
+  EXPECT_EQ(r.findings[0].rank, 1);
   EXPECT_EQ(r.findings[1].id, "collective_wait");
+  EXPECT_EQ(r.findings[2].id, "gpu_idle");
   ASSERT_TRUE(wait->what_if.step_ms_after);
   EXPECT_LT(*wait->what_if.step_ms_after, wait->what_if.step_ms_now);
 }

@@ -16,7 +16,7 @@ struct Words {
   std::string_view before, after;  // the phrase around the value; "{span}" becomes "step" or "window"
 };
 
-// Every key Finding::numbers carries (analysis/findings*.cpp, collective_wait.cpp; docs/findings.md).
+// Every key Finding::numbers carries (analysis/findings*.cpp, collective_wait.cpp, straggler.cpp; docs/findings.md).
 constexpr Words kWords[] = {
     {"time_ms", Unit::kMs, "", " of GPU time in all"},
     {"calls", Unit::kCount, "", " calls"},
@@ -80,6 +80,11 @@ constexpr Words kWords[] = {
     {"grouped_gemm_ms_per_step", Unit::kMs, "one grouped GEMM: about ", " per {span}"},
     {"projection_ms_per_step", Unit::kMs, "", " in the projection and its casts per {span}"},
     {"positions", Unit::kCount, "", " positions computed"},
+    {"late_calls", Unit::kCount, "last at ", " collective calls"},
+    {"late_median_ms", Unit::kMs, "typically ", " after the median rank"},
+    {"cost_ms_per_step", Unit::kMs, "", " of every rank's step"},
+    {"extra_idle_ms_per_step", Unit::kMs, "GPU idle (host gaps) ", " more per step than the median rank"},
+    {"extra_copy_ms_per_step", Unit::kMs, "copies ", " more per step than the median rank"},
 };
 
 // The per-GPU keys of pipeline_bubble: "gpu3_busy_share", "gpu3_waiting_share".

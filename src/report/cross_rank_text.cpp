@@ -1,0 +1,104 @@
+#include "report/cross_rank_text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <vector>
+
+#include "common/units.h"
+#include "report/text_table.h"
+
+namespace cuprobe {
+namespace {
+
+constexpr std::size_t kKernelsShown = 3;  // the straggler's extra kernels listed
+
+std::string rank_cell(const std::optional<int>& rank, std::size_t position) {
+  return std::to_string(rank.value_or(static_cast<int>(position)));
+}
+
+// "+2.748 ms", "-0.4 us": an offset or a difference, with its sign.
+std::string signed_ms(double ms) {
+  char buf[48];
+  if (std::abs(ms) < 1.0)
+    std::snprintf(buf, sizeof buf, "%+.1f us", ms * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%+.3f ms", ms);
+  return buf;
+}
+
+std::string alignment_line(const CrossRank& t) {
+  std::string ref = t.reference_rank ? "rank " + std::to_string(*t.reference_rank) : "the first rank";
+  if (t.matched_calls == 0)
+    return "  clocks: not aligned (no collective call on every rank); each rank's own timestamps are used\n";
+  return "  clocks: aligned on the ends of " + std::to_string(t.matched_calls) +
+         " collective calls matched across ranks; offsets are each rank's clock minus " + ref + "'s\n";
+}
+
+std::string ranks_table(const CrossRank& t) {
+  TextTable table({"rank", ">step", ">steps", ">busy", ">comm", ">wait", ">clock offset", ">residual", ">last at",
+                   ">late (sum)", "file"});
+  for (std::size_t r = 0; r < t.ranks.size(); ++r) {
+    const CrossRankRow& row = t.ranks[r];
+    char residual[32];
+    std::snprintf(residual, sizeof residual, "%.1f us", row.clock_residual_us);
+    table.add_row({rank_cell(row.rank, r), format_duration_ms(row.step_ms), std::to_string(row.steps),
+                   format_percent(row.busy_share), format_percent(row.communication_share),
+                   format_percent(row.wait_share), signed_ms(row.clock_offset_ms), residual,
+                   std::to_string(row.last_arrivals), format_duration_ms(row.late_ms), row.file});
+  }
+  return table.render("    ");
+}
+
+std::string calls_table(const CrossRank& t, std::size_t top) {
+  std::vector<std::size_t> order(t.calls.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return t.calls[a].others_wait_ms > t.calls[b].others_wait_ms; });
+  if (order.size() > top) order.resize(top);
+  TextTable table({"collective", ">stream", ">call", ">last rank", ">late by", ">others waited", ">longest wait"});
+  for (std::size_t i : order) {
+    const CollectiveRow& c = t.calls[i];
+    std::string name = c.name.size() > 60 ? c.name.substr(0, 57) + "..." : c.name;
+    table.add_row({name, std::to_string(c.stream_order), std::to_string(c.call),
+                   rank_cell(t.ranks[c.last].rank, c.last), format_duration_ms(c.late_ms),
+                   format_duration_ms(c.others_wait_ms), format_duration_ms(c.max_wait_ms)});
+  }
+  return table.render("    ");
+}
+
+std::string straggler_text(const CrossRank& t) {
+  if (!t.straggler) return "  straggler: none (no rank arrived last at a collective later than the median rank)\n";
+  const StragglerAnalysis& s = *t.straggler;
+  std::string out = "  straggler: rank " + rank_cell(s.rank, s.position) + ", last at " + std::to_string(s.late_calls) +
+                    " calls, typically " + format_duration_ms(s.late_median_ms) +
+                    " after the median rank; costs every rank " + format_duration_ms(s.cost_ms_per_step) +
+                    " per step (step " + format_duration_ms(s.step_ms_now) + " -> " +
+                    format_duration_ms(s.step_ms_after) + " were it on time)\n";
+  out += "    before its arrivals, per step against the median rank: GPU idle (host gaps) " +
+         signed_ms(s.extra_idle_ms) + ", copies " + signed_ms(s.extra_copy_ms);
+  for (std::size_t i = 0; i < s.extra_kernels_ms.size() && i < kKernelsShown; ++i)
+    out += (i ? ", " : "; kernels ") + s.extra_kernels_ms[i].first + " " + signed_ms(s.extra_kernels_ms[i].second);
+  return out + "\n";
+}
+
+}  // namespace
+
+std::string cross_rank_text(const CrossRank& table, std::size_t top_calls) {
+  std::string out = "across " + std::to_string(table.ranks.size()) + " ranks:\n";
+  out += alignment_line(table);
+  out +=
+      "  per rank (busy: of the window; comm and wait: of GPU time; wait: in collectives until the last rank "
+      "arrived; last at: calls it arrived last at):\n";
+  out += ranks_table(table);
+  if (!table.calls.empty()) {
+    out += "  collective calls by the wait they caused (" + std::to_string(std::min(top_calls, table.calls.size())) +
+           " of " + std::to_string(table.calls.size()) + ", aligned clocks):\n";
+    out += calls_table(table, top_calls);
+  }
+  out += straggler_text(table);
+  return out;
+}
+
+}  // namespace cuprobe
