@@ -8,6 +8,8 @@ preset="${1:-release}"
 
 packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libgmock-dev
+          libisal-dev  # gzip inflate 3x zlib's speed (optional to the build: zlib without it)
+          libdeflate-dev  # only bench/inflate_speed_bench compares it (whole-buffer API, no faster here)
           python3 xz-utils
           ccache       # the compiler launcher (CMakeLists.txt): CI and every clone rebuild from its cache
           libsentencepiece0  # bench --tokenizer reads SentencePiece models with it (opened at run time)
