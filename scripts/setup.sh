@@ -16,9 +16,11 @@ targets=("${@:2}")
 # What building cuprobe needs.
 packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           nlohmann-json3-dev libfmt-dev libcli11-dev
+          libisal-dev  # gzip inflate at 3x zlib's speed (optional to the build: zlib without it)
           ccache)      # the compiler launcher (CMakeLists.txt): CI and every clone rebuild from its cache
 # What the tests need besides (installed by the test command, never by the example).
 test_packages=(libgtest-dev libgmock-dev python3 xz-utils
+               libdeflate-dev     # only bench/inflate_speed_bench compares it (whole-buffer API, no faster here)
                libsentencepiece0  # bench --tokenizer reads SentencePiece models with it (opened at run time)
                python3-grpcio     # the exporter's --kubernetes tests run a fake kubelet (tests/support/fake_kubelet.py)
                chromium)          # the report's browser tests (tests/report/html/report_browser_test.cpp)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "import/kineto_json/op_shapes.h"
 #include "import/kineto_json/sort_runs.h"
 #include "import/kineto_json/timestamp.h"
+#include "import/read_ahead.h"
 #include "model/python_frame.h"
 #include "model/time_range.h"
 
@@ -828,8 +830,15 @@ Profile import_kineto_json(ByteSource& source, const std::string& display_name) 
 }
 
 Profile import_kineto_json(const std::string& path, std::uint64_t split_above) {
-  auto source = open_byte_source(path);
+  auto source = read_ahead(open_byte_source(path));
   KinetoImporter importer(*source, path);
+  if (split_above == kDefaultSplitAbove) {
+    if (const char* env = std::getenv("CUPROBE_SPLIT_ABOVE")) {
+      std::uint64_t v = 0;
+      auto [end, err] = std::from_chars(env, env + std::strlen(env), v);
+      if (err == std::errc() && *end == '\0') split_above = v;
+    }
+  }
   std::error_code ec;
   std::uint64_t size = std::filesystem::file_size(path, ec);
   if (!ec && size > split_above && std::string_view(source->encoding()) == "plain" &&

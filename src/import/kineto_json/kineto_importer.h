@@ -16,7 +16,10 @@
 namespace cuprobe {
 
 // Uncompressed files larger than split_above are parsed by two threads (each
-// half; the split point is verified, see element_boundary.h).
+// half; the split point is verified, see element_boundary.h). The environment
+// variable CUPROBE_SPLIT_ABOVE (bytes), when set, replaces the default: tests
+// compare the whole output of both paths through the command line with it.
+// Compressed files are inflated on a thread of their own (read_ahead.h).
 inline constexpr std::uint64_t kDefaultSplitAbove = 48ull << 20;  // smaller files parse too fast to gain
 Profile import_kineto_json(const std::string& path, std::uint64_t split_above = kDefaultSplitAbove);
 Profile import_kineto_json(ByteSource& source, const std::string& display_name);

@@ -9,6 +9,7 @@
 #include "common/utf8.h"
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/timestamp.h"
+#include "import/read_ahead.h"
 #include "model/time_range.h"
 
 namespace cuprobe {
@@ -541,7 +542,7 @@ Profile import_rocprofv3_json(ByteSource& source, const std::string& display_nam
 }
 
 Profile import_rocprofv3_json(const std::string& path) {
-  auto source = open_byte_source(path);
+  auto source = read_ahead(open_byte_source(path));
   return import_rocprofv3_json(*source, path);
 }
 

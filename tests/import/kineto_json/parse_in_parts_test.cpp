@@ -2,7 +2,10 @@
 // the same profile for every fixture in tests/data.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "import/byte_source.h"
 #include "import/kineto_json/kineto_importer.h"
@@ -64,6 +67,38 @@ TEST(KinetoParseInParts, OneAndTwoThreadsAgreeOnEveryFixture) {
     ++traces;
   }
   EXPECT_GE(traces, 6);
+}
+
+// The same through the command line, whole output compared: `analyze --json` of every Kineto trace in
+// tests/data and ../shared/traces (decompressed: only plain files are split), one thread vs two.
+TEST(KinetoParseInParts, AnalyzeJsonIsTheSameFromOneOrTwoThreads) {
+  std::vector<std::filesystem::path> inputs;
+  for (const auto& entry : std::filesystem::directory_iterator(test::data_path(""))) inputs.push_back(entry.path());
+  if (std::string readme = test::shared_trace("README.md"); !readme.empty()) {
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(readme).parent_path())) {
+      if (entry.path().extension() == ".gz") inputs.push_back(entry.path());  // the .xz is 346 MiB: the bench's
+    }
+  }
+  std::string dir = test::temp_dir();
+  int compared = 0;
+  for (const auto& input : inputs) {
+    std::string name = input.filename().string();
+    if (name.find(".json") == std::string::npos) continue;
+    std::string plain = dir + "/" + std::to_string(compared) + "_" + name + ".plain.json";
+    auto source = open_byte_source(input.string());
+    copy_to_file(*source, plain, name);
+    ::setenv("CUPROBE_SPLIT_ABOVE", "18446744073709551615", 1);
+    test::CommandResult one = test::run_cuprobe({"analyze", "--json", plain});
+    ::setenv("CUPROBE_SPLIT_ABOVE", "0", 1);
+    test::CommandResult two = test::run_cuprobe({"analyze", "--json", plain});
+    ::unsetenv("CUPROBE_SPLIT_ABOVE");
+    EXPECT_EQ(one.exit_code, two.exit_code) << name << ": " << one.err << " / " << two.err;
+    EXPECT_TRUE(one.out == two.out) << name << ": analyze --json differs between one and two threads";
+    EXPECT_EQ(one.err, two.err) << name;
+    EXPECT_FALSE(one.out.empty()) << name << ": " << one.err;
+    ++compared;
+  }
+  EXPECT_GE(compared, 6);
 }
 
 }  // namespace
