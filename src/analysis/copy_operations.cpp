@@ -57,7 +57,8 @@ std::vector<CopyOperation> copy_cast_operations(const Profile& profile, const st
                                  });
   std::map<std::string, double> by_operation;
   double total = 0;
-  for (const auto& [stream, order] : streams) {
+  for (const auto& stream_order : streams) {
+    const auto& order = stream_order.second;  // a named variable: clang 14 cannot capture a structured binding
     auto near = [&](std::size_t at, int from, int to, std::initializer_list<std::string_view> parts) {
       for (int d = from; d <= to; ++d) {
         if (d == 0) continue;
