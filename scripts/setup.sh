@@ -47,8 +47,14 @@ missing() {  # PACKAGE...: those not installed
   done
 }
 sudo_cmd=(); [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
-apt_install() {  # APT-GET OPTIONS AND PACKAGES
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "$@" >&2
+apt_log="$(mktemp)"
+trap 'rm -f "$apt_log"' EXIT
+apt_install() {  # APT-GET OPTIONS AND PACKAGES: dpkg's hundreds of lines are shown only when it fails
+  if ! DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "$@" > "$apt_log" 2>&1; then
+    cat "$apt_log" >&2
+    echo "setup: apt-get install $* failed (its output above)" >&2
+    return 1
+  fi
 }
 mapfile -t need < <(missing "${packages[@]}")
 mapfile -t need_servers < <(missing "${test_servers[@]}")
@@ -64,7 +70,7 @@ if ((${#need_servers[@]})); then
   if [[ ! -e $policy ]]; then
     printf '#!/bin/sh\nexit 101\n' | "${sudo_cmd[@]}" tee "$policy" > /dev/null
     "${sudo_cmd[@]}" chmod 755 "$policy"
-    trap '"${sudo_cmd[@]}" rm -f "$policy"' EXIT
+    trap '"${sudo_cmd[@]}" rm -f "$policy" "$apt_log"' EXIT
   fi
   apt_install --no-install-recommends "${need_servers[@]}"
   if [[ -d /run/systemd/system ]]; then  # systemd is running: the packages enabled their units for the next boot
