@@ -211,6 +211,7 @@ BenchSettings prepare_requests(const BenchPlan& p, RequestTemplate& tpl, BuiltWo
                        .prompts = workload.workload ? workload.workload->describe() : p.prompts->describe(),
                        .backend = p.backend,
                        .model_id = p.model_id,
+                       .tokenizer = p.tokenizer,
                        .max_concurrency = p.max_concurrency,
                        .sampling = nlohmann::ordered_json::parse(tpl.sampling.dump()),
                        .arrival = p.arrival,

@@ -167,8 +167,8 @@ void declare_results(CLI::App& app, BenchFlags& f) {
                "the peers' per-request lists in their result: input_lens, output_lens, ttfts, itls, errors (vLLM's: "
                "start_times and generated_texts too)");
   app.add_flag("--result-identity", f.result_identity,
-               "add cuprobe's identity (version, host, GPUs, start time) to vLLM's result as the key \"cuprobe\" "
-               "(a key vLLM does not write)");
+               "add cuprobe's identity (version, host, GPUs, start time) to vLLM's result and SGLang's line as the key "
+               "\"cuprobe\" (a key neither peer writes)");
   app.add_option("--output-file", f.output_file,
                  "SGLang's: append the result as one JSON line to FILE in --result-format (default sglang)");
   app.add_option("--result-format", f.result_format,

@@ -287,6 +287,7 @@ void plan_requests(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   tpl.authority = p.server.authority();
   tpl.model = f.served_model_name.empty() ? f.model : f.served_model_name;
   p.model_id = f.served_model_name.empty() ? "" : f.model;
+  p.tokenizer = f.workload.tokenizer;
   plan_body(f, app, workload.dataset_name, p);
   tpl.temperature = f.sampling.temperature;
   tpl.sampling = sampling_json(f.sampling);

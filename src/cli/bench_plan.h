@@ -66,6 +66,7 @@ struct BenchPlan {
   std::optional<CounterPlan> counters;  // --sample
   bool sample_optional = false, server_metrics = false, quiet = false;
   std::string label, model_id;     // model_id: --model where --served-model-name names the one sent
+  std::string tokenizer;           // --tokenizer as given ("": none)
   std::vector<std::string> notes;  // said once, kept in the report
   std::vector<std::pair<std::string, std::string>> metadata;
   BenchOutputs outputs;

@@ -41,14 +41,15 @@ struct PeerResultOptions {
   bool detailed = false;             // vLLM's --save-detailed, SGLang's --output-details: per-request lists
   std::vector<std::string> metrics;  // vLLM's --percentile-metrics; empty: vLLM's default ttft, tpot, itl
   std::vector<double> percentiles;   // vLLM's --metric-percentiles; empty: vLLM's default 99
-  bool identity = false;             // --result-identity: cuprobe's identity under "cuprobe" (vLLM's format)
+  bool identity = false;             // --result-identity: cuprobe's identity under "cuprobe" (vLLM's and SGLang's)
 };
 
 // vLLM's result object: the keys vllm/benchmarks/serve.py (main_async and
 // benchmark) writes, with its types and units (seconds in lists, ms in
 // statistics), and cuprobe's identity only when asked (options.identity).
 nlohmann::ordered_json bench_result_vllm(const BenchReport& report, const PeerResultOptions& options = {});
-// SGLang's bench_serving result line (keys as python/sglang/benchmark/serving.py writes them).
+// SGLang's bench_serving result line (keys as python/sglang/benchmark/serving.py writes them), and cuprobe's
+// identity only when asked (options.identity).
 nlohmann::ordered_json bench_result_sglang(const BenchReport& report, const PeerResultOptions& options = {});
 // vLLM's default --save-result file name: LABEL-RATEqps[-concurrencyC]-MODEL-DATE.json
 // (LABEL: --label, else the backend; a ramp: LABEL-ramp-up-KIND-STARTqps-ENDqps...).

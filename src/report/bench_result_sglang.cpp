@@ -79,7 +79,7 @@ ojson bench_result_sglang(const BenchReport& r, const PeerResultOptions& options
   j["max_output_tokens_per_s"] = m.peak_output_per_s;
   j["max_concurrent_requests"] = m.peak_concurrent_requests;
   if (options.detailed && r.load) add_result_details(j, r);
-  j["cuprobe"] = r.identity;
+  if (options.identity) j["cuprobe"] = r.identity;  // not a key SGLang writes: only when asked
   return j;
 }
 

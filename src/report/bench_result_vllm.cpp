@@ -197,7 +197,8 @@ ojson bench_result_vllm(const BenchReport& r, const PeerResultOptions& options) 
   j["backend"] = backend;
   j["label"] = r.identity.contains("label") ? r.identity["label"] : ojson();
   j["model_id"] = s.value("model_id", s.value("model", std::string()));
-  j["tokenizer_id"] = j["model_id"];
+  // vLLM's main_async: tokenizer_id = args.tokenizer if args.tokenizer is not None else model_id.
+  j["tokenizer_id"] = s.contains("tokenizer") ? s["tokenizer"] : j["model_id"];
   j["num_prompts"] = s.value("requests", std::uint64_t{0});
   if (r.identity.contains("metadata")) {
     for (const auto& [k, v] : r.identity["metadata"].items()) j[k] = v;

@@ -16,6 +16,7 @@ nlohmann::ordered_json bench_settings_json(const BenchSettings& s, const LoadOpt
   j["max_concurrency"] = s.max_concurrency ? ojson(*s.max_concurrency) : ojson();
   if (!s.backend.empty()) j["backend"] = s.backend;
   if (!s.model_id.empty()) j["model_id"] = repair_utf8(s.model_id);
+  if (!s.tokenizer.empty()) j["tokenizer"] = repair_utf8(s.tokenizer);
   j["rate"] = load.rate;
   j["arrival"] = open_loop ? s.arrival : "";
   j["requests"] = load.requests;

@@ -15,6 +15,7 @@ namespace cuprobe {
 struct BenchSettings {
   std::string url, endpoint, model, prompts;
   std::string backend, model_id;       // --backend; --model where --served-model-name is sent ("": none)
+  std::string tokenizer;               // --tokenizer as given ("": none)
   std::optional<int> max_concurrency;  // the cap as the peers write it (none: every request at once, or no cap)
   nlohmann::ordered_json sampling = nlohmann::ordered_json::object();  // top_p, top_k, ... as sent
   std::string arrival;                                                 // as given: poisson or constant

@@ -131,8 +131,10 @@ TEST(BenchPeers, SglangResultIsAppendedAndCuprobeResultIsTheReport) {
   StreamServer s(fast());
   std::string dir = temp_dir();
   for (int i = 0; i < 2; ++i) {
-    auto r = run_cuprobe({"bench", s.url(), "-c", "2", "-n", "6", "--output-len", "3", "--save-result",
-                          dir + "/sglang.jsonl", "--result-format", "sglang", "--metadata", "tp=8", "-q"});
+    std::vector<std::string> args = {"bench", s.url(), "-c", "2", "-n", "6", "--output-len", "3", "--save-result"};
+    args.insert(args.end(), {dir + "/sglang.jsonl", "--result-format", "sglang", "--metadata", "tp=8", "-q"});
+    if (i == 1) args.push_back("--result-identity");  // SGLang's keys only, unless cuprobe's are asked for
+    auto r = run_cuprobe(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   std::istringstream lines(slurp(dir + "/sglang.jsonl"));
@@ -142,7 +144,11 @@ TEST(BenchPeers, SglangResultIsAppendedAndCuprobeResultIsTheReport) {
     json j = json::parse(line);
     EXPECT_EQ(j["completed"], 6);
     EXPECT_EQ(j["max_concurrency"], 2);
-    EXPECT_EQ(j["cuprobe"]["metadata"]["tp"], "8");
+    if (n == 0) {
+      EXPECT_FALSE(j.contains("cuprobe")) << line;
+    } else {
+      EXPECT_EQ(j["cuprobe"]["metadata"]["tp"], "8");
+    }
     ++n;
   }
   EXPECT_EQ(n, 2);

@@ -109,6 +109,14 @@ TEST(BenchWorkload, LocalTokenizerCountsWithoutTheServer) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json_stdout(r)["settings"]["prompt_lengths"], "tokenizer " + path);
   EXPECT_EQ(s.tokenize_calls(), 0u);
+  // vLLM's result names the tokenizer as given (tokenizer_id), the model beside it.
+  std::string result = temp_dir() + "/vllm.json";
+  r = run_cuprobe({"bench", s.url(), "--dataset-name", "random", "--random-input-len", "30", "--random-output-len", "2",
+                   "-n", "2", "--tokenizer", path, "--result-file", result, "--result-format", "vllm", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json saved = json::parse(slurp(result));
+  EXPECT_EQ(saved["tokenizer_id"], path);
+  EXPECT_EQ(saved["model_id"].get<std::string>().find("tokenizer"), std::string::npos) << saved["model_id"];
   r = run_cuprobe({"bench", s.url(), "--dataset-name", "random", "--tokenizer", path, "--token-count", "words"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   r = run_cuprobe({"bench", s.url(), "--dataset-name", "random", "--tokenizer", bad_path(), "-q"});

@@ -187,12 +187,32 @@ const std::set<std::string> kSglangKeys = joined({{"tag",
                                                   stats("tpot", {"mean", "median", "std", "p90", "p95", "p99"}),
                                                   stats("itl", {"mean", "median", "std", "p90", "p95", "p99"})});
 
+// Only SGLang's keys by default; cuprobe's identity ("cuprobe", a key SGLang never writes) only with
+// --result-identity, as in vLLM's result.
 TEST(BenchResultPeerKeys, SglangKeysAreSglangsKeys) {
   LoadResult load;
-  std::set<std::string> got = keys_of(bench_result_sglang(closed_loop_report(load)));
+  EXPECT_EQ(keys_of(bench_result_sglang(closed_loop_report(load))), kSglangKeys);
+  PeerResultOptions o;
+  o.identity = true;
   std::set<std::string> want = kSglangKeys;
   want.insert("cuprobe");
-  EXPECT_EQ(got, want);
+  EXPECT_EQ(keys_of(bench_result_sglang(closed_loop_report(load), o)), want);
+}
+
+// vLLM's main_async: tokenizer_id = args.tokenizer if args.tokenizer is not None else model_id (a string either
+// way), model_id = args.model (the name sent unless --served-model-name names another).
+TEST(BenchResultPeerKeys, VllmTokenizerIdIsTheTokenizerElseTheModel) {
+  LoadResult load;
+  BenchReport r = closed_loop_report(load);
+  nlohmann::ordered_json j = bench_result_vllm(r);
+  EXPECT_EQ(j["model_id"], "m");
+  EXPECT_EQ(j["tokenizer_id"], "m");
+  r.settings["model_id"] = "org/model";
+  EXPECT_EQ(bench_result_vllm(r)["tokenizer_id"], "org/model");
+  r.settings["tokenizer"] = "/models/tok/tokenizer.json";
+  j = bench_result_vllm(r);
+  EXPECT_EQ(j["model_id"], "org/model");
+  EXPECT_EQ(j["tokenizer_id"], "/models/tok/tokenizer.json");
 }
 
 // vLLM's --percentile-metrics picks the metrics with statistics; --save-detailed (and
