@@ -268,7 +268,8 @@ struct RankAnalysis {
   std::vector<ApiRow> api;                 // by total time, largest first
   std::vector<CopyRow> copies;             // by time, largest first
   std::vector<QueueRow> queues;            // by device, then stream
-  HtaWindowInfo hta_window;                // the window of idle, launches and queues
+  HtaCommOverlap hta_overlap;              // communication beside computation, as HTA
+  HtaWindowInfo hta_window;                // the window of idle, launches, queues and hta_overlap
 
   // What shares of GPU time (categories, kernels, tensor cores) are of: the busy time summed over the rank's GPUs,
   // gpu_busy_ms on one GPU (on several, their union would count two GPUs working at once as one).

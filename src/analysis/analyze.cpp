@@ -15,6 +15,7 @@
 #include "analysis/finding_gains.h"
 #include "analysis/finding_sources.h"
 #include "analysis/findings.h"
+#include "analysis/hta_comm_overlap.h"
 #include "analysis/hta_window.h"
 #include "analysis/idle_time.h"
 #include "analysis/interval_union.h"
@@ -51,8 +52,8 @@ void fill_window(const Profile& p, RankAnalysis& a) {
 }
 
 // The peers' first tables (analysis/trace_tables.h).
-// Idle time, launch delays and queue length, named after HTA, cover HTA's window (analysis/hta_window.h); the
-// tables named after nsys, which keeps every event, cover the whole trace.
+// Idle time, launch delays, queue length and the communication overlap, named after HTA, cover HTA's window
+// (analysis/hta_window.h); the tables named after nsys, which keeps every event, cover the whole trace.
 void fill_trace_tables(const Profile& p, const StepAssignment& steps, HtaWindow window, RankAnalysis& a) {
   fill_kernel_durations(p, a.kernels);
   const LaunchLinks links = link_launches(p);
@@ -63,6 +64,7 @@ void fill_trace_tables(const Profile& p, const StepAssignment& steps, HtaWindow 
     a.idle = idle_by_stream(wp, wl, ws);
     a.launches = launch_stats(wp, wl);
     a.queues = queue_length(wp, wl);
+    a.hta_overlap = hta_comm_overlap(wp);
   };
   if (std::optional<HtaWindowed> w = hta_window(p, links, steps, window, a.hta_window)) {
     hta_tables(w->profile, link_launches(w->profile), w->steps);

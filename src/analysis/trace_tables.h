@@ -1,8 +1,9 @@
 // The tables that users of Holistic Trace Analysis and `nsys stats` open first,
 // per rank: idle time by cause per stream, launch delays per kernel, GPU time per
-// annotation, the runtime API summary, copies by kind, queue length per stream.
+// annotation, the runtime API summary, copies by kind, queue length per stream,
+// communication beside computation as HTA counts it.
 // Plain data; each is computed by its own file (idle_time, launch_stats,
-// annotation_time, api_summary, copy_summary, queue_length) and defined in
+// annotation_time, api_summary, copy_summary, queue_length, hta_comm_overlap) and defined in
 // docs/analyze-tables.md.
 #pragma once
 
@@ -98,10 +99,28 @@ struct QueueRow {
   std::int64_t max = 0;
 };
 
+// HTA get_comm_comp_overlap and the kernel-type table of get_gpu_kernel_breakdown, per rank over HTA's window.
+// HTA's kernel types by name (hta/utils/utils.py get_kernel_type): communication `^nccl.*Kernel`, memory (copies,
+// memsets, `^Memcpy|^Memset|^dma`), computation the rest unless the name holds "Memcpy" or "Sync" (HTA's "other");
+// each type's intervals merged over the whole rank (every GPU and stream together: HTA's one frame per rank).
+struct HtaCommOverlap {
+  std::int64_t communication_kernels = 0;
+  double communication_ms = 0;  // the union of the communication kernels
+  double computation_ms = 0;    // the union of the computation kernels
+  double overlap_ms = 0;        // both at once
+  // get_comm_comp_overlap's comp_comm_overlap_pctg: 100 × overlap ÷ communication (HTA rounds it to 2 decimals;
+  // this is not rounded); 0 without communication kernels (HTA: NaN).
+  double comp_comm_overlap_pctg = 0;
+  // get_gpu_kernel_breakdown's kernel_type_df rows: COMPUTATION, COMMUNICATION, COMPUTATION overlapping COMMUNICATION.
+  double computation_only_ms() const { return computation_ms - overlap_ms; }
+  double communication_only_ms() const { return communication_ms - overlap_ms; }
+};
+
 // The window HTA's tables cover. HTA's TraceAnalysis defaults to include_last_profiler_step=False: when the trace
 // has two or more ProfilerStep names, its Trace._filter_irrelevant_gpu_kernels keeps the CPU events that start
 // before the last ProfilerStep starts and the GPU activities whose correlation id one of them carries.
-// Idle time, launch delays and queue length are computed over that window (docs/analyze-tables.md).
+// Idle time, launch delays, queue length and the communication overlap are computed over that window
+// (docs/analyze-tables.md).
 struct HtaWindowInfo {
   bool keep_all = false;  // --hta-window all: the whole trace (HTA's include_last_profiler_step=True)
   bool cut = false;       // the last ProfilerStep was left out

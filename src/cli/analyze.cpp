@@ -49,8 +49,9 @@ void declare(CLI::App& app, AnalyzeFlags& f) {
   app.add_option("--step-marker", f.options.step_marker,
                  "annotation name (prefix) that marks one step; default: detect ProfilerStep#, SGLang, vLLM markers");
   app.add_option("--hta-window", f.hta_window,
-                 "what idle time, launch delays and queue length cover: 'default' is HTA's default\n"
-                 "(include_last_profiler_step=False: the last ProfilerStep left out), 'all' the whole trace")
+                 "what idle time, launch delays, queue length and HTA's communication overlap cover: 'default' is\n"
+                 "HTA's default (include_last_profiler_step=False: the last ProfilerStep left out), 'all' the whole "
+                 "trace")
       ->check(CLI::IsMember({"default", "all"}));
   app.add_flag("--json", f.json, "print the cuprobe.analyze/1 JSON report");
   add_peak_flag(app, f.peak);
@@ -63,7 +64,7 @@ void declare(CLI::App& app, AnalyzeFlags& f) {
   app.add_option(
       "--csv", f.csv_dir,
       "also write categories.csv, kernels.csv, steps.csv, findings.csv, overlap.csv and the tables idle.csv,\n"
-      "launches.csv, annotations.csv, api.csv, copies.csv, queues.csv into DIR (created if missing)");
+      "launches.csv, annotations.csv, api.csv, copies.csv, queues.csv, hta_overlap.csv into DIR (created if missing)");
 }
 
 // The flags are the plan but for --peak, which sets the options' peaks.

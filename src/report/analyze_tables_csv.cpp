@@ -85,6 +85,19 @@ std::string queues_csv(const AnalyzeReport& report) {
   return csv.text;
 }
 
+// One row per rank (analysis/hta_comm_overlap.h); comp_comm_overlap_pctg empty without communication kernels.
+std::string hta_overlap_csv(const AnalyzeReport& report) {
+  CsvText csv({"rank", "communication_kernels", "communication_ms", "computation_ms", "overlap_ms",
+               "comp_comm_overlap_pctg", "computation_only_ms", "communication_only_ms"});
+  for_each_rank(report, [&](const std::string& rank, const RankAnalysis& a) {
+    const HtaCommOverlap& o = a.hta_overlap;
+    csv.row({rank, count(o.communication_kernels), num(o.communication_ms), num(o.computation_ms), num(o.overlap_ms),
+             o.communication_kernels > 0 ? num(o.comp_comm_overlap_pctg) : "", num(o.computation_only_ms()),
+             num(o.communication_only_ms())});
+  });
+  return csv.text;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> trace_tables_csv(const AnalyzeReport& report) {
@@ -93,7 +106,8 @@ std::vector<std::pair<std::string, std::string>> trace_tables_csv(const AnalyzeR
           {"annotations.csv", annotations_csv(report)},
           {"api.csv", api_csv(report)},
           {"copies.csv", copies_csv(report)},
-          {"queues.csv", queues_csv(report)}};
+          {"queues.csv", queues_csv(report)},
+          {"hta_overlap.csv", hta_overlap_csv(report)}};
 }
 
 }  // namespace cuprobe

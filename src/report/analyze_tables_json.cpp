@@ -110,6 +110,15 @@ void add_trace_tables_json(json& rank, const RankAnalysis& a) {
                       {"max", r.max}});
   }
   rank["queue_length"] = std::move(queues);
+  const HtaCommOverlap& o = a.hta_overlap;
+  rank["hta_overlap"] = {
+      {"communication_kernels", o.communication_kernels},
+      {"communication_ms", o.communication_ms},
+      {"computation_ms", o.computation_ms},
+      {"overlap_ms", o.overlap_ms},
+      {"comp_comm_overlap_pctg", o.communication_kernels > 0 ? json(o.comp_comm_overlap_pctg) : json(nullptr)},
+      {"computation_only_ms", o.computation_only_ms()},
+      {"communication_only_ms", o.communication_only_ms()}};
 }
 
 }  // namespace cuprobe

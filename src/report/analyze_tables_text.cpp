@@ -112,24 +112,36 @@ std::string queues_text(const std::vector<QueueRow>& rows, std::size_t top) {
          table.render("    ") + more_line(rows.size(), shown, "streams");
 }
 
+// HTA's get_comm_comp_overlap and kernel types (analysis/hta_comm_overlap.h); nothing without NCCL kernels.
+std::string hta_overlap_text(const HtaCommOverlap& o) {
+  if (o.communication_kernels == 0) return {};
+  return "\n  communication beside computation (as HTA: NCCL kernels by name, the rank's GPUs together):\n"
+         "    comp/comm overlap " +
+         format_fixed(o.comp_comm_overlap_pctg, 2) + "% of communication " + format_duration_ms(o.communication_ms) +
+         "; computation only " + format_duration_ms(o.computation_only_ms()) + ", communication only " +
+         format_duration_ms(o.communication_only_ms()) + ", both " + format_duration_ms(o.overlap_ms) + "\n";
+}
+
 // The window of the tables named after HTA (analysis/hta_window.h), said before them.
 std::string hta_window_text(const RankAnalysis& a) {
   const HtaWindowInfo& w = a.hta_window;
-  if (a.idle.total.gaps == 0 && a.launches.all.launches == 0 && a.queues.empty()) return {};
+  if (a.idle.total.gaps == 0 && a.launches.all.launches == 0 && a.queues.empty() &&
+      a.hta_overlap.communication_kernels == 0)
+    return {};
+  const char* tables = "idle time, launch delays, queue length and HTA's communication overlap";
   if (w.cut) {
-    return "\n  idle time, launch delays and queue length: HTA's default window, without the last step (" +
-           w.last_step + ", from " + format_duration_ms(w.cut_at_ms) + "; " + std::to_string(w.activities_left_out) +
-           " activities, " + format_duration_ms(w.gpu_ms_left_out) +
-           " of GPU time left out); --hta-window all keeps it\n";
+    return std::string("\n  ") + tables + ": HTA's default window, without the last step (" + w.last_step + ", from " +
+           format_duration_ms(w.cut_at_ms) + "; " + std::to_string(w.activities_left_out) + " activities, " +
+           format_duration_ms(w.gpu_ms_left_out) + " of GPU time left out); --hta-window all keeps it\n";
   }
-  if (w.keep_all) return "\n  idle time, launch delays and queue length: the whole trace (--hta-window all)\n";
+  if (w.keep_all) return std::string("\n  ") + tables + ": the whole trace (--hta-window all)\n";
   return {};  // under two ProfilerSteps HTA keeps the whole trace too
 }
 
 }  // namespace
 
 std::string trace_tables_text(const RankAnalysis& a, std::size_t top) {
-  return hta_window_text(a) + idle_text(a.idle) + launches_text(a.launches, top) +
+  return hta_window_text(a) + hta_overlap_text(a.hta_overlap) + idle_text(a.idle) + launches_text(a.launches, top) +
          annotations_text(a.annotations, !a.steps.steps.empty(), top) + api_text(a.api, top) + copies_text(a.copies) +
          queues_text(a.queues, top);
 }

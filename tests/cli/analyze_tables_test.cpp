@@ -52,6 +52,13 @@ TEST(AnalyzeTablesCli, TwoRanksTablesAreConsistent) {
     EXPECT_FALSE(rank["api_summary"].empty());
     EXPECT_TRUE(rank["copies"].empty());  // no copies in this decode
     ASSERT_EQ(rank["queue_length"].size(), 1u);
+    // HTA's get_comm_comp_overlap: one stream per rank, so the 64 all-reduces never run beside a computation kernel
+    // (the figures against HTA's formula: tests/validation/peer_tables.py).
+    const auto& hta = rank["hta_overlap"];
+    EXPECT_EQ(hta["communication_kernels"], 64);
+    EXPECT_DOUBLE_EQ(hta["comp_comm_overlap_pctg"].get<double>(), 0);
+    EXPECT_DOUBLE_EQ(hta["communication_only_ms"].get<double>(), hta["communication_ms"].get<double>());
+    EXPECT_GT(hta["computation_ms"].get<double>(), 2.0);
   }
   // Rank 0's first all-reduce waits ~0.5 s for rank 1: everything it launches queues behind it.
   EXPECT_GT(j["ranks"][0]["queue_length"][0]["max"].get<int>(), 300);
@@ -67,8 +74,9 @@ TEST(AnalyzeTablesCli, TwoRanksTablesAreConsistent) {
   EXPECT_EQ(lines(dir + "/launches.csv"),
             1 + j["ranks"][0]["launch_stats"]["kernels"].size() + j["ranks"][1]["launch_stats"]["kernels"].size());
   EXPECT_EQ(lines(dir + "/copies.csv"), 1u);
+  EXPECT_EQ(lines(dir + "/hta_overlap.csv"), 1 + 2u);  // a row per rank
   for (const char* text : {"idle time by cause", "launch delays", "annotations (GPU time", "runtime API",
-                           "queue length", "median      max"}) {
+                           "queue length", "median      max", "comp/comm overlap 0.00% of communication"}) {
     EXPECT_NE(r.out.find(text), std::string::npos) << text;
   }
 }
@@ -101,8 +109,8 @@ TEST(AnalyzeTablesCli, HtaWindowIsHtasDefaultAndSaid) {
   }
   auto text = run_cuprobe({"analyze", trace});
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find("idle time, launch delays and queue length: HTA's default window, without the last step "
-                          "(ProfilerStep#4"),
+  EXPECT_NE(text.out.find("idle time, launch delays, queue length and HTA's communication overlap: HTA's default "
+                          "window, without the last step (ProfilerStep#4"),
             std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("--hta-window all keeps it"), std::string::npos);

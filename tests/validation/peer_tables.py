@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """The peers' first tables, recomputed from Kineto traces by hand, beside `cuprobe analyze --json`.
 
-Usage: peer_tables.py CUPROBE TRACE [TRACE ...]     (one trace per rank, .json or .json.gz)
+Usage: peer_tables.py CUPROBE [--planted-steps] TRACE [TRACE ...]     (one trace per rank, .json or .json.gz)
+
+--planted-steps: the traces' `decode_step` annotations renamed ProfilerStep#1..#N first (in a temporary
+folder), so that HTA's default window leaves out the last step (and the check fails if it cuts nothing).
 
 For each figure two numbers are computed from the trace JSON:
   peer:  the peer's own algorithm as its source has it (Holistic Trace Analysis:
-         hta/analyzers/breakdown_analysis.py, cuda_kernel_analysis.py, trace_counters.py;
+         hta/analyzers/breakdown_analysis.py, cuda_kernel_analysis.py, trace_counters.py,
+         communication_analysis.py, hta/utils/utils.py's kernel types;
          nsys stats: cuda_gpu_kern_sum, cuda_api_sum, cuda_gpu_mem_*_sum), including
          HTA's rounding of Kineto's fractional microseconds to whole ones;
   same:  that algorithm with the deviations docs/analyze-tables.md states for cuprobe
          (nanoseconds, population std, the documented launch delay).
-Idle time, launch delays and queue length cover HTA's default window (include_last_profiler_step=False:
+Idle time, launch delays, queue length and the communication overlap cover HTA's default window (include_last_profiler_step=False:
 hta/common/trace.py _filter_irrelevant_gpu_kernels), as `cuprobe analyze` does by default.
 cuprobe must equal `same` (relative 1e-6, 1 ns): the exit code is 1 when it does not.
 The table printed (peer | same | cuprobe) is what docs/validation.md quotes.
@@ -21,8 +25,11 @@ import decimal
 import gzip
 import json
 import math
+import os
+import re
 import subprocess
 import sys
+import tempfile
 
 D = decimal.Decimal
 
@@ -246,6 +253,75 @@ def copies(gpu):
     return out
 
 
+# ---- communication beside computation (HTA get_comm_comp_overlap, get_gpu_kernel_breakdown's kernel types) ----
+def hta_kernel_type(g):
+    """hta/utils/utils.py get_kernel_type (copies and memsets are Memcpy/Memset rows: memory)."""
+    name = g["name"]
+    if re.match(r"^nccl.*Kernel", name):
+        return "COMMUNICATION"
+    if re.match(r"(^Memcpy)|(^Memset)|(^dma)", name):
+        return "MEMORY"
+    if not re.match(r"(^nccl.*Kernel)|(.*(Memcpy)|(Memset))|(.*Sync)", name):
+        return "COMPUTATION"
+    return "OTHER"
+
+
+def merge_kernel_intervals(intervals):
+    """HTA's merge_kernel_intervals: sorted by ts, a new group when ts > the previous ends' cummax."""
+    out = []
+    for ts, end in sorted(intervals):
+        if out and ts <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([ts, end])
+    return out
+
+
+def hta_overlap(gpu, hta):
+    """get_comm_comp_overlap as its code has it: merged communication (+1/-1) and computation (+2/-2) intervals,
+    sorted by time, cumsum; the time the running sum is 3, over the communication time. Times in ms."""
+    kinds = collections.defaultdict(list)
+    for g in gpu:
+        kinds[hta_kernel_type(g)].append(hta_round(g) if hta else (g["ts"], g["end"]))
+    comm = merge_kernel_intervals(kinds["COMMUNICATION"])
+    comp = merge_kernel_intervals(kinds["COMPUTATION"])
+    status = sorted([(t, d) for a, b in comm for t, d in ((a, 1), (b, -1))] +
+                    [(t, d) for a, b in comp for t, d in ((a, 2), (b, -2))], key=lambda x: x[0])
+    running, both = 0, 0
+    for i, (t, d) in enumerate(status):
+        running += d
+        if running == 3:
+            both += status[i + 1][0] - t
+    unit = 1e3 if hta else 1e6  # us or ns -> ms
+    comm_t = sum(b - a for a, b in comm) / unit
+    comp_t = sum(b - a for a, b in comp) / unit
+    return {"communication_kernels": len(kinds["COMMUNICATION"]), "communication_ms": comm_t,
+            "computation_ms": comp_t, "overlap_ms": both / unit,
+            "comp_comm_overlap_pctg": 100 * both / unit / comm_t if comm_t else None}
+
+
+def planted_steps(traces, folder):
+    """Each trace with its `decode_step` annotations renamed ProfilerStep#1..#N (HTA's step names), written to folder:
+    HTA's default window then leaves out what the last step launched."""
+    out = []
+    for i, path in enumerate(traces):
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as f:
+            doc = json.load(f)
+        n = 0
+        for e in doc["traceEvents"]:
+            if e.get("cat") == "user_annotation" and e.get("name") == "decode_step":
+                n += 1
+                e["name"] = f"ProfilerStep#{n}"
+        if n < 2:
+            sys.exit(f"{path}: fewer than two decode_step annotations to rename")
+        planted = os.path.join(folder, f"planted_rank{i}.json")
+        with open(planted, "w") as f:
+            json.dump(doc, f)
+        out.append(planted)
+    return out
+
+
 failures = []
 
 
@@ -263,15 +339,33 @@ def row(what, peer, same, ours):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    planted = "--planted-steps" in args
+    args = [a for a in args if a != "--planted-steps"]
+    if len(args) < 2:
         sys.exit(__doc__)
-    cuprobe, traces = sys.argv[1], sys.argv[2:]
+    if planted:
+        with tempfile.TemporaryDirectory() as folder:
+            compare(args[0], planted_steps(args[1:], folder), expect_cut=True)
+    else:
+        compare(args[0], args[1:], expect_cut=False)
+    if failures:
+        print("MISMATCH (cuprobe differs from the same definition):", *failures[:20], sep="\n  ")
+        sys.exit(1)
+    print("cuprobe equals the same-definition figures on every row checked")
+
+
+def compare(cuprobe, traces, expect_cut):
     out = subprocess.run([cuprobe, "analyze", "--json", *traces], check=True, capture_output=True, text=True).stdout
     report = json.loads(out)
     for rank, trace_path in zip(report["ranks"], traces):
         all_gpu, all_runtime, annotations, gpu_annotations = events(load(trace_path))
         gpu, runtime = hta_window(all_gpu, all_runtime, annotations)
         print(f"{trace_path}  (rank {rank['rank']}; HTA's window: {len(gpu)} of {len(all_gpu)} GPU activities)")
+        if expect_cut and len(gpu) == len(all_gpu):
+            failures.append(f"{trace_path}: the planted ProfilerSteps cut nothing")
+        if rank["hta_window"]["last_step_left_out"] != (len(gpu) < len(all_gpu)):
+            failures.append(f"{trace_path}: hta_window.last_step_left_out {rank['hta_window']['last_step_left_out']}")
         print(f"  {'figure':<58} {'peer':>14} {'same def.':>14} {'cuprobe':>14}")
         ib = rank["idle_by_stream"]
         peer_idle, same_idle = idle(gpu, runtime, True), idle(gpu, runtime, False)
@@ -318,11 +412,14 @@ def main():
             for f in ("count", "bytes", "time_ms"):
                 row(f"copies {c['kind']} {f}", peer_c[c["kind"]][f], peer_c[c["kind"]][f], c[f])
                 check(f"copies {c['kind']} {f}", peer_c[c["kind"]][f], c[f])
+        peer_o, same_o, ours_o = hta_overlap(gpu, True), hta_overlap(gpu, False), rank["hta_overlap"]
+        whole = hta_overlap(all_gpu, False)
+        for f in ("communication_kernels", "communication_ms", "computation_ms", "overlap_ms", "comp_comm_overlap_pctg"):
+            row(f"HTA comm/comp {f}", peer_o[f], same_o[f], ours_o[f])
+            if same_o["communication_kernels"] or f != "comp_comm_overlap_pctg":  # null without communication
+                check(f"HTA comm/comp {f}", same_o[f], ours_o[f])
+        row("HTA comm/comp communication_ms, whole trace", None, whole["communication_ms"], None)
         print()
-    if failures:
-        print("MISMATCH (cuprobe differs from the same definition):", *failures[:20], sep="\n  ")
-        sys.exit(1)
-    print("cuprobe equals the same-definition figures on every row checked")
 
 
 if __name__ == "__main__":

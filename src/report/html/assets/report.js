@@ -348,13 +348,19 @@
   function peerTables(s, r) {
     var us = function (v) { return ms(v / 1000); };
     var w = r.hta_window || {};
-    var idle = r.idle_by_stream, ls = r.launch_stats, q = r.queue_length || [];
-    if ((idle && idle.total && idle.total.gaps) || (ls && ls.all && ls.all.launches) || q.length) {
+    var idle = r.idle_by_stream, ls = r.launch_stats, q = r.queue_length || [], ho = r.hta_overlap || {};
+    var tables = "idle time, launch delays, queue length and HTA's communication overlap";
+    if ((idle && idle.total && idle.total.gaps) || (ls && ls.all && ls.all.launches) || q.length || ho.communication_kernels) {
       note(s, w.last_step_left_out
-        ? "idle time, launch delays and queue length: HTA's default window, without the last step (" + w.last_step + ", from " +
+        ? tables + ": HTA's default window, without the last step (" + w.last_step + ", from " +
           ms(w.cut_at_ms) + "; " + w.activities_left_out + " activities, " + ms(w.gpu_ms_left_out) + " of GPU time left out); `--hta-window all` keeps it"
-        : w.window === "all" ? "idle time, launch delays and queue length: the whole trace (--hta-window all)"
-                             : "idle time, launch delays and queue length: the whole trace (under two ProfilerSteps HTA keeps it all too)");
+        : w.window === "all" ? tables + ": the whole trace (--hta-window all)"
+                             : tables + ": the whole trace (under two ProfilerSteps HTA keeps it all too)");
+    }
+    if (ho.communication_kernels) {
+      note(s, "communication beside computation (as HTA: NCCL kernels by name, the rank's GPUs together): comp/comm overlap " +
+           (+ho.comp_comm_overlap_pctg).toFixed(2) + "% of communication " + ms(ho.communication_ms) + "; computation only " +
+           ms(ho.computation_only_ms) + ", communication only " + ms(ho.communication_only_ms) + ", both " + ms(ho.overlap_ms));
     }
     if (idle && idle.total && idle.total.gaps) {
       el("h3", {}, s, "Idle time by cause (as HTA; kernel wait: gaps under " + idle.kernel_wait_threshold_us + " us)");
