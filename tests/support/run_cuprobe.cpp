@@ -8,8 +8,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "common/start_command.h"
 #include "support/test_paths.h"
@@ -92,11 +95,41 @@ std::string shared_trace(const std::string& name) {
   return std::filesystem::exists(path) ? path : std::string();
 }
 
-std::string temp_dir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "cuprobe_test_XXXXXX").string();
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-  return pattern;
+namespace {
+
+// Every directory temp_dir() made, removed with what it holds when the test
+// process ends (ctest runs one test per process, so each test cleans up after
+// itself). Only the process that made them removes them: a forked child that
+// exits normally leaves its parent's directories alone.
+class TempDirs {
+ public:
+  ~TempDirs() {
+    if (getpid() != owner_) return;
+    std::error_code ec;
+    for (const std::string& dir : dirs_) std::filesystem::remove_all(dir, ec);
+  }
+  std::string make() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "cuprobe_test_XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    std::lock_guard<std::mutex> lock(mutex_);
+    dirs_.push_back(pattern);
+    return pattern;
+  }
+
+ private:
+  pid_t owner_ = getpid();
+  std::mutex mutex_;
+  std::vector<std::string> dirs_;
+};
+
+TempDirs& temp_dirs() {
+  static TempDirs dirs;
+  return dirs;
 }
+
+}  // namespace
+
+std::string temp_dir() { return temp_dirs().make(); }
 
 std::string write_temp_file(const std::string& name, const std::string& text) {
   std::string path = temp_dir() + "/" + name;
