@@ -32,6 +32,7 @@
 #include "common/output_target.h"
 #include "common/safe_file_name.h"
 #include "common/say.h"
+#include "common/secrets.h"
 #include "common/stop_signals.h"
 #include "common/utf8.h"
 #include "common/version.h"
@@ -125,7 +126,7 @@ void write_result(const std::vector<BenchReport>& reports, const ResultTarget& t
   if (path.empty()) path = (t.dir.empty() ? "" : t.dir + "/") + safe_file_name(vllm_result_filename(reports.back()));
   // SGLang appends its line; only the target's last byte is read (a '-', a FIFO: none).
   std::string tail = t.append || t.format == "sglang" ? last_byte_of(path) : "";
-  std::string text = bench_saved_result(reports, t.format, tail, o.peer);
+  std::string text = redact_secrets(bench_saved_result(reports, t.format, tail, o.peer));
   if (tail.empty())
     write_file_atomically(path, text, o.inputs);
   else
@@ -135,10 +136,11 @@ void write_result(const std::vector<BenchReport>& reports, const ResultTarget& t
 // stdout (text, --json or --csv), --save-requests and the result files, for one run or a sweep:
 // stdout first, so a file that fails after the run loses no measurement.
 void write_bench_outputs(const std::vector<BenchReport>& reports, const BenchOutputs& o) {
-  std::string out = bench_stdout(reports, o.json, o.csv);
+  std::string out = redact_secrets(bench_stdout(reports, o.json, o.csv));
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
-  if (!o.save_requests.empty()) write_file_atomically(o.save_requests, bench_requests_jsonl(reports), o.inputs);
+  if (!o.save_requests.empty())
+    write_file_atomically(o.save_requests, redact_secrets(bench_requests_jsonl(reports)), o.inputs);
   for (const ResultTarget& t : o.results) write_result(reports, t, o);
 }
 

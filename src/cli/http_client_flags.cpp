@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "common/error.h"
+#include "common/secrets.h"
 #include "net/http_request.h"
 
 namespace cuprobe {
@@ -44,9 +45,16 @@ HttpClientConfig http_client_config(const HttpClientFlags& flags, const HttpUrl&
   if (!flags.ca_file.empty() && flags.insecure) throw Error("--cacert and --insecure exclude each other", kExitUsage);
   if (server.https) config.tls = TlsContext::client(TlsOptions{flags.ca_file, flags.insecure});
   config.proxies = proxy_settings_from_environment();
+  for (const auto& proxy : {config.proxies.http, config.proxies.https}) {
+    if (proxy) add_secret(proxy->authorization);
+  }
   bool has_authorization = false;
   for (const auto& given : flags.headers) {
     const std::string h = colon_form(given);
+    // Registered before the header is checked: no message or file shows a credential's value.
+    if (std::size_t colon = h.find(':'); colon != std::string::npos && is_secret_header(h.substr(0, colon))) {
+      add_secret(h.substr(colon + 1));
+    }
     config.extra_headers += header_line(h);
     has_authorization = has_authorization || strncasecmp(h.c_str(), "authorization:", 14) == 0;
   }
@@ -55,6 +63,7 @@ HttpClientConfig http_client_config(const HttpClientFlags& flags, const HttpUrl&
     const char* env = std::getenv("OPENAI_API_KEY");
     if (env) key = env;
   }
+  add_secret(key);
   if (!has_authorization && !key.empty()) config.extra_headers += header_line("Authorization: Bearer " + key);
   return config;
 }

@@ -8,6 +8,7 @@
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "common/error.h"
+#include "common/secrets.h"
 #include "common/units.h"
 #include "load/readiness.h"
 #include "load/stream_decoder.h"
@@ -54,13 +55,14 @@ WaitPlan plan(const WaitFlags& f) {
 int run(const WaitPlan& p) {
   ReadinessResult r =
       wait_until_ready(p.server, p.client, p.timeout, p.interval, [&](double t, const std::string& state) {
-        if (!p.quiet) std::fprintf(stderr, "[%7.1fs] %s: %s\n", t, p.server.base().c_str(), state.c_str());
+        if (!p.quiet)
+          std::fprintf(stderr, "[%7.1fs] %s: %s\n", t, p.server.base().c_str(), redact_secrets(state).c_str());
       });
   if (!r.ready) {
     throw Error("not ready after " + format_duration_ms(r.waited_s * 1000) + " (" + std::to_string(r.probes) +
                 " probes); last seen: " + r.last.state);
   }
-  std::string line = wait_ready_line(p.server.base(), r);
+  std::string line = redact_secrets(wait_ready_line(p.server.base(), r));
   std::fwrite(line.data(), 1, line.size(), stdout);
   return kExitOk;
 }

@@ -3,6 +3,9 @@
 #include <cstdarg>
 #include <cstdio>
 #include <string>
+#include <utility>
+
+#include "common/secrets.h"
 
 namespace cuprobe {
 
@@ -22,6 +25,7 @@ void say(std::string_view verb, const char* format, ...) {
   }
   va_end(again);
   if (text.back() != '\n') text += '\n';
+  text = redact_secrets(std::move(text));
   std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
