@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "report/json_field.h"
 
 namespace cuprobe {
 namespace {
@@ -38,29 +39,59 @@ json summary_json(const RankSummary& s) {
             {"span_ms", s.before.span_ms}}}};
 }
 
-RankSummary summary_from(const json& j) {
+// One rank of a summary file, every value through the checked accessor: a
+// missing key or a value of another type is one InputError naming the file and
+// the key (e.g. "ranks[2].step_ms: missing"), never the JSON library's words.
+RankSummary summary_from(const json& j, const std::string& path, const std::string& where) {
+  auto need_ms = [&](const json& in, std::string_view key, const std::string& at) {
+    return json_need<double>(in, key, path, at);
+  };
   RankSummary s;
-  if (!j.at("rank").is_null()) s.rank = j.at("rank").get<int>();
-  s.file = j.at("file").get<std::string>();
-  s.step_ms = j.at("step_ms").get<double>();
-  s.window_ms = j.at("window_ms").get<double>();
-  s.gpu_busy_share = j.at("gpu_busy_share").get<double>();
-  s.gpu_time_ms = j.at("gpu_time_ms").get<double>();
-  s.communication_ms = j.at("communication_ms").get<double>();
-  s.step_starts = j.at("step_starts_ns").get<std::vector<TimeNs>>();
-  for (const auto& k : j.at("collective_keys"))
-    s.keys.push_back({k.at("name").get<std::string>(), k.at("stream_order").get<int>()});
-  for (const auto& c : j.at("collective_calls")) {
-    auto key = c.at(0).get<std::uint32_t>();
-    if (key >= s.keys.size()) throw std::out_of_range("a collective call names key " + std::to_string(key));
-    s.calls.push_back({key, c.at(1).get<TimeNs>(), c.at(2).get<TimeNs>(), 0});
+  if (!json_at(j, "rank").is_null()) s.rank = json_need<int>(j, "rank", path, where);
+  s.file = json_need<std::string>(j, "file", path, where);
+  s.step_ms = need_ms(j, "step_ms", where);
+  s.window_ms = need_ms(j, "window_ms", where);
+  s.gpu_busy_share = need_ms(j, "gpu_busy_share", where);
+  s.gpu_time_ms = need_ms(j, "gpu_time_ms", where);
+  s.communication_ms = need_ms(j, "communication_ms", where);
+  const json& starts = json_need_list(j, "step_starts_ns", path, where);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    s.step_starts.push_back(
+        json_need_value<TimeNs>(starts[i], path, where + ".step_starts_ns[" + std::to_string(i) + "]"));
   }
-  const json& b = j.at("before_arrival");
-  for (const auto& k : b.at("kernel_ms"))
-    s.before.kernel_ms.emplace_back(k.at(0).get<std::string>(), k.at(1).get<double>());
-  s.before.copy_ms = b.at("copy_ms").get<double>();
-  s.before.idle_ms = b.at("idle_ms").get<double>();
-  s.before.span_ms = b.at("span_ms").get<double>();
+  const json& keys = json_need_list(j, "collective_keys", path, where);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    std::string at = where + ".collective_keys[" + std::to_string(i) + "]";
+    s.keys.push_back(
+        {json_need<std::string>(keys[i], "name", path, at), json_need<int>(keys[i], "stream_order", path, at)});
+  }
+  const json& calls = json_need_list(j, "collective_calls", path, where);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    std::string at = where + ".collective_calls[" + std::to_string(i) + "]";
+    const json& c = calls[i];
+    if (!c.is_array() || c.size() != 3) throw InputError(path, at + ": expected a list [key, start_ns, end_ns]");
+    auto key = json_need_value<std::uint32_t>(c[0], path, at + "[0]");
+    if (key >= s.keys.size()) {
+      throw InputError(path, at + ": names collective key " + std::to_string(key) + ", but the file lists " +
+                                 std::to_string(s.keys.size()));
+    }
+    s.calls.push_back(
+        {key, json_need_value<TimeNs>(c[1], path, at + "[1]"), json_need_value<TimeNs>(c[2], path, at + "[2]"), 0});
+  }
+  std::string before = where + ".before_arrival";
+  const json& b = json_at(j, "before_arrival");
+  if (!b.is_object()) throw InputError(path, before + ": expected an object, found " + json_found_words(b));
+  const json& kernels = json_need_list(b, "kernel_ms", path, before);
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    std::string at = before + ".kernel_ms[" + std::to_string(i) + "]";
+    const json& k = kernels[i];
+    if (!k.is_array() || k.size() != 2) throw InputError(path, at + ": expected a list [name, ms]");
+    s.before.kernel_ms.emplace_back(json_need_value<std::string>(k[0], path, at + "[0]"),
+                                    json_need_value<double>(k[1], path, at + "[1]"));
+  }
+  s.before.copy_ms = need_ms(b, "copy_ms", before);
+  s.before.idle_ms = need_ms(b, "idle_ms", before);
+  s.before.span_ms = need_ms(b, "span_ms", before);
   std::sort(s.step_starts.begin(), s.step_starts.end());
   std::stable_sort(s.calls.begin(), s.calls.end(),
                    [](const CollectiveCall& x, const CollectiveCall& y) { return x.start < y.start; });
@@ -90,17 +121,19 @@ bool is_rank_summary_file(const std::string& path) {
 std::vector<RankSummary> read_rank_summary_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot open the summary file");
-  std::vector<RankSummary> out;
+  json j;
   try {
-    json j = json::parse(in);
-    if (j.at("schema") != kRankSummarySchema)
-      throw InputError(path, "not a " + std::string(kRankSummarySchema) + " file");
-    for (const auto& r : j.at("ranks")) out.push_back(summary_from(r));
+    j = json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(path, std::string("a damaged summary file: ") + e.what());
-  } catch (const std::out_of_range& e) {
-    throw InputError(path, std::string("a damaged summary file: ") + e.what());
+    throw InputError(path, "a damaged summary file: " + json_error_words(e));
   }
+  if (json_at(j, "schema") != kRankSummarySchema) {
+    throw InputError(path, "not a " + std::string(kRankSummarySchema) + " file");
+  }
+  const json& ranks = json_need_list(j, "ranks", path);
+  std::vector<RankSummary> out;
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    out.push_back(summary_from(ranks[i], path, "ranks[" + std::to_string(i) + "]"));
   return out;
 }
 
