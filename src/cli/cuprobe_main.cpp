@@ -15,7 +15,10 @@
 #include "collect/record/inject_library.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
+#include "common/secrets.h"
+#include "common/stop_signals.h"
 #include "common/version.h"
+#include "report/json_field.h"
 
 namespace cuprobe {
 
@@ -48,13 +51,18 @@ void print_version() {
 int run_verb(const Verb& verb, int argc, char** argv) {
   std::string program = "cuprobe " + verb.name;
   argv[0] = program.data();
+  install_default_stop(program.c_str());  // SIGINT/SIGTERM end every verb promptly, with a line
   try {
     return verb.main(argc, argv);
   } catch (const Error& e) {
-    std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), redact_secrets(e.what()).c_str());
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "%s: out of memory\n", program.c_str());
+    return kExitFailed;
+  } catch (const nlohmann::json::exception& e) {
+    // Readers name the file themselves; one that does not still says what went wrong in our words.
+    std::fprintf(stderr, "%s: %s\n", program.c_str(), json_error_words(e).c_str());
     return kExitFailed;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", program.c_str(), e.what());

@@ -15,6 +15,7 @@
 
 #include "common/errno_text.h"
 #include "common/error.h"
+#include "common/stop_signals.h"
 
 namespace cuprobe {
 namespace {
@@ -43,6 +44,11 @@ void sync_directory(const std::string& path) {
 }
 
 [[noreturn]] void fail(const std::string& path, const char* what, int err) {
+  // A blocking open or write cut short by SIGINT/SIGTERM (a FIFO nobody reads): said as such.
+  if (err == EINTR) {
+    throw Error(stopped_text() + " while writing " + (path == "-" ? std::string("stdout") : path) +
+                ": it was not written whole");
+  }
   throw Error(std::string(what) + " " + (path == "-" ? std::string("stdout") : path) + ": " + errno_text(err));
 }
 
@@ -84,7 +90,9 @@ void refuse_output_over_inputs(const std::string& output, const std::vector<std:
 // A stream buffer over the temporary file's descriptor that keeps the errno of the first failed write.
 class AtomicFile::Buffer final : public std::streambuf {
  public:
-  explicit Buffer(int fd) : fd_(fd), data_(1 << 16) { setp(data_.data(), data_.data() + data_.size()); }
+  explicit Buffer(int fd) : fd_(fd), data_(1 << 16), signals_(stop_signals_heard()) {
+    setp(data_.data(), data_.data() + data_.size());
+  }
   int error() const { return error_; }
 
  protected:
@@ -102,9 +110,12 @@ class AtomicFile::Buffer final : public std::streambuf {
   bool drain() {
     for (char* p = pbase(); p < pptr() && error_ == 0;) {
       ssize_t n = ::write(fd_, p, static_cast<std::size_t>(pptr() - p));
-      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EINTR && stop_signals_heard() == signals_) continue;
       if (n < 0) error_ = errno;
       if (n > 0) p += n;
+      // A signal during a write that moved some bytes returns their count, not EINTR: the next
+      // write would block again (a pipe nobody reads).
+      if (error_ == 0 && p < pptr() && stop_signals_heard() != signals_) error_ = EINTR;
     }
     setp(data_.data(), data_.data() + data_.size());
     return error_ == 0;
@@ -112,6 +123,7 @@ class AtomicFile::Buffer final : public std::streambuf {
 
   int fd_;
   std::vector<char> data_;
+  int signals_;  // stop_signals_heard() when the file was opened
   int error_ = 0;
 };
 
@@ -134,7 +146,11 @@ AtomicFile::AtomicFile(std::string path, const std::vector<std::string>& inputs)
   if (::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
     if (S_ISSOCK(st.st_mode))
       throw Error("cannot write " + path_ + ": it is a socket; give a file, a FIFO or '-' (stdout)");
-    int fd = ::open(path_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);  // never created, never truncated
+    int fd = -1;  // never created, never truncated; a FIFO waits for its reader (SIGINT/SIGTERM end the wait)
+    const int signals = stop_signals_heard();
+    do {
+      fd = ::open(path_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR && stop_signals_heard() == signals);
     if (fd < 0) fail(path_, "cannot write", errno);
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
       open_in_place(fd);
@@ -151,6 +167,7 @@ AtomicFile::AtomicFile(std::string path, const std::vector<std::string>& inputs)
       fail(path_, "cannot write", err);
     }
   }
+  remember_partial_file(temp_);  // removed by the default stop (stop_signals.h) if a signal ends the process
   buffer_ = std::make_unique<Buffer>(fd_);
   out_ = std::make_unique<std::ostream>(buffer_.get());
 }
@@ -169,7 +186,10 @@ std::ostream& AtomicFile::stream() { return *out_; }
 void AtomicFile::discard() noexcept {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
-  if (!temp_.empty()) ::unlink(temp_.c_str());
+  if (!temp_.empty()) {
+    forget_partial_file(temp_);
+    ::unlink(temp_.c_str());
+  }
   temp_.clear();
 }
 
@@ -218,6 +238,7 @@ void commit_together(std::vector<AtomicFile*> files) {
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (files[i]->in_place_) continue;
     if (::rename(files[i]->temp_.c_str(), files[i]->path_.c_str()) == 0) {
+      forget_partial_file(files[i]->temp_);
       files[i]->temp_.clear();
       continue;
     }

@@ -8,6 +8,7 @@
 
 #include "common/errno_text.h"
 #include "common/error.h"
+#include "common/stop_signals.h"
 
 namespace cuprobe {
 namespace {
@@ -17,7 +18,12 @@ std::string over(std::uint64_t max_bytes) { return "over the limit of " + std::t
 }  // namespace
 
 std::string read_bounded_file(const std::string& path, std::uint64_t max_bytes) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_NOCTTY | O_CLOEXEC);
+  int fd = -1;  // a FIFO waits for its writer (SIGINT/SIGTERM end the wait)
+  const int signals = stop_signals_heard();
+  do {
+    fd = ::open(path.c_str(), O_RDONLY | O_NOCTTY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR && stop_signals_heard() == signals);
+  if (fd < 0 && errno == EINTR) throw InputError(path, stopped_text() + " while waiting to read");
   if (fd < 0) throw InputError(path, "cannot open: " + errno_text(errno));
   struct stat st {};
   std::string refused;
@@ -34,8 +40,8 @@ std::string read_bounded_file(const std::string& path, std::uint64_t max_bytes) 
   char buf[65536];
   while (refused.empty()) {
     ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) refused = "cannot read: " + errno_text(errno);
+    if (n < 0 && errno == EINTR && stop_signals_heard() == signals) continue;
+    if (n < 0) refused = errno == EINTR ? stopped_text() + " while reading" : "cannot read: " + errno_text(errno);
     if (n <= 0) break;
     if (text.size() + static_cast<std::uint64_t>(n) > max_bytes) {
       refused = over(max_bytes);

@@ -10,11 +10,16 @@
 #include "common/atomic_file.h"
 #include "common/errno_text.h"
 #include "common/error.h"
+#include "common/stop_signals.h"
 
 namespace cuprobe {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, int err) {
+  if (err == EINTR) {
+    throw Error(stopped_text() + " while writing " + (path == "-" ? std::string("stdout") : path) +
+                ": it was not written whole");
+  }
   throw Error("cannot write " + (path == "-" ? std::string("stdout") : path) + ": " + errno_text(err));
 }
 
@@ -71,11 +76,13 @@ void append_to_file(const std::string& path, std::string_view content, const std
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC, 0666);
   if (fd < 0) fail(path, errno);
   int err = 0;
+  const int signals = stop_signals_heard();
   for (std::size_t off = 0; off < content.size() && err == 0;) {
     ssize_t n = ::write(fd, content.data() + off, content.size() - off);
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINTR && stop_signals_heard() == signals) continue;
     if (n < 0) err = errno;
     if (n > 0) off += static_cast<std::size_t>(n);
+    if (err == 0 && off < content.size() && stop_signals_heard() != signals) err = EINTR;
   }
   if (err == 0 && ::fsync(fd) != 0) err = errno;
   if (::close(fd) != 0 && err == 0) err = errno;

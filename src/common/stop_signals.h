@@ -12,15 +12,40 @@
 // it forwards signals to the command and reaps it on SIGCHLD). A signal the
 // shell set to ignored (background jobs start with SIGINT ignored) never
 // reaches a signalfd, so it takes the default disposition (blocked) meanwhile.
+//
+// Between them, every verb runs under install_default_stop (cuprobe_main): a
+// SIGINT or SIGTERM that no loop listens for ends the process at once, even
+// blocked in open() of a FIFO or in read() of stdin, with one line
+// ("cuprobe VERB: stopped by SIGTERM") and the signal's own status (128+N);
+// the temporary files of writes in progress (atomic_file) are removed first,
+// so every target is as it was or whole. A signal the process started with
+// ignored stays ignored. Issue 39.
 #pragma once
 
 #include <signal.h>
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace cuprobe {
+
+// Installs the default stop for SIGINT and SIGTERM; `program` ("cuprobe VERB") starts its line.
+void install_default_stop(const char* program);
+
+// How many times a StopFlag heard SIGINT or SIGTERM so far. A blocking call (a write to a pipe
+// nobody reads, the open of a FIFO nobody opens) notes it when it starts and gives up, instead of
+// retrying, once it changed: a signal that came earlier (bench's interrupted run) never stops
+// the writing of what was measured.
+int stop_signals_heard();
+// "stopped by SIGTERM" (or SIGINT), for the error a loop gives up with.
+std::string stopped_text();
+
+// A temporary file the default stop removes (atomic_file's NAME.XXXXXX.partial); at most 16 at once,
+// more are not removed by a signal (still by their writer).
+void remember_partial_file(const std::string& path);
+void forget_partial_file(const std::string& path);
 
 class StopFlag {
  public:
