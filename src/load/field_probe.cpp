@@ -15,7 +15,7 @@ FieldProbeResult drop_rejected_fields(const HttpUrl& server, const HttpClientCon
     bool sends_options = tpl.stream_options && tpl.api != ApiKind::kGenerate;
     if (!sends_options && !tpl.ignore_eos) break;
     ++result.requests;
-    HttpFetchResult r = http_fetch(server, client, "POST", tpl.path, build_request_body(tpl, probe).dump(), timeout);
+    HttpFetchResult r = http_fetch(server, client, "POST", tpl.path, request_body_text(tpl, probe), timeout);
     if (!r.responded || (r.status != 400 && r.status != 422)) break;
     if (sends_options && r.body.find("stream_options") != std::string::npos) {
       tpl.stream_options = false;

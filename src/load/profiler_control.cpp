@@ -14,7 +14,7 @@ std::string start_profile_body(const ProfileSettings& settings) {
   if (!settings.output_dir.empty()) body["output_dir"] = settings.output_dir;
   if (settings.num_steps > 0) body["num_steps"] = settings.num_steps;
   body["activities"] = settings.activities;
-  return body.dump();
+  return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);  // a --profile-dir not in UTF-8
 }
 
 ProfilerControl::ProfilerControl(HttpUrl server, HttpClientConfig client, ProfileSettings settings,

@@ -129,12 +129,16 @@ json build_request_body(const RequestTemplate& tpl, const Prompt& prompt) {
   return body;
 }
 
+std::string request_body_text(const RequestTemplate& tpl, const Prompt& prompt) {
+  return build_request_body(tpl, prompt).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt, std::uint64_t index) {
   std::string headers = tpl.extra_headers;
   if (!tpl.request_id_prefix.empty())
     headers += "x-request-id: " + tpl.request_id_prefix + std::to_string(index) + "\r\n";
-  return format_http_request("POST", tpl.path, tpl.authority, "text/event-stream",
-                             build_request_body(tpl, prompt).dump(), headers, false);
+  return format_http_request("POST", tpl.path, tpl.authority, "text/event-stream", request_body_text(tpl, prompt),
+                             headers, false);
 }
 
 const char* body_style_name(BodyStyle style) {

@@ -40,6 +40,9 @@ struct RequestTemplate {
 };
 
 nlohmann::json build_request_body(const RequestTemplate& tpl, const Prompt& prompt);
+// The body as sent: bytes that are not UTF-8 (a --model name, a prompt decoded from token ids) as U+FFFD,
+// never the JSON library's exception in the middle of a run.
+std::string request_body_text(const RequestTemplate& tpl, const Prompt& prompt);
 // `index`: the request's number in the run (its x-request-id with a prefix).
 std::string build_http_request(const RequestTemplate& tpl, const Prompt& prompt, std::uint64_t index = 0);
 

@@ -1,5 +1,6 @@
 #include "report/bench_output.h"
 
+#include "report/analyze_json.h"
 #include "report/bench_result.h"
 
 namespace cuprobe {
@@ -16,7 +17,7 @@ nlohmann::ordered_json bench_json(const std::vector<BenchReport>& reports) {
 std::string bench_stdout(const std::vector<BenchReport>& reports, bool json, bool csv) {
   std::string out;
   if (json) {
-    out = bench_json(reports).dump(2) + "\n";
+    out = bench_json(reports).dump(2, ' ', false, kReplaceInvalidUtf8) + "\n";
   } else if (csv) {
     out = bench_result_csv_header(reports.front().metrics.percentiles);
     for (const BenchReport& r : reports) out += bench_result_csv_row(r);
@@ -32,7 +33,7 @@ std::string bench_requests_jsonl(const std::vector<BenchReport>& reports) {
     for (const auto& rec : reports[i].load->records) {
       nlohmann::ordered_json j = request_record_json(rec, reports[i].load->realtime_offset_ns);
       if (reports.size() > 1) j["run"] = i;
-      lines += j.dump() + "\n";
+      lines += j.dump(-1, ' ', false, kReplaceInvalidUtf8) + "\n";
     }
   }
   return lines;
@@ -45,15 +46,16 @@ std::string bench_saved_result(const std::vector<BenchReport>& reports, const st
   std::string text = std::move(existing);
   if (append && text.back() != '\n') text += '\n';
   if (format == "cuprobe") {
-    text += append ? bench_json(reports).dump() + "\n" : bench_json(reports).dump(2) + "\n";
+    text += bench_json(reports).dump(append ? -1 : 2, ' ', false, kReplaceInvalidUtf8) + "\n";
   } else if (format == "vllm") {
     for (std::size_t i = 0; i < reports.size(); ++i) {
       if (i > 0) text += "\n";
-      text += bench_result_vllm(reports[i], options).dump();
+      text += bench_result_vllm(reports[i], options).dump(-1, ' ', false, kReplaceInvalidUtf8);
     }
     if (sweep) text += "\n";
   } else {
-    for (const BenchReport& r : reports) text += bench_result_sglang(r, options).dump() + "\n";
+    for (const BenchReport& r : reports)
+      text += bench_result_sglang(r, options).dump(-1, ' ', false, kReplaceInvalidUtf8) + "\n";
   }
   return text;
 }
