@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "import/temp_dir.h"
+#include "store/sqlite_db.h"
 #include "support/background_process.h"
 #include "support/fake_gpu_env.h"
 #include "support/run_cuprobe.h"
@@ -173,6 +174,23 @@ TEST(StopSignal, SampleWithoutADurationEndsCleanly) {
   EXPECT_EQ(terminate_after(sample, std::chrono::milliseconds(800)), 0) << sample.err();
   EXPECT_EQ(names_in(dir.path()), (std::vector<std::string>{"s.csv", "sample.err", "sample.out"}));
   EXPECT_TRUE(contains(slurp(dir.path() + "/s.csv"), "tensor_active_pct")) << slurp(dir.path() + "/s.csv");
+}
+
+// record forwards SIGTERM to its command and waits for it (docs/record.md): the command's own end
+// (128+15) is passed through and the run file says the recording was interrupted.
+TEST(StopSignal, RecordForwardsItAndMarksTheRunInterrupted) {
+  TempDir dir;
+  std::string out = dir.path() + "/run.cuprobe";
+  std::string self = fs::read_symlink("/proc/self/exe").string();  // an ELF file the command never loads
+  BackgroundProcess record(CUPROBE_BINARY,
+                           {"record", "--no-counters", "--inject-library", self, "-o", out, "--", "sleep", "60"},
+                           dir.path() + "/record");
+  EXPECT_EQ(terminate_after(record, std::chrono::milliseconds(800)), kTerminated) << record.err();
+  EXPECT_TRUE(contains(record.err(), "stopping")) << record.err();
+  SqliteDb db(out, SqliteDb::Mode::kReadOnly);
+  auto status = db.prepare("SELECT value FROM metadata WHERE key = 'status'");
+  ASSERT_TRUE(status.step());
+  EXPECT_EQ(status.text(0), "interrupted");
 }
 
 }  // namespace
