@@ -176,6 +176,18 @@ TEST(StopSignal, SampleWithoutADurationEndsCleanly) {
   EXPECT_TRUE(contains(slurp(dir.path() + "/s.csv"), "tensor_active_pct")) << slurp(dir.path() + "/s.csv");
 }
 
+// exporter ends with exit 0 at SIGTERM once serving (exporter_test); before, blocked opening its
+// counters file (-f, a FIFO nobody writes), the default stop ends it.
+TEST(StopSignal, ExporterBlockedOpeningItsCountersFile) {
+  TempDir dir;
+  std::string fifo = dir.path() + "/counters.csv";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  BackgroundProcess exporter(CUPROBE_BINARY, {"exporter", "-f", fifo, "--listen", "127.0.0.1:0"},
+                             dir.path() + "/exporter", fake_gpu_env());
+  EXPECT_EQ(terminate_after(exporter), kTerminated) << exporter.err();
+  EXPECT_EQ(exporter.err(), "cuprobe exporter: stopped by SIGTERM\n");
+}
+
 // record forwards SIGTERM to its command and waits for it (docs/record.md): the command's own end
 // (128+15) is passed through and the run file says the recording was interrupted.
 TEST(StopSignal, RecordForwardsItAndMarksTheRunInterrupted) {

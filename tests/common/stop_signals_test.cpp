@@ -1,7 +1,17 @@
 #include "common/stop_signals.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "common/atomic_file.h"
+#include "import/temp_dir.h"
 
 namespace cuprobe {
 namespace {
@@ -60,6 +70,52 @@ TEST(SignalFd, AnIgnoredSignalStillArrivesAndIsIgnoredAgainAfter) {
   sigaction(SIGUSR2, nullptr, &now);
   EXPECT_EQ(now.sa_handler, SIG_IGN);
   sigaction(SIGUSR2, &before, nullptr);
+}
+
+// The default stop (issue 39): one line, the signal's own status, and the temporary file of a
+// write in progress removed, the target left as it was.
+TEST(DefaultStop, SaysSoEndsBySignalAndRemovesTheTemporaryFile) {
+  TempDir out, logs;
+  std::string target = out.path() + "/result.json", err = logs.path() + "/err";
+  std::ofstream(target) << "before";
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(fd, 2);
+    install_default_stop("cuprobe test");
+    AtomicFile file(target);
+    file.stream() << "half";
+    ::raise(SIGTERM);
+    ::_exit(0);  // not reached
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  std::stringstream said;
+  said << std::ifstream(err).rdbuf();
+  EXPECT_EQ(said.str(), "cuprobe test: stopped by SIGTERM\n");
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(out.path())) names.push_back(e.path().filename().string());
+  EXPECT_EQ(names, std::vector<std::string>{"result.json"});
+  std::stringstream kept;
+  kept << std::ifstream(target).rdbuf();
+  EXPECT_EQ(kept.str(), "before");
+}
+
+// A SIGINT the process was started with ignored (a background job's) stays ignored.
+TEST(DefaultStop, AnIgnoredSignalStaysIgnored) {
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::signal(SIGINT, SIG_IGN);
+    install_default_stop("cuprobe test");
+    ::raise(SIGINT);
+    ::_exit(7);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 7) << status;
 }
 
 }  // namespace
