@@ -32,6 +32,7 @@ std::size_t g_stop_line_int_size = 0, g_stop_line_term_size = 0;
 char g_partial_paths[kPartialSlots][4096];
 volatile sig_atomic_t g_partial_used[kPartialSlots] = {};
 std::mutex g_partial_mutex;  // between threads that register; never taken by the handler
+pid_t g_owner = 0;           // the process that installed the default stop: a forked child removes nothing
 
 void write_all(int fd, const char* text, std::size_t size) {
   while (size > 0) {
@@ -46,7 +47,7 @@ void write_all(int fd, const char* text, std::size_t size) {
 // Async-signal-safe only: unlink, write, sigaction, raise.
 void on_default_stop(int sig) {
   int saved = errno;
-  for (std::size_t i = 0; i < kPartialSlots; ++i) {
+  for (std::size_t i = 0; i < kPartialSlots && ::getpid() == g_owner; ++i) {
     if (g_partial_used[i]) ::unlink(g_partial_paths[i]);
   }
   if (sig == SIGINT) {
@@ -71,6 +72,7 @@ void fill_line(char* out, std::size_t& size, const std::string& text) {
 
 void install_default_stop(const char* program) {
   std::string who = program;
+  g_owner = ::getpid();
   fill_line(g_stop_line_int, g_stop_line_int_size, who + ": stopped by SIGINT\n");
   fill_line(g_stop_line_term, g_stop_line_term_size, who + ": stopped by SIGTERM\n");
   struct sigaction sa {};
