@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "import/load_profiles.h"
 #include "import/trace_format.h"
+#include "support/run_cuprobe.h"
 #include "support/test_paths.h"
 
 namespace cuprobe {
@@ -180,7 +181,7 @@ TEST(Rocprofv3Importer, ProcessesBecomeRanks) {
     s.replace(s.find("PID"), 3, pid);
     return s;
   };
-  std::string path = testing::TempDir() + "/two_processes_results.json";
+  std::string path = test::temp_dir() + "/two_processes_results.json";  // removed when the test ends
   std::ofstream(path) << R"({"rocprofiler-sdk-tool": [)" << with_pid("11") << "," << with_pid("12") << "]}";
   std::vector<Profile> ranks = load_trace_file(path);
   ASSERT_EQ(ranks.size(), 2u);
