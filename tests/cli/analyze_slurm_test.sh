@@ -154,8 +154,9 @@ EOF
 timeout 180 sbatch --wait --quiet -N1 -n2 --output="$tmp/job.out" "$tmp/job.sh" ||
   { cat "$tmp/job.out" >&2; fail "the batch job failed (its output above)"; }
 cat "$tmp/job.out"
-grep -q "^task 0 of 2 on node 0$" "$tmp/job.out" && grep -q "^task 1 of 2 on node 0$" "$tmp/job.out" ||
+if ! grep -q "^task 0 of 2 on node 0$" "$tmp/job.out" || ! grep -q "^task 1 of 2 on node 0$" "$tmp/job.out"; then
   fail "srun -N1 -n2 did not run two tasks"
+fi
 # One task per node: a second task on the node would write the same node file (srun in a job of -n2 runs 2 tasks
 # unless told --ntasks; --ntasks-per-node=1 alone is ignored with a warning).
 [[ $(grep -c "summary of 2 rank(s) to .*/node0.json" "$tmp/job.out") -eq 1 ]] ||
