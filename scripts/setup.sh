@@ -26,9 +26,12 @@ test_packages=(libgtest-dev libgmock-dev python3 xz-utils
                python3-grpcio     # the exporter's --kubernetes tests run a fake kubelet (tests/support/fake_kubelet.py)
                chromium)          # the report's browser tests (tests/report/html/report_browser_test.cpp)
 # Servers the tests start themselves, in the foreground, on ports of their own; their packages ship a service
-# that would listen on the machine (:9090, :8888): installed without starting it, and disabled (below).
+# that would listen on the machine (:9090, :8888, Slurm's :6817/:6818, munge's socket): installed without
+# starting it, and disabled (below).
 test_servers=(tinyproxy      # the bench/wait proxy tests start a real proxy (tinyproxy -d -c CONF)
-              prometheus)    # the exporter's tests start the real server and promtool
+              prometheus     # the exporter's tests start the real server and promtool
+              slurmctld slurmd slurm-client  # slurm-wlm's parts: tests/cli/analyze_slurm_test.sh starts a one-node
+              munge)                         # Slurm cluster and its own munged in a temp dir (sbatch, srun)
 build_tests=ON
 if [[ $preset == fuzz ]]; then
   packages+=(clang libclang-rt-dev llvm)  # libFuzzer, llvm-symbolizer
@@ -74,12 +77,20 @@ if ((${#need_servers[@]})); then
     trap '"${sudo_cmd[@]}" rm -f "$policy" "$apt_log"' EXIT
   fi
   apt_install --no-install-recommends "${need_servers[@]}"
-  if [[ -d /run/systemd/system ]]; then  # systemd is running: the packages enabled their units for the next boot
-    mapfile -t units < <(dpkg-query -L "${need_servers[@]}" | grep -E '^/(usr/)?lib/systemd/system/[^/]+\.(service|timer|socket)$' |
-                         xargs -r -n1 basename | sort -u)
-    if ((${#units[@]})); then
-      echo "setup: disabling ${units[*]} (the tests start their own servers)" >&2
-      "${sudo_cmd[@]}" systemctl disable --now "${units[@]}" >&2 || true
+  # The packages enabled their units and SysV links for the next boot, with systemd running or not (a container,
+  # a chroot): disabled here, offline where systemd is not running (systemctl then edits the links only).
+  mapfile -t units < <(dpkg-query -L "${need_servers[@]}" | grep -E '^/(usr/)?lib/systemd/system/[^/]+\.(service|timer|socket)$' |
+                       xargs -r -n1 basename | sort -u)
+  if ((${#units[@]})); then
+    echo "setup: disabling ${units[*]} (the tests start their own servers)" >&2
+    now=(); [[ -d /run/systemd/system ]] && now=(--now)
+    if command -v systemctl > /dev/null; then
+      "${sudo_cmd[@]}" systemctl disable "${now[@]}" "${units[@]}" > "$apt_log" 2>&1 || cat "$apt_log" >&2
+    else  # no systemd installed: the links its helpers made
+      for unit in "${units[@]}"; do
+        "${sudo_cmd[@]}" deb-systemd-helper disable "$unit" > /dev/null 2>&1 || true
+        [[ -x /etc/init.d/${unit%.service} ]] && { "${sudo_cmd[@]}" update-rc.d "${unit%.service}" disable > /dev/null 2>&1 || true; }
+      done
     fi
   fi
 fi
