@@ -40,6 +40,36 @@ TEST(ReportCli, ADirectoryStandsForItsTracesAsRanks) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/r.html.partial"));
 }
 
+// The cross-rank table of analyze on the page of several ranks (docs/analyze-ranks.md): the same ranks and
+// straggler as `analyze --json`, the calls cut to those the others waited on longest, the longest first.
+TEST(ReportCli, SeveralRanksCarryTheCrossRankTable) {
+  std::string dir = temp_dir();
+  std::vector<std::string> traces{data_path("tp2_mlp_decode_rank0.json.gz"), data_path("tp2_mlp_decode_rank1.json.gz")};
+  auto r = run_cuprobe({"report", traces[0], traces[1], "-o", dir + "/r.html"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto c = page_data(slurp(dir + "/r.html"))["cross_rank"];
+  auto a = run_cuprobe({"analyze", "--json", traces[0], traces[1]});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  auto want = nlohmann::json::parse(a.out)["cross_rank"];
+  ASSERT_TRUE(c.is_object());
+  EXPECT_EQ(c["ranks"], want["ranks"]);
+  EXPECT_EQ(c["straggler"], want["straggler"]);
+  EXPECT_EQ(c["straggler"]["rank"], 1);
+  EXPECT_EQ(c["calls_total"], want["calls"].size());
+  EXPECT_EQ(c["calls_total"], 64);
+  ASSERT_EQ(c["calls"].size(), 50u);  // kReportMaxCollectiveCalls
+  double max_wait = 0;
+  for (const auto& call : want["calls"]) max_wait = std::max(max_wait, call["others_wait_ms"].get<double>());
+  EXPECT_EQ(c["calls"][0]["others_wait_ms"].get<double>(), max_wait);
+  for (std::size_t i = 1; i < c["calls"].size(); ++i) {
+    EXPECT_GE(c["calls"][i - 1]["others_wait_ms"].get<double>(), c["calls"][i]["others_wait_ms"].get<double>());
+  }
+  // One rank: no cross-rank table.
+  auto one = run_cuprobe({"report", traces[0], "-o", dir + "/one.html"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_TRUE(page_data(slurp(dir + "/one.html"))["cross_rank"].is_null());
+}
+
 TEST(ReportCli, BaselineWithOtherRankCountIsNotedOnThePage) {
   std::string dir = temp_dir();
   auto r = run_cuprobe({"report", data_path("tp2_mlp_decode_rank0.json.gz"), "-o", dir + "/r.html", "--baseline",

@@ -6,6 +6,7 @@
 #include "common/units.h"
 #include "report/analyze_json.h"
 #include "report/analyze_tables_json.h"
+#include "report/cross_rank_json.h"
 #include "report/html/report_findings.h"
 #include "report/html/report_headline.h"
 #include "report/html/step_timeline.h"
@@ -232,6 +233,23 @@ json baseline_json(const ReportBaseline& b) {
   return j;
 }
 
+// The cross-rank table as `analyze --json` has it (docs/analyze-ranks.md), its collective calls cut to the
+// kReportMaxCollectiveCalls that made the others wait longest, as analyze's text orders them (calls_total says
+// how many there were); null with one rank.
+json cross_rank_view(const AnalyzeReport& r) {
+  if (!r.cross_rank) return nullptr;
+  json c = cross_rank_json(*r.cross_rank);
+  json& calls = c["calls"];
+  c["calls_total"] = calls.size();
+  std::vector<json> kept(calls.begin(), calls.end());
+  std::stable_sort(kept.begin(), kept.end(), [](const json& a, const json& b) {
+    return a["others_wait_ms"].get<double>() > b["others_wait_ms"].get<double>();
+  });
+  if (kept.size() > kReportMaxCollectiveCalls) kept.resize(kReportMaxCollectiveCalls);
+  calls = json(kept);
+  return c;
+}
+
 }  // namespace
 
 nlohmann::ordered_json report_data(const ReportInputs& in) {
@@ -263,6 +281,7 @@ nlohmann::ordered_json report_data(const ReportInputs& in) {
   json ranks = json::array();
   for (std::size_t i = 0; i < r.ranks.size(); ++i) ranks.push_back(rank_json((*in.profiles)[i], r.ranks[i]));
   j["ranks"] = std::move(ranks);
+  j["cross_rank"] = cross_rank_view(r);
   j["findings"] = report_findings(r);
   j["warnings"] = r.warnings;
   j["baseline"] = in.baseline ? baseline_json(*in.baseline) : json();

@@ -18,6 +18,7 @@ namespace cuprobe {
 inline constexpr std::size_t kReportMaxKernels = 300;         // rows per rank in the kernel table
 inline constexpr std::size_t kReportMaxCounterPoints = 1500;  // points per counter line
 inline constexpr std::size_t kReportMaxStepBands = 3000;      // step bands behind the counter lines
+inline constexpr std::size_t kReportMaxCollectiveCalls = 50;  // cross-rank calls: those the others waited on longest
 
 struct ReportBaseline {
   DiffReport diff;

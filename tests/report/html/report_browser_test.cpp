@@ -207,6 +207,10 @@ TEST_F(ReportBrowser, SeveralRanks) {
   EXPECT_EQ(charts(c, "steps"), 2);
   EXPECT_EQ(charts(c, "timeline"), 4);
   EXPECT_EQ(charts(c, "ranks"), 2);  // per step; collective wait in total
+  // The cross-rank table under the bars: the straggler named as analyze names it, a row per rank, the calls.
+  EXPECT_NE(c.value("straggler", "").find("Straggler: rank 1, last at 64 calls"), std::string::npos) << c["straggler"];
+  EXPECT_NE(c.value("straggler", "").find("GPU idle (host gaps)"), std::string::npos) << c["straggler"];
+  EXPECT_EQ(c["cross_rank_rows"], json::array({2, 50}));
 }
 
 // A run file as `cuprobe record` writes it: 30 NVTX steps, each launching a GEMM and

@@ -516,6 +516,50 @@
     note(s, "Collective wait over the whole trace: time a rank spent in collectives beyond its fastest peer (finding collective_wait).");
     groupedBars(s, D.ranks.map(function (r) { return {label: "rank " + r.rank, values: [r.wait_ms]}; }),
                 [["collective wait, total", "#e15759"]], ms);
+    crossRank(s, D.cross_rank);
+  }
+  // The cross-rank table of analyze (docs/analyze-ranks.md): clocks, per rank, the straggler, per collective call.
+  function crossRank(s, c) {
+    if (!c) return;
+    function us(v) { return (v >= 0 ? "+" : "") + ms(v); }
+    function rankName(r) { return r === null || r === undefined ? "-" : "rank " + r; }
+    el("h3", {}, s, "Who holds the others back");
+    note(s, c.aligned ? "Clocks aligned on the ends of " + c.matched_calls + " collective calls matched across ranks; offsets are each rank's clock minus " +
+                        rankName(c.reference_rank) + "'s." : "No collective call on every rank: the clocks are not aligned.");
+    var shortName = {};  // a kernel's display name, as the kernel tables show it
+    D.ranks.forEach(function (r) { r.kernels.forEach(function (k) { if (k.display_name) shortName[k.name] = k.display_name; }); });
+    var st = c.straggler;
+    var p = el("p", {"class": "straggler"}, s);
+    if (st) {
+      var what = [];
+      if (st.extra_kernels.length) what.push("its kernels " + st.extra_kernels.slice(0, 3).map(function (k) { return (shortName[k.name] || k.name.split("(")[0]) + " +" + ms(k.extra_ms_per_step); }).join(", "));
+      if (st.extra_idle_ms_per_step > 0) what.push("GPU idle (host gaps) +" + ms(st.extra_idle_ms_per_step));
+      if (st.extra_copy_ms_per_step > 0) what.push("copies +" + ms(st.extra_copy_ms_per_step));
+      p.textContent = "Straggler: " + rankName(st.rank) + ", last at " + st.late_calls + " calls, typically " + ms(st.late_median_ms) +
+                      " after the median rank; costs every rank " + ms(st.cost_ms_per_step) + " per step (step " + ms(st.step_ms_now) + " \u2192 " +
+                      ms(st.step_ms_after) + " were it on time)." + (what.length ? " Per step, beyond the median rank: " + what.join("; ") + "." : "");
+    } else {
+      p.textContent = "No straggler: no rank arrives last at its collectives step after step.";
+    }
+    table(s, [{title: "rank"}, {title: "step", num: 1, fmt: ms}, {title: "steps", num: 1}, {title: "busy", num: 1, fmt: pct},
+              {title: "comm", num: 1, fmt: pct}, {title: "wait", num: 1, fmt: pct}, {title: "clock offset", num: 1, fmt: us},
+              {title: "residual", num: 1, fmt: function (v) { return ms(v / 1000); }}, {title: "last at", num: 1},
+              {title: "late (sum)", num: 1, fmt: ms}, {title: "file", name: 1}],
+          c.ranks.map(function (r) {
+            return [rankName(r.rank), r.step_ms, r.steps, r.busy_share, r.communication_share, r.wait_share, r.clock_offset_ms,
+                    r.clock_residual_us, r.last_arrivals, r.late_ms, r.file];
+          }), "search ranks");
+    note(s, "busy: of the window; comm and wait: of GPU time; wait: in collectives until the last rank arrived; last at: calls it arrived last at; late: how much after the median rank.");
+    if (!c.calls.length) return;
+    note(s, "Collective calls by the wait they caused" + (c.calls_total > c.calls.length ? " (the " + c.calls.length + " longest of " + c.calls_total +
+            "; `cuprobe analyze --csv DIR` has them all)" : "") + ".");
+    table(s, [{title: "collective", name: 1}, {title: "stream", num: 1}, {title: "call", num: 1}, {title: "last rank"},
+              {title: "late by", num: 1, fmt: ms}, {title: "saving", num: 1, fmt: ms}, {title: "others waited", num: 1, fmt: ms},
+              {title: "longest wait", num: 1, fmt: ms}],
+          c.calls.map(function (k) {
+            return [{text: k.name.split("(")[0], title: k.name}, k.stream_order, k.call, rankName(k.last_rank), k.late_ms, k.saving_ms,
+                    k.others_wait_ms, k.max_wait_ms];
+          }), "search collectives");
   }
 
   // ---- line charts over time (counters, samples, throughput) ----
@@ -767,6 +811,9 @@
     document.querySelectorAll(".tile").forEach(function (t) {
       if (t.scrollWidth > t.clientWidth + 1) out.overflow.push("tile: " + t.textContent);
     });
+    var sg = document.querySelector("#sec-ranks .straggler");
+    out.straggler = sg ? sg.textContent : null;
+    out.cross_rank_rows = Array.prototype.map.call(document.querySelectorAll("#sec-ranks table.data"), function (t) { return t.tBodies[0].rows.length; });
     out.peer_tables = Array.prototype.map.call(document.querySelectorAll("#sec-tables h3"), function (h) { return h.textContent.split(" (")[0]; });
     out.bench_parts = Array.prototype.map.call(document.querySelectorAll("#sec-bench h3"), function (h) { return h.textContent.split(" (")[0]; });
     document.getElementById("cuprobe-selfcheck").textContent = JSON.stringify(out);
