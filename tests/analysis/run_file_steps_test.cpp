@@ -17,7 +17,7 @@ AnalyzeReport analyze_file(const std::string& name) {
 // 8 layers of 8 kernels, alike: the names repeat every layer (the old answer: 116 steps of 8 kernels, 0.9 ms).
 // Truth (CUDA events, no profiler): bug 6.99 ms, fixed 1.35 ms (host-bound, 49% spread over 3 processes).
 TEST(RunFileSteps, AlikeLayersGiveTheIterationNotTheLayer) {
-  AnalyzeReport bug = analyze_file("zoo_pool_cast_whole_bug.cuprobe.gz");
+  AnalyzeReport bug = analyze_file("zoo/traces/pool_cast_whole/bug/record.db.gz");
   const StepSummary& s = bug.ranks.at(0).steps;
   EXPECT_EQ(s.source, "periodicity");
   EXPECT_EQ(s.period_kernels, 64);
@@ -27,7 +27,7 @@ TEST(RunFileSteps, AlikeLayersGiveTheIterationNotTheLayer) {
 
   // The fixed program is host-bound: the host's gaps inside the step (6-26 us) are nearly as long as some of its
   // synchronize gaps, and a few of the latter are missing.
-  AnalyzeReport fixed = analyze_file("zoo_pool_cast_whole_fixed.cuprobe.gz");
+  AnalyzeReport fixed = analyze_file("zoo/traces/pool_cast_whole/fixed/record.db.gz");
   const StepSummary& f = fixed.ranks.at(0).steps;
   EXPECT_EQ(f.period_kernels, 64);
   EXPECT_GE(f.steps.size(), 12u);
@@ -35,7 +35,7 @@ TEST(RunFileSteps, AlikeLayersGiveTheIterationNotTheLayer) {
   EXPECT_LT(f.median_ms, 1.5);
 
   // 4 MLP blocks with embedding and head: the names alone give the step. Truth 5.76 ms.
-  AnalyzeReport weights = analyze_file("zoo_weight_cast_every_forward_bug.cuprobe.gz");
+  AnalyzeReport weights = analyze_file("zoo/traces/weight_cast_every_forward/bug/record.db.gz");
   EXPECT_EQ(weights.ranks.at(0).steps.period_kernels, 53);
   EXPECT_NEAR(weights.ranks.at(0).steps.median_ms, 5.76, 0.4);
 }
@@ -43,7 +43,7 @@ TEST(RunFileSteps, AlikeLayersGiveTheIterationNotTheLayer) {
 // The whole pool cast each layer, recorded without shapes: the cast's bytes are those record's counters measured,
 // and the what-if projects the cast at copy bandwidth from them. True saving of the fix (gather, then cast) 80.6%.
 TEST(RunFileSteps, ARunFileProjectsFromTheMeasuredDramBytes) {
-  AnalyzeReport r = analyze_file("zoo_pool_cast_whole_bug.cuprobe.gz");
+  AnalyzeReport r = analyze_file("zoo/traces/pool_cast_whole/bug/record.db.gz");
   const Finding& top = r.findings.at(0);
   ASSERT_EQ(top.id, "copy_cast_dominant");
   EXPECT_NE(top.title.find("(the DRAM bytes record measured)"), std::string::npos) << top.title;
@@ -53,7 +53,7 @@ TEST(RunFileSteps, ARunFileProjectsFromTheMeasuredDramBytes) {
   EXPECT_NEAR(saving, 0.806, 0.806 * 0.15);
 
   // Where the counters cannot isolate the copies, the what-if says what a run file would need, not record_shapes.
-  AnalyzeReport fixed = analyze_file("zoo_pool_cast_whole_fixed.cuprobe.gz");
+  AnalyzeReport fixed = analyze_file("zoo/traces/pool_cast_whole/fixed/record.db.gz");
   for (const Finding& f : fixed.findings) {
     EXPECT_EQ(f.what_if.description.find("record_shapes"), std::string::npos) << f.id;
     if (f.id == "copy_cast_dominant") {
