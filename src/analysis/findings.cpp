@@ -9,6 +9,8 @@
 #include "analysis/findings_context.h"
 #include "analysis/findings_patterns.h"
 #include "analysis/findings_what_if.h"
+#include "analysis/pattern_thresholds.h"
+#include "analysis/step_gaps.h"
 #include "analysis/thresholds.h"
 #include "common/percentile.h"
 #include "common/units.h"
@@ -347,6 +349,15 @@ void communication_dominant(Context& ctx) {
   ctx.analysis.findings.push_back(std::move(f));
 }
 
+// A host-to-device copy of the program's data at the link's rate: not from pageable memory (pageable_host_copy's),
+// at least a MiB, faster than a pageable copy goes. Pinned memory with a non_blocking copy is already the fix this
+// finding suggests; such a copy shrinks only with fewer bytes, so it is not counted here.
+bool bandwidth_bound_pinned_copy(const Profile& p, const GpuActivity& a) {
+  if (a.memcpy_kind != MemcpyKind::kHtoD || a.bytes < (1 << 20) || pageable_host_copy(p, a)) return false;
+  double s = static_cast<double>(a.duration()) / 1e9;
+  return s > 0 && static_cast<double>(a.bytes) / s / 1e9 >= thresholds::kPageableCopyGBps;
+}
+
 void host_memcpy_in_step(Context& ctx) {
   if (!ctx.has_steps()) return;
   double count = 0, time_ms = 0, bytes = 0;
@@ -356,6 +367,7 @@ void host_memcpy_in_step(Context& ctx) {
     const auto& a = ctx.profile.gpu[i];
     if (a.kind != GpuActivityKind::kMemcpy || ctx.steps.activity_step[i] < 0) continue;
     if (a.memcpy_kind != MemcpyKind::kHtoD && a.memcpy_kind != MemcpyKind::kDtoH) continue;
+    if (bandwidth_bound_pinned_copy(ctx.profile, a)) continue;
     count += 1;
     double t = static_cast<double>(a.duration()) / 1e6;
     time_ms += t;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/findings_context.h"
+#include "analysis/findings_what_if.h"
 #include "analysis/step_gaps.h"
 #include "analysis/thresholds.h"
 #include "common/percentile.h"
@@ -50,9 +51,70 @@ double idle_share(const Context& ctx) {
   return std::clamp(1.0 - ctx.analysis.gpu_busy_share, 0.0, 1.0);
 }
 
-void gpu_idle(Context& ctx, const HostCalls& calls) {
+// torch.profiler's own work on the host: every event it records (operator, runtime call, Python frame, annotation)
+// costs the host time the program without the profiler does not spend, and in a host-bound step that time is GPU
+// idle. The step without it is estimated as the traced step less kProfilerHostUsPerEvent per recorded event (the
+// median over the steps), never below the GPU's busy time or the host's launch floor. Other inputs: none.
+struct ProfilerCost {
+  double events_per_step = 0;
+  double ms = 0;                  // per step, as taken off the traced step
+  double step_ms_unprofiled = 0;  // the traced step less ms
+  bool any() const { return ms > 0; }
+};
+
+ProfilerCost profiler_host_cost(const Context& ctx) {
+  ProfilerCost c;
+  const auto& s = ctx.steps.summary;
+  if (ctx.profile.source != "kineto" || !ctx.has_steps() || s.median_ms <= 0) return c;
+  std::vector<std::pair<TimeNs, TimeNs>> spans;  // CPU side of each step, by start
+  for (const Step& st : s.steps) {
+    if (st.cpu_end > st.cpu_start) spans.emplace_back(st.cpu_start, st.cpu_end);
+  }
+  if (spans.empty()) return c;
+  std::sort(spans.begin(), spans.end());
+  std::vector<double> counts(spans.size(), 0.0);
+  for (const CpuRange& r : ctx.profile.cpu) {
+    if (r.kind == CpuRangeKind::kOther) continue;
+    auto it = std::upper_bound(spans.begin(), spans.end(), std::make_pair(r.start, INT64_MAX));
+    if (it == spans.begin()) continue;
+    --it;
+    if (r.start < it->second) counts[static_cast<std::size_t>(it - spans.begin())] += 1;
+  }
+  c.events_per_step = percentile(counts, 50);
+  double now = s.median_ms;
+  double floor = s.gpu_median_ms;
+  if (auto host = host_launch_floor(ctx.what_if_inputs())) floor = std::max(floor, host->ms);
+  c.step_ms_unprofiled =
+      std::max(std::min(now, floor), now - c.events_per_step * thresholds::kProfilerHostUsPerEvent / 1e3);
+  c.ms = now - c.step_ms_unprofiled;
+  return c;
+}
+
+// The share of the step without the profiler that `traced_ms` of the traced step's GPU idle stands for: the
+// profiler's cost is taken off the idle in proportion (it lands wherever the host runs, so in every kind of gap).
+double unprofiled_share(const Context& ctx, const ProfilerCost& cost, double traced_ms) {
+  double now = ctx.step_ms_now();
+  if (!cost.any()) return now > 0 ? traced_ms / now : 0.0;
+  double idle = now - ctx.steps.summary.gpu_median_ms;
+  double kept = idle > 0 ? std::max(0.0, idle - cost.ms) / idle : 0.0;
+  return cost.step_ms_unprofiled > 0 ? std::min(1.0, traced_ms * kept / cost.step_ms_unprofiled) : 0.0;
+}
+
+std::string unprofiled_note(const ProfilerCost& cost, double share, double now) {
+  if (!cost.any()) return "";
+  return "; without torch.profiler's own host work (about " + format_fixed(thresholds::kProfilerHostUsPerEvent, 0) +
+         " us for each of the " + format_fixed(cost.events_per_step, 0) + " events it records per step) the step " +
+         "would take about " + format_duration_ms(cost.step_ms_unprofiled) + ", of which this saves " +
+         format_percent(share) + ": " + format_duration_ms(now * (1 - share)) + " of the traced step";
+}
+
+void gpu_idle(Context& ctx, const HostCalls& calls, const ProfilerCost& cost) {
   double idle = idle_share(ctx);
-  if (idle < thresholds::kIdleMedium) return;
+  double now = ctx.step_ms_now();
+  double after = ctx.has_steps() ? ctx.steps.summary.gpu_median_ms : ctx.analysis.gpu_busy_ms;
+  // Judged on the step without the profiler's own host work (the traced idle where there is none).
+  double saved = unprofiled_share(ctx, cost, now - after);
+  if (std::min(idle, saved) < thresholds::kIdleMedium) return;
   Finding f;
   f.id = "gpu_idle";
   f.share = idle;
@@ -77,13 +139,15 @@ void gpu_idle(Context& ctx, const HostCalls& calls) {
       syncs + "), and move host-side work (sampling, stopping checks) off the critical path or onto the GPU.";
   f.numbers = {{"idle_share", idle}};
   // The step with the GPU busy time as its floor, as a CUDA graph gets close to.
-  double now = ctx.step_ms_now();
-  double after = ctx.has_steps() ? s.gpu_median_ms : ctx.analysis.gpu_busy_ms;
   f.what_if = {"the GPU never waiting for the host (the " + ctx.step_word() +
-                   " replayed as a CUDA graph): " + ctx.step_word() + " = GPU busy time " + format_duration_ms(after),
-               now, std::nullopt, after};
+                   " replayed as a CUDA graph): " + ctx.step_word() + " = GPU busy time " + format_duration_ms(after) +
+                   unprofiled_note(cost, saved, now),
+               now, std::nullopt, cost.any() ? now * (1 - saved) : after};
+  if (cost.any())
+    f.numbers.insert(f.numbers.end(), {{"profiler_events_per_step", cost.events_per_step},
+                                       {"step_ms_without_profiler", cost.step_ms_unprofiled}});
   f.claim.generic = true;  // the idle launch_bound does not explain: host work
-  f.claim.idle_ms = now - after;
+  f.claim.idle_ms = now - *f.what_if.step_ms_after_alone;
   f.claim.changes_launches = true;  // a CUDA graph, no synchronize: the host's launch time goes too
   if (calls.seen)
     f.numbers.insert(f.numbers.end(), {{"launches_per_step", calls.launches}, {"syncs_per_step", calls.syncs}});
@@ -125,7 +189,7 @@ bool steps_are_graph_replays(const Context& ctx, std::size_t kernels) {
   return kernels > 0 && in_graphs * 2 >= kernels;
 }
 
-void launch_bound(Context& ctx, const HostCalls& calls) {
+void launch_bound(Context& ctx, const HostCalls& calls, const ProfilerCost& cost) {
   std::vector<double> durations_us;
   for (std::size_t i = 0; i < ctx.profile.gpu.size(); ++i) {
     const auto& a = ctx.profile.gpu[i];
@@ -135,12 +199,12 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   if (durations_us.empty() || steps_are_graph_replays(ctx, durations_us.size())) return;
   double median_us = percentile(durations_us, 50);
   double kernels_per_step = static_cast<double>(durations_us.size()) / (ctx.has_steps() ? ctx.step_count() : 1.0);
-  double idle = idle_share(ctx);
+  double now = ctx.step_ms_now();
+  double idle = std::min(idle_share(ctx), unprofiled_share(ctx, cost, now * idle_share(ctx)));
   if (median_us > thresholds::kShortKernelUs || idle < thresholds::kLaunchBoundIdle ||
       kernels_per_step < thresholds::kLaunchBoundMinKernelsPerStep) {
     return;
   }
-  double now = ctx.step_ms_now();
   double step_us = now * 1e3;
   double launch_cost = step_us > 0 ? calls.launches * calls.launch_us_mean / step_us : 0;
   Finding f;
@@ -166,7 +230,8 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
     }
     short_gaps = std::min(1.0, short_gaps + framework_ms / ctx.step_count() / now);
   }
-  f.step_share = std::min(idle, short_gaps);
+  // The profiler's own host work is in those gaps: off them first.
+  f.step_share = std::min(idle, unprofiled_share(ctx, cost, short_gaps * now));
   f.share = f.step_share;
   f.title = format_fixed(kernels_per_step, 0) + (ctx.has_steps() ? " kernels per step" : " kernels") +
             " with a median of " + format_fixed(median_us, 1) + " us" + ctx.window_note() + ": ";
@@ -189,8 +254,11 @@ void launch_bound(Context& ctx, const HostCalls& calls) {
   double after = now - f.step_share * now;
   f.what_if = {"the GPU's gaps of up to " + format_fixed(thresholds::kLaunchGapUs, 0) + " us between its kernels" +
                    (framework_ms > 0 ? ", and the longer ones in which the host ran the framework," : "") +
-                   " gone (the step launched as one CUDA graph): " + ctx.step_word() + " " + format_duration_ms(after),
+                   " gone (the step launched as one CUDA graph): " + ctx.step_word() + " " +
+                   format_duration_ms(cost.any() ? now - short_gaps * now : after) +
+                   unprofiled_note(cost, f.step_share, now),
                now, std::nullopt, after};
+  if (cost.any()) f.numbers.emplace_back("step_ms_without_profiler", cost.step_ms_unprofiled);
   f.claim.idle_ms = now - after;
   f.claim.changes_launches = true;
   ctx.analysis.findings.push_back(std::move(f));
@@ -242,8 +310,9 @@ void pipeline_bubble(Context& ctx) {
 
 void add_host_findings(FindingsContext& ctx) {
   HostCalls calls = host_calls(ctx);
-  gpu_idle(ctx, calls);
-  launch_bound(ctx, calls);
+  ProfilerCost cost = profiler_host_cost(ctx);
+  gpu_idle(ctx, calls, cost);
+  launch_bound(ctx, calls, cost);
   pipeline_bubble(ctx);
 }
 
