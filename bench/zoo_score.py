@@ -22,6 +22,15 @@ Saving: predicted = (step_ms_now - step_ms_after_alone) / step_ms_now of the top
 projection of its fix alone, on the trace's own step); true = 1 - fixed / bug (median step
 times). Within X% means |predicted - true| <= X% of true. A finding without a projection
 predicts nothing and is never within.
+
+False alarms (the bar's last clause): on a fixed variant or a no-bug program, a [high]/[medium]
+finding whose fix would not change the step by at least its claimed saving, less the input
+kind's tolerance (15% with shapes and stacks, 25% otherwise). Only the GPU-waiting findings
+(gpu_idle, launch_bound: a CUDA graph) have a measured bound there: their step after the fix is
+no shorter than the GPU's busy time, so at most 1 - busy / truth of the true step is saved
+(busy: the trace's median GPU busy per step, which the profiler barely changes). Every other
+loud finding on a program whose planted bug is fixed has no measured saving behind it and is a
+false alarm.
 """
 import argparse
 import concurrent.futures
@@ -39,6 +48,9 @@ BAR = (
     (("noshapes",), 12, 10, 0.25),
     (("record",), 12, 10, 0.25),
 )
+TOLERANCE = {"shapes": 0.15, "stack": 0.15, "noshapes": 0.25, "record": 0.25}
+# Findings whose fix (a CUDA graph, no host waits) cannot take the step below the GPU's busy time.
+GPU_WAITING = ("gpu_idle", "launch_bound")
 
 
 def load_json(path):
@@ -59,7 +71,9 @@ def analyze(cuprobe, path):
     rank = d["ranks"][0] if d.get("ranks") else {}
     findings = rank.get("findings", d.get("findings", []))
     steps = rank.get("steps") or {}
-    return {"findings": findings, "steps": len(steps.get("list") or []), "step_ms": steps.get("median_ms")}
+    busy = steps.get("gpu_median_ms") if steps.get("list") else rank.get("gpu_busy_ms")
+    return {"findings": findings, "steps": len(steps.get("list") or []), "step_ms": steps.get("median_ms"),
+            "busy_ms": busy}
 
 
 def predicted_saving(f):
@@ -92,6 +106,26 @@ def trace_path(zoo, program, variant, kind):
 
 def loud(findings):
     return [f for f in findings if f.get("severity") in ("high", "medium")]
+
+
+def claimed_saving(f):
+    """The share of the step a finding says its fix saves: its what-if alone, else its step share."""
+    p = predicted_saving(f)
+    return p if p is not None else (f.get("step_share") or 0.0)
+
+
+def false_alarms(result, true_ms, kind):
+    """The loud findings of a fixed variant or no-bug program whose fix would not save what they claim."""
+    out = []
+    for f in loud(result["findings"]):
+        claimed = claimed_saving(f)
+        bound = None
+        if f["id"] in GPU_WAITING and true_ms and result.get("busy_ms") is not None:
+            bound = max(0.0, 1 - result["busy_ms"] / true_ms)
+        if bound is None or bound < claimed * (1 - TOLERANCE[kind]):
+            out.append("%s[%s] claims %s%s" % (f["id"], f["severity"], pct(claimed),
+                                                "" if bound is None else ", at most " + pct(bound)))
+    return out
 
 
 def score(args):
@@ -136,6 +170,7 @@ def score(args):
                 row["steps"] = r["steps"]
                 if is_clean:
                     row["loud"] = ["%s[%s]" % (f["id"], f["severity"]) for f in loud(fs)]
+                    row["false"] = false_alarms(r, t_bug, kind)
             if not is_clean and true is not None and row.get("predicted") is not None:
                 row["within"] = abs(row["predicted"] - true) / abs(true) if true else None
             else:
@@ -144,16 +179,18 @@ def score(args):
             if rf is not None:
                 row["fixed"] = (["error: " + rf["error"]] if "error" in rf else
                                 ["%s[%s]" % (f["id"], f["severity"]) for f in loud(rf["findings"])])
+                row["fixed_false"] = (row["fixed"] if "error" in rf else false_alarms(rf, t_fixed, kind))
             rows.append(row)
             key = "%s/%s" % (name, kind)
             if is_clean:
-                verdicts[key] = {"quiet": not row.get("loud")}
+                verdicts[key] = {"quiet": not row.get("loud"), "honest": not row.get("false")}
             else:
                 verdicts[key] = {"named": row["named"],
                                  "within15": row["within"] is not None and row["within"] <= 0.15,
                                  "within25": row["within"] is not None and row["within"] <= 0.25}
             if rf is not None:
                 verdicts[key]["fixed_quiet"] = not row["fixed"]
+                verdicts[key]["fixed_honest"] = not row["fixed_false"]
     return rows, verdicts
 
 
@@ -169,7 +206,8 @@ def print_table(rows, out):
         top = r["top"] + named
         if r.get("loud") is not None:
             top += " (quiet)" if not r["loud"] else " (LOUD: " + ", ".join(r["loud"]) + ")"
-        fixed = "-" if "fixed" not in r else (", ".join(r["fixed"]) or "quiet")
+        fixed = "-" if "fixed" not in r else (", ".join(
+            x + (" (false)" if any(y.startswith(x) for y in r["fixed_false"]) else "") for x in r["fixed"]) or "quiet")
         out.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
             r["program"], r["cause"], r["kind"], top, r["severity"], pct(r["predicted"]), pct(r["true"]),
             pct(r["within"]), fixed))
@@ -191,11 +229,24 @@ def totals(rows, out):
             named = sum(1 for r in rs if r["named"])
             within = sum(1 for r in rs if r["named"] and r["within"] is not None and r["within"] <= 0.15)
             lines.append("%s (no bar): named first %d/%d, within 15%% %d/%d" % (kind, named, len(rs), within, len(rs)))
-    loud_fixed = [r for r in rows if r.get("fixed")]
-    loud_clean = [r for r in rows if r.get("loud")]
-    lines.append("fixed variants with a [high]/[medium] finding: %d of %d traces; no-bug programs loud: %d of %d "
-                 "traces (bar: 0)" % (len(loud_fixed), sum(1 for r in rows if "fixed" in r), len(loud_clean),
-                                      sum(1 for r in rows if r.get("loud") is not None)))
+    for kind in KINDS:
+        fixed = [r for r in rows if r["kind"] == kind and "fixed" in r]
+        clean = [r for r in rows if r["kind"] == kind and r.get("loud") is not None]
+        lines.append("%s: fixed variants with a false alarm %d of %d (loud %d), no-bug programs %d of %d (loud %d)"
+                     % (kind, sum(1 for r in fixed if r["fixed_false"]), len(fixed),
+                        sum(1 for r in fixed if r["fixed"]), sum(1 for r in clean if r["false"]), len(clean),
+                        sum(1 for r in clean if r["loud"])))
+    fixed = [r for r in rows if "fixed" in r]
+    clean = [r for r in rows if r.get("loud") is not None]
+    false = sum(1 for r in fixed if r["fixed_false"]) + sum(1 for r in clean if r["false"])
+    lines.append("fixed variants and no-bug programs: a [high]/[medium] finding on %d of %d traces, a false alarm on "
+                 "%d (bar: 0): %s" % (sum(1 for r in fixed if r["fixed"]) + sum(1 for r in clean if r["loud"]),
+                                      len(fixed) + len(clean), false, "met" if false == 0 else "NOT met"))
+    for r in rows:
+        for f in r.get("fixed_false") or []:
+            lines.append("  false alarm: %s/fixed/%s: %s" % (r["program"], r["kind"], f))
+        for f in r.get("false") or []:
+            lines.append("  false alarm: %s/%s: %s" % (r["program"], r["kind"], f))
     for l in lines:
         out.write(l + "\n")
 

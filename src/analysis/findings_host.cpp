@@ -73,13 +73,16 @@ ProfilerCost profiler_host_cost(const Context& ctx) {
   if (spans.empty()) return c;
   std::sort(spans.begin(), spans.end());
   std::vector<double> counts(spans.size(), 0.0);
-  for (const CpuRange& r : ctx.profile.cpu) {
-    if (r.kind == CpuRangeKind::kOther) continue;
-    auto it = std::upper_bound(spans.begin(), spans.end(), std::make_pair(r.start, INT64_MAX));
-    if (it == spans.begin()) continue;
+  auto count = [&](TimeNs start) {
+    auto it = std::upper_bound(spans.begin(), spans.end(), std::make_pair(start, INT64_MAX));
+    if (it == spans.begin()) return;
     --it;
-    if (r.start < it->second) counts[static_cast<std::size_t>(it - spans.begin())] += 1;
+    if (start < it->second) counts[static_cast<std::size_t>(it - spans.begin())] += 1;
+  };
+  for (const CpuRange& r : ctx.profile.cpu) {
+    if (r.kind != CpuRangeKind::kOther) count(r.start);
   }
+  for (TimeNs t : ctx.profile.unkept_starts) count(t);  // Python frames of torch and the libraries
   c.events_per_step = percentile(counts, 50);
   double now = s.median_ms;
   double floor = s.gpu_median_ms;

@@ -98,6 +98,9 @@ struct Profile {
   std::vector<GpuActivity> gpu;  // sorted by start after import
   std::vector<CpuRange> cpu;     // sorted by start after import
   std::vector<CounterSample> counters;
+  // When each event the source recorded but the import did not keep began (torch.profiler's Python frames outside
+  // the user's code): the profiler's own host cost counts them (gpu_idle, launch_bound). Unsorted.
+  std::vector<TimeNs> unkept_starts;
   std::vector<OpInputs> op_inputs;  // distinct operator argument sets (CpuRange::inputs)
   std::vector<std::pair<std::string, std::string>> metadata;
   std::vector<ProcessInfo> processes;  // empty where the source has no process table

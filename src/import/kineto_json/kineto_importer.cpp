@@ -71,6 +71,7 @@ struct RawEvent {
   EventCategory category = EventCategory::kIgnored;
   bool has_category = false;
   std::string name;
+  bool unkept = false;  // a Python frame of the libraries: only its start is kept (Profile::unkept_starts)
   std::optional<std::int64_t> ts;
   std::optional<std::int64_t> dur;
   std::int64_t pid = -1;
@@ -93,6 +94,7 @@ struct RawEvent {
     category = EventCategory::kIgnored;
     has_category = false;
     name.clear();
+    unkept = false;
     ts.reset();
     dur.reset();
     pid = tid = correlation = external_id = device = stream = bytes = -1;
@@ -178,6 +180,13 @@ class KinetoImporter {
     apply_base_time(profile_.gpu);
     apply_base_time(profile_.cpu);
     apply_base_time(profile_.counters);
+    if (base_ns_ != 0) {
+      std::erase_if(profile_.unkept_starts, [&](TimeNs& t) {
+        auto moved = checked_time_add(t, base_ns_);
+        if (moved) t = *moved;
+        return !moved;
+      });
+    }
     link_ids_per_process(profile_);
     memcpy_kinds_from_launches(profile_);
     if (profiler_ranges_ > 0) add_range_profiler_notice();
@@ -430,6 +439,7 @@ class KinetoImporter {
       profile_.counters.push_back(c);
     }
     for (auto& in : half.op_inputs) profile_.op_inputs.push_back(std::move(in));
+    profile_.unkept_starts.insert(profile_.unkept_starts.end(), half.unkept_starts.begin(), half.unkept_starts.end());
     profile_.stats.merge(half.stats);
     profiler_ranges_ += later_ranges;
     durations_.join(std::move(later_durations), [&](RawEvent b, const EndEvent& e) { close_duration(b, e); });
@@ -627,8 +637,8 @@ class KinetoImporter {
         if (ev_.has_category && ev_.category == EventCategory::kPython && !is_duration_phase(ev_.phase)) {
           auto frame = parse_python_frame(name);  // most frames of a with_stack trace are the libraries'
           if (!frame || !is_user_python_file(frame->file)) {
-            cursor_.skip_rest_of_object();
-            return;
+            ev_.unkept = true;  // its name is not needed, its start is
+            continue;
           }
         }
         ev_.name.assign(name);
@@ -718,8 +728,11 @@ class KinetoImporter {
   void keep_event(const RawEvent& ev) {
     if (ev.category == EventCategory::kIgnored || ev.category == EventCategory::kGpuAnnotation) return;
     if (ev.category == EventCategory::kPython) {  // the user's frames only: where in their code work comes from
-      auto frame = parse_python_frame(ev.name);
-      if (!frame || !is_user_python_file(frame->file)) return;
+      auto frame = ev.unkept ? std::nullopt : parse_python_frame(ev.name);
+      if (!frame || !is_user_python_file(frame->file)) {
+        if (ev.ts) profile_.unkept_starts.push_back(*ev.ts);
+        return;
+      }
     }
     if (ev.phase != 'X') {
       profile_.stats.add(ImportStat::kNotCompleteEvent, ev.name, ev.offset);
