@@ -19,10 +19,12 @@ bool softmax_kernel(const FindingsContext& ctx, std::size_t i) {
   return named && ctx.classes[i].category != Category::kAttention;
 }
 
-// The GEMM runs batched (bmm, baddbmm) where the trace names its operator; a run file cannot say.
+// The GEMM runs batched (bmm, baddbmm, one matmul per head): where the trace names its operator, by that name;
+// without one (a run file), by its grid: cuBLAS puts the batch in gridDim.z, and a plain matmul (an MLP's, or a
+// hand-written single-head q @ k.T) has one.
 bool batched(const FindingsContext& ctx, std::size_t i) {
   std::string path = ctx.launches.operator_path(ctx.profile.gpu[i].correlation);
-  if (path.empty()) return true;
+  if (path.empty()) return ctx.profile.gpu[i].grid[2] > 1;
   return path.find("bmm") != std::string::npos;
 }
 
