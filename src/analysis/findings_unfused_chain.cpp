@@ -15,8 +15,14 @@ namespace {
 
 constexpr std::size_t kUnfusedChainKernels = 4;
 
-bool fusable(Category c) {
-  return c == Category::kElementwise || c == Category::kNorm || c == Category::kReduction || c == Category::kCopyCast;
+// A kernel a compiler already fused (Inductor's triton_*fused* kernels: torch.compile's output) is the fix, not a
+// link of a chain.
+bool fusable(const FindingsContext& ctx, std::size_t i) {
+  Category c = ctx.classes[i].category;
+  if (c != Category::kElementwise && c != Category::kNorm && c != Category::kReduction && c != Category::kCopyCast)
+    return false;
+  std::string_view n = ctx.profile.name_of(ctx.profile.gpu[i].name);
+  return !(n.starts_with("triton_") && n.find("fused") != std::string_view::npos);
 }
 
 }  // namespace
@@ -47,15 +53,16 @@ void add_unfused_chain_finding(FindingsContext& ctx) {
   };
   std::size_t start = 0;
   for (std::size_t j = 0; j <= k.size(); ++j) {
-    bool in = j < k.size() && fusable(ctx.classes[k[j]].category) &&
+    bool in = j < k.size() && fusable(ctx, k[j]) &&
               (j == start || !ctx.has_steps() || ctx.steps.activity_step[k[j]] == ctx.steps.activity_step[k[j - 1]]);
     if (!in) {
       close(start, j);
       start = j + 1;
     }
   }
-  if (chains <= 0) return;
   double steps = ctx.has_steps() ? ctx.step_count() : 1.0;
+  // Fewer chains than every other step: a one-off (weights cast once at load, a warm-up), not the step's pattern.
+  if (chains <= 0 || chains < steps / 2) return;
   f.id = "unfused_elementwise";
   f.share = ctx.judged.total_ms > 0 ? chain_ms / ctx.judged.total_ms : 0;
   f.title = format_fixed(chains / steps, 0) + " chains of " + format_fixed(kernels / chains, 1) +
