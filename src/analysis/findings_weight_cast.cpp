@@ -1,8 +1,8 @@
 // weight_cast_per_forward: a GEMM's weight cast to the compute dtype on every call (fp32 weights under
 // torch.autocast, a quantized weight dequantized before each matmul). Seen as copy/cast kernels launched inside a
 // GEMM operator (autocast casts there), or a cast operator whose result goes straight into a 2-d GEMM; in a run
-// file, a large cast kernel followed by a GEMM kernel (past up to two other casts). The fix keeps the weights in the
-// compute dtype.
+// file, a large cast kernel followed by a GEMM kernel (past up to two other casts), not right after a gather. The fix
+// keeps the weights in the compute dtype.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -78,6 +78,8 @@ void add_weight_cast_finding(FindingsContext& ctx, const std::vector<OpCall>& ca
                n.find("index") == std::string_view::npos && n.find("Index") == std::string_view::npos;
       };
       if (!plain_cast(i)) continue;
+      // Right after a gather: the gathered entries cast (activations, as a paged KV cache's), not a weight.
+      if (k > 0 && !plain_cast(kernels[k - 1]) && ctx.classes[kernels[k - 1]].category == Category::kCopyCast) continue;
       while (next < kernels.size() && next <= k + 2 && plain_cast(kernels[next])) ++next;
       if (next >= kernels.size() || ctx.classes[kernels[next]].category != Category::kGemm) continue;
       double t = activity_ms(p, i);
