@@ -124,6 +124,7 @@ void pageable_copies(Context& ctx, const CauseSum& s, double steps) {
                {"achieved_gbps", gbps},
                {"pinned_gbps", thresholds::kPinnedCopyGBps}};
   f.claim.idle_ms = s.ms / steps;
+  f.claim.changes_launches = true;  // a non_blocking copy from pinned memory: the host no longer waits for it
   push_pattern(ctx, std::move(f), saved,
                "pinned memory and non_blocking copies (the copies at " + format_fixed(thresholds::kPinnedCopyGBps, 0) +
                    " GB/s, the host never blocked)");

@@ -260,14 +260,64 @@ std::optional<HostFloor> host_launch_floor(const WhatIfInputs& in) {
   return floor;
 }
 
+double gpu_path_saving_ms(const WhatIfInputs& in, const std::vector<std::pair<std::size_t, double>>& saved) {
+  if (!in.has_steps() || saved.empty()) return 0;
+  const Profile& p = in.profile;
+  std::unordered_map<std::size_t, double> cut;  // ns less, by profile.gpu index
+  for (const auto& [i, ms] : saved) cut[i] += ms * 1e6;
+  std::vector<double> per_step(in.steps.summary.steps.size(), 0.0);
+  struct Frontier {
+    double orig = 0, now = 0;
+    bool any = false;
+  };
+  std::vector<Frontier> at(per_step.size());
+  for (std::size_t i = 0; i < p.gpu.size(); ++i) {  // by start
+    int step = in.steps.activity_step[i];
+    if (step < 0) continue;
+    Frontier& f = at[static_cast<std::size_t>(step)];
+    const GpuActivity& a = p.gpu[i];
+    double start = static_cast<double>(a.start), dur = static_cast<double>(a.duration());
+    auto c = cut.find(i);
+    double less = c == cut.end() ? 0.0 : std::min(dur, c->second);
+    double moved = start;
+    // Queued behind the work before it (it started as that ended): it starts as much earlier as that work ends.
+    if (f.any && start - f.orig <= thresholds::kQueuedGapUs * 1e3) moved = start - (f.orig - f.now);
+    f.orig = f.any ? std::max(f.orig, start + dur) : start + dur;
+    f.now = f.any ? std::max(f.now, moved + dur - less) : moved + dur - less;
+    f.any = true;
+  }
+  for (std::size_t k = 0; k < at.size(); ++k) per_step[k] = at[k].any ? (at[k].orig - at[k].now) / 1e6 : 0.0;
+  return percentile(per_step, 50);
+}
+
 void apply_host_floor(const WhatIfInputs& in, std::vector<Finding>& findings) {
   std::optional<HostFloor> floor;
   bool looked = false;
   const double now = in.step_ms_now();
   for (Finding& f : findings) {
     WhatIf& w = f.what_if;
-    if (f.claim.changes_launches || !w.step_ms_after_alone) continue;
+    if (f.claim.changes_launches) continue;
     if (!looked) floor = host_launch_floor(in), looked = true;
+    if (!floor && in.has_steps() && !f.claim.activity_ms.empty()) {
+      // No launch calls (a run file without --api): where the GPU waited for the host between the kernels, the
+      // host's launch times are the floor; a kernel made shorter lets only the work queued behind it start earlier.
+      double claimed = 0;
+      for (const auto& [i, ms] : f.claim.activity_ms) claimed += ms;
+      claimed = w.step_ms_after_alone ? now - *w.step_ms_after_alone : in.per_step(claimed);
+      double path = gpu_path_saving_ms(in, f.claim.activity_ms);
+      if (claimed > 0 && path < claimed) {
+        f.claim.max_gain_ms = path;
+        std::string step = "step " + format_duration_ms(now - path);
+        if (w.step_ms_after_alone) w.step_ms_after_alone = now - path;
+        w.description +=
+            "; but the GPU waits for the host's launches between most of these kernels, so the step "
+            "shrinks only as far as the work queued behind them: " +
+            step;
+        f.numbers.emplace_back("gpu_path_saving_ms", path);
+      }
+      continue;
+    }
+    if (!w.step_ms_after_alone) continue;
     if (!floor || *w.step_ms_after_alone >= now) continue;
     if (*w.step_ms_after_alone >= floor->ms) {
       // Above the launches alone, below the host's time under the profiler: the fix may stop at the host.

@@ -101,9 +101,15 @@ struct HostFloor {
 
 std::optional<HostFloor> host_launch_floor(const WhatIfInputs& in);
 
-// Every projection stops at the host's floor: a finding whose fix leaves the host's launches as they are
-// (FindingClaim::changes_launches false) and projects the step below the floor is projected at the floor, its
-// claim capped (FindingClaim::max_gain_ms), and its what-if says so. Run once, after every finding is added.
+// Every projection stops at the host's floor (without launch calls, at the GPU timeline's: gpu_path_saving_ms): a
+// finding whose fix leaves the host's launches as they are (FindingClaim::changes_launches false) and projects the step
+// below the floor is projected at the floor, its claim capped (FindingClaim::max_gain_ms), and its what-if says so. Run
+// once, after every finding is added. Without launch calls the floor is read from the GPU's timeline: an activity that
+// started more than kQueuedGapUs after the work before it ended was launched late by the host and starts no earlier
+// when that work shrinks; one queued behind it starts as much earlier. The median over the steps of how much earlier
+// the step's work then ends, with `saved` (profile.gpu index -> ms less over the trace) taken off.
+double gpu_path_saving_ms(const WhatIfInputs& in, const std::vector<std::pair<std::size_t, double>>& saved);
+
 void apply_host_floor(const WhatIfInputs& in, std::vector<Finding>& findings);
 
 }  // namespace cuprobe

@@ -32,6 +32,11 @@ inline constexpr double kLaunchGapUs = 20.0;
 // 2-7 us per recorded event; 2 is the low end, so that the estimate errs towards the traced step.
 inline constexpr double kProfilerHostUsPerEvent = 2.0;
 
+// The what-ifs of run files without launch calls: an activity that starts within this of the end of the work before
+// it was queued behind that work (back-to-back kernels on the H200 start 1-2 us apart); later, the host launched it
+// late (findings_what_if.h, gpu_path_saving_ms).
+inline constexpr double kQueuedGapUs = 4.0;
+
 // communication_dominant: collectives take this share of GPU time.
 inline constexpr double kCommunicationMedium = 0.25;
 
