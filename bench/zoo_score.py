@@ -282,17 +282,18 @@ def main():
     print_table(rows, sys.stdout)
     sys.stdout.write("\n")
     totals(rows, sys.stdout)
-    if args.verdicts_out:
-        with open(args.verdicts_out, "w") as f:
-            json.dump(verdicts, f, indent=1, sort_keys=True)
-            f.write("\n")
-    if args.check:
+    lost = []
+    if args.check:  # before --verdicts-out, which may name the same file
         lost, gained = check(verdicts, args.check)
         for l in lost:
             print("REGRESSED " + l)
         print("%d verdicts regressed, %d improved on the kept ones" % (len(lost), gained))
-        if lost:
-            sys.exit(1)
+    if args.verdicts_out:
+        with open(args.verdicts_out, "w") as f:
+            json.dump(verdicts, f, indent=1, sort_keys=True)
+            f.write("\n")
+    if lost:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -107,8 +107,8 @@ std::string unprofiled_note(const ProfilerCost& cost, double share, double now) 
   if (!cost.any()) return "";
   return "; without torch.profiler's own host work (about " + format_fixed(thresholds::kProfilerHostUsPerEvent, 0) +
          " us for each of the " + format_fixed(cost.events_per_step, 0) + " events it records per step) the step " +
-         "would take about " + format_duration_ms(cost.step_ms_unprofiled) + ", of which this saves " +
-         format_percent(share) + ": " + format_duration_ms(now * (1 - share)) + " of the traced step";
+         "would take about " + format_duration_ms(cost.step_ms_unprofiled) + ", and this saves " +
+         format_percent(share) + " of it (on this trace's step: " + format_duration_ms(now * (1 - share)) + ")";
 }
 
 void gpu_idle(Context& ctx, const HostCalls& calls, const ProfilerCost& cost) {
