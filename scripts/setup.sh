@@ -16,6 +16,7 @@ targets=("${@:2}")
 # What building cuprobe needs.
 packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           nlohmann-json3-dev libfmt-dev libcli11-dev
+          libnghttp2-dev  # HTTP/2 for the kubelet's gRPC call (net/grpc_unary_call.cpp)
           libisal-dev  # gzip inflate at 3x zlib's speed (optional to the build: zlib without it)
           ccache)      # the compiler launcher (CMakeLists.txt): CI and every clone rebuild from its cache
 # What the tests need besides (installed by the test command, never by the example).

@@ -1,22 +1,26 @@
 #include "net/grpc_unary_call.h"
 
 #include <fcntl.h>
+#include <nghttp2/nghttp2.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <new>
+#include <utility>
+#include <vector>
 
 #include "common/clock.h"
 #include "common/errno_text.h"
 #include "common/error.h"
 #include "common/utf8.h"
 #include "net/fd_wait.h"
-#include "net/http2_client_stream.h"
 #include "net/http_url.h"
 
 namespace cuprobe {
@@ -58,10 +62,171 @@ void send_all(int fd, std::string_view data, std::int64_t deadline) {
   }
 }
 
-// Reads until the stream ends; the exchange answers acks and window updates as it goes.
-void exchange(int fd, H2ClientStream& h2, std::int64_t deadline, std::int64_t timeout_ms) {
-  std::array<char, 16384> buf;
-  while (!h2.done()) {
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+constexpr std::int32_t kNoStream = -1;
+constexpr std::size_t kMaxHeaderList = 64 * 1024;  // each header block, names and values together
+
+// What nghttp2's callbacks gather for the one stream, and the first reason to give up.
+struct Exchange {
+  std::int32_t stream = kNoStream;
+  std::string request;  // the framed message, sent as the request's DATA
+  std::size_t sent = 0;
+  std::size_t max_body = 0;
+  Headers headers, trailers;
+  std::size_t header_bytes = 0;
+  int blocks = 0;
+  std::string body;
+  bool done = false;
+  std::string error;
+};
+
+const std::string* find_header(const Headers& fields, std::string_view name) {
+  for (const auto& [n, v] : fields) {
+    if (n == name) return &v;
+  }
+  return nullptr;
+}
+
+int fail(Exchange& x, std::string why) {
+  if (x.error.empty()) x.error = std::move(why);
+  return NGHTTP2_ERR_CALLBACK_FAILURE;
+}
+
+ssize_t read_request(nghttp2_session*, std::int32_t, std::uint8_t* buf, std::size_t length, std::uint32_t* flags,
+                     nghttp2_data_source*, void* user) {
+  auto& x = *static_cast<Exchange*>(user);
+  std::size_t n = std::min(length, x.request.size() - x.sent);
+  std::memcpy(buf, x.request.data() + x.sent, n);
+  x.sent += n;
+  if (x.sent == x.request.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
+  return static_cast<ssize_t>(n);
+}
+
+int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+  auto& x = *static_cast<Exchange*>(user);
+  if (frame->hd.stream_id != x.stream) return 0;
+  if (++x.blocks > 2) return fail(x, "HTTP/2: a third header block on the stream");
+  x.header_bytes = 0;
+  return 0;
+}
+
+int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name, std::size_t namelen,
+              const std::uint8_t* value, std::size_t valuelen, std::uint8_t, void* user) {
+  auto& x = *static_cast<Exchange*>(user);
+  if (frame->hd.stream_id != x.stream) return 0;
+  x.header_bytes += namelen + valuelen + 32;  // RFC 7541's entry size
+  if (x.header_bytes > kMaxHeaderList) return fail(x, "HTTP/2: header block too large");
+  (x.blocks == 1 ? x.headers : x.trailers)
+      .emplace_back(std::string(reinterpret_cast<const char*>(name), namelen),
+                    std::string(reinterpret_cast<const char*>(value), valuelen));
+  return 0;
+}
+
+int on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t stream, const std::uint8_t* data, std::size_t len,
+                  void* user) {
+  auto& x = *static_cast<Exchange*>(user);
+  if (stream != x.stream) return 0;
+  if (x.body.size() + len > x.max_body) {
+    return fail(x, "HTTP/2: response body larger than " + std::to_string(x.max_body) + " bytes");
+  }
+  x.body.append(reinterpret_cast<const char*>(data), len);
+  return 0;
+}
+
+int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+  auto& x = *static_cast<Exchange*>(user);
+  if (frame->hd.type == NGHTTP2_PUSH_PROMISE) return fail(x, "HTTP/2: PUSH_PROMISE though push is disabled");
+  if (frame->hd.type == NGHTTP2_GOAWAY && (frame->goaway.last_stream_id < x.stream || frame->goaway.error_code != 0)) {
+    std::string debug(reinterpret_cast<const char*>(frame->goaway.opaque_data),
+                      std::min<std::size_t>(frame->goaway.opaque_data_len, 200));
+    return fail(x, "HTTP/2: the peer closed the connection (GOAWAY, error code " +
+                       std::to_string(frame->goaway.error_code) +
+                       (debug.empty() ? "" : ": " + printable_one_line(debug)) + ")");
+  }
+  // The trailers, or a response of one header block, end the stream (on_stream_close follows).
+  return 0;
+}
+
+int on_stream_close(nghttp2_session*, std::int32_t stream, std::uint32_t error_code, void* user) {
+  auto& x = *static_cast<Exchange*>(user);
+  if (stream != x.stream) return 0;
+  if (error_code != NGHTTP2_NO_ERROR) {
+    fail(x, "HTTP/2: the stream was reset (error code " + std::to_string(error_code) + ", " +
+                nghttp2_http2_strerror(error_code) + ")");
+  }
+  x.done = true;
+  return 0;
+}
+
+// nghttp2's reason for a connection or stream error it found in what the peer sent.
+int on_error(nghttp2_session*, int, const char* msg, std::size_t len, void* user) {
+  auto& x = *static_cast<Exchange*>(user);
+  if (x.error.empty()) x.error = "HTTP/2: " + printable_one_line(std::string_view(msg, len), 200);
+  return 0;
+}
+
+struct Session {
+  nghttp2_session* s = nullptr;
+  ~Session() {
+    if (s) nghttp2_session_del(s);
+  }
+};
+
+// The client session: no push, bounded header lists, the request on stream 1.
+void open_session(Session& session, Exchange& x, const GrpcCall& call) {
+  nghttp2_session_callbacks* cb = nullptr;
+  if (nghttp2_session_callbacks_new(&cb) != 0) throw std::bad_alloc();
+  nghttp2_session_callbacks_set_on_begin_headers_callback(cb, on_begin_headers);
+  nghttp2_session_callbacks_set_on_header_callback(cb, on_header);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cb, on_data_chunk);
+  nghttp2_session_callbacks_set_on_frame_recv_callback(cb, on_frame_recv);
+  nghttp2_session_callbacks_set_on_stream_close_callback(cb, on_stream_close);
+  nghttp2_session_callbacks_set_error_callback2(cb, on_error);
+  int rc = nghttp2_session_client_new(&session.s, cb, &x);
+  nghttp2_session_callbacks_del(cb);
+  if (rc != 0) throw std::bad_alloc();
+  const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+                                             {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, kMaxHeaderList}};
+  if (nghttp2_submit_settings(session.s, NGHTTP2_FLAG_NONE, settings, 2) != 0) throw Error("HTTP/2: SETTINGS");
+  // The server is told a second more than our deadline: ours decides (one message, no race
+  // with the server's own DEADLINE_EXCEEDED), the server still gives up on its own soon after.
+  const std::string timeout = std::to_string(call.timeout_ms + 1000) + "m";
+  const std::pair<std::string_view, std::string_view> fields[] = {{":method", "POST"},
+                                                                  {":scheme", "http"},
+                                                                  {":path", call.method},
+                                                                  {":authority", "localhost"},
+                                                                  {"content-type", "application/grpc"},
+                                                                  {"te", "trailers"},
+                                                                  {"grpc-timeout", timeout},
+                                                                  {"user-agent", "cuprobe"}};
+  std::vector<nghttp2_nv> nva;
+  for (const auto& [n, v] : fields) {
+    nva.push_back({const_cast<std::uint8_t*>(reinterpret_cast<const std::uint8_t*>(n.data())),
+                   const_cast<std::uint8_t*>(reinterpret_cast<const std::uint8_t*>(v.data())), n.size(), v.size(),
+                   NGHTTP2_NV_FLAG_NONE});
+  }
+  nghttp2_data_provider body{};
+  body.read_callback = read_request;
+  x.stream = nghttp2_submit_request(session.s, nullptr, nva.data(), nva.size(), &body, nullptr);
+  if (x.stream < 0) throw Error(std::string("HTTP/2: ") + nghttp2_strerror(x.stream));
+}
+
+// Sends what the session has queued (the request, acks, window updates), then reads until the
+// stream ends.
+void exchange(int fd, nghttp2_session* s, Exchange& x, std::int64_t deadline, std::int64_t timeout_ms) {
+  std::array<std::uint8_t, 16384> buf;
+  while (true) {
+    while (true) {
+      const std::uint8_t* out = nullptr;
+      auto n = nghttp2_session_mem_send(s, &out);
+      if (n < 0) throw Error(std::string("HTTP/2: ") + nghttp2_strerror(static_cast<int>(n)));
+      if (n == 0) break;
+      send_all(fd, std::string_view(reinterpret_cast<const char*>(out), static_cast<std::size_t>(n)), deadline);
+    }
+    if (!x.error.empty()) throw Error(x.error);
+    if (x.done) return;
+    if (!nghttp2_session_want_read(s)) throw Error("HTTP/2: the connection ended before the response");
     if (!wait_for_fd(fd, POLLIN, deadline)) {
       throw Error("no answer within " + std::to_string(timeout_ms) + " ms");
     }
@@ -69,16 +234,19 @@ void exchange(int fd, H2ClientStream& h2, std::int64_t deadline, std::int64_t ti
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
     if (n < 0) throw Error("recv: " + errno_text(errno));
     if (n == 0) throw Error("the connection closed before the response ended");
-    std::string reply = h2.receive(std::string_view(buf.data(), static_cast<std::size_t>(n)));
-    if (!reply.empty()) send_all(fd, reply, deadline);
+    auto used = nghttp2_session_mem_recv(s, buf.data(), static_cast<std::size_t>(n));
+    if (!x.error.empty()) throw Error(x.error);
+    if (used < 0) throw Error(std::string("HTTP/2: ") + nghttp2_strerror(static_cast<int>(used)));
   }
 }
 
-void check_status(const H2ClientStream& h2) {
-  const std::string* http = h2_header(h2.headers(), ":status");
+void check_status(const Exchange& x) {
+  // A response of one header block (trailers-only) carries the status with the headers.
+  const Headers& trailers = x.blocks == 1 ? x.headers : x.trailers;
+  const std::string* http = find_header(x.headers, ":status");
   if (!http) throw Error("response without :status");
   if (*http != "200") throw Error("HTTP status " + printable_one_line(*http, 64));
-  const std::string* status = h2_header(h2.trailers(), "grpc-status");
+  const std::string* status = find_header(trailers, "grpc-status");
   if (!status) throw Error("response without grpc-status");
   if (*status == "0") return;
   int code = -1;
@@ -86,7 +254,7 @@ void check_status(const H2ClientStream& h2) {
     code = std::stoi(*status);
   } catch (const std::exception&) {
   }
-  const std::string* message = h2_header(h2.trailers(), "grpc-message");
+  const std::string* message = find_header(trailers, "grpc-message");
   std::string text = message ? printable_one_line(percent_decode(*message)) : "";
   if (text.size() > 300) text = text.substr(0, 300) + "...";
   throw Error("grpc-status " + printable_one_line(*status, 64) + " " + grpc_status_name(code) +
@@ -130,25 +298,14 @@ std::string grpc_unary_call(const GrpcCall& call, std::string_view request) {
   try {
     Fd s;
     connect_unix(s, call.socket_path, deadline);
-    H2Limits limits;
-    limits.max_body = call.max_message + 5;
-    H2ClientStream h2(limits);
-    send_all(s.fd,
-             h2.start({{":method", "POST"},
-                       {":scheme", "http"},
-                       {":path", call.method},
-                       {":authority", "localhost"},
-                       {"content-type", "application/grpc"},
-                       {"te", "trailers"},
-                       // The server is told a second more than our deadline: ours decides (one message, no race
-                       // with the server's own DEADLINE_EXCEEDED), the server still gives up on its own soon after.
-                       {"grpc-timeout", std::to_string(call.timeout_ms + 1000) + "m"},
-                       {"user-agent", "cuprobe"}},
-                      grpc_frame(request)),
-             deadline);
-    exchange(s.fd, h2, deadline, call.timeout_ms);
-    check_status(h2);
-    return grpc_unframe(h2.body(), call.max_message);
+    Exchange x;
+    x.request = grpc_frame(request);
+    x.max_body = call.max_message + 5;
+    Session session;
+    open_session(session, x, call);
+    exchange(s.fd, session.s, x, deadline, call.timeout_ms);
+    check_status(x);
+    return grpc_unframe(x.body, call.max_message);
   } catch (const Error& e) {
     throw Error(printable_one_line(call.socket_path) + ": " + call.method + ": " + e.what());
   }
