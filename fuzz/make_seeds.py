@@ -129,20 +129,8 @@ HTTP_REQUESTS = {
 }
 
 
-def h2_frame(kind, flags, stream, payload):
-    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
-
-
-def hpack_literal(name, value):
-    return b"\x00" + bytes([len(name)]) + name + bytes([len(value)]) + value
-
-
 _POD = b"\x0a\x20\x0a\x03pod\x12\x02ns\x1a\x15\x0a\x01c\x12\x10\x0a\x0envidia.com/gpu"
 _GRPC_BODY = b"\x00" + struct.pack(">I", len(_POD)) + _POD
-GRPC_RESPONSE = (h2_frame(4, 0, 0, b"\x00\x03\x00\x00\x00\x64") + h2_frame(6, 0, 0, b"12345678") +
-                 h2_frame(1, 4, 1, hpack_literal(b"content-type", b"application/grpc") + b"\x88") +
-                 h2_frame(0, 8, 1, b"\x02" + _GRPC_BODY + b"\0\0") +
-                 h2_frame(1, 5, 1, hpack_literal(b"grpc-status", b"0") + b"\x40\x82\x94\xe7\x03\x62\x61\x72"))
 
 
 def stream_seeds():
@@ -154,10 +142,9 @@ def stream_seeds():
     for name, request in HTTP_REQUESTS.items():
         # Byte 0 'x' (bit 0 clear): the server's 16 KiB head cap; byte 1: the piece size.
         write("http_request", name, b"x\x05" + request)
-    # Byte 0: the piece size; then a kubelet's answer: SETTINGS, PING, the response headers
-    # (one literal, one indexed :status 200), padded DATA with one gRPC message (a
-    # ListPodResourcesResponse), trailers with a Huffman-coded value.
-    write("grpc_response", "pod_resources", b"\x07" + GRPC_RESPONSE)
+    # A kubelet's response body (nghttp2 reads the HTTP/2 around it): one gRPC message, a
+    # ListPodResourcesResponse.
+    write("grpc_response", "pod_resources", _GRPC_BODY)
 
 
 if __name__ == "__main__":

@@ -78,6 +78,7 @@ struct Exchange {
   int blocks = 0;
   std::string body;
   bool done = false;
+  bool out_of_memory = false;
   std::string error;
 };
 
@@ -93,6 +94,19 @@ int fail(Exchange& x, std::string why) {
   return NGHTTP2_ERR_CALLBACK_FAILURE;
 }
 
+// Runs a callback's body; an exception never crosses nghttp2's C frames: running out of
+// memory is remembered and thrown again once nghttp2 has returned.
+template <typename Body>
+int guarded(void* user, Body body) {
+  auto& x = *static_cast<Exchange*>(user);
+  try {
+    return body(x);
+  } catch (const std::bad_alloc&) {
+    x.out_of_memory = true;
+    return NGHTTP2_ERR_CALLBACK_FAILURE;
+  }
+}
+
 ssize_t read_request(nghttp2_session*, std::int32_t, std::uint8_t* buf, std::size_t length, std::uint32_t* flags,
                      nghttp2_data_source*, void* user) {
   auto& x = *static_cast<Exchange*>(user);
@@ -104,66 +118,86 @@ ssize_t read_request(nghttp2_session*, std::int32_t, std::uint8_t* buf, std::siz
 }
 
 int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user) {
-  auto& x = *static_cast<Exchange*>(user);
-  if (frame->hd.stream_id != x.stream) return 0;
-  if (++x.blocks > 2) return fail(x, "HTTP/2: a third header block on the stream");
-  x.header_bytes = 0;
-  return 0;
+  return guarded(user, [&](Exchange& x) {
+    if (frame->hd.type != NGHTTP2_HEADERS || frame->hd.stream_id != x.stream) return 0;  // not a PUSH_PROMISE's
+    if (++x.blocks > 2) return fail(x, "HTTP/2: a third header block on the stream");
+    x.header_bytes = 0;
+    return 0;
+  });
 }
 
 int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name, std::size_t namelen,
               const std::uint8_t* value, std::size_t valuelen, std::uint8_t, void* user) {
-  auto& x = *static_cast<Exchange*>(user);
-  if (frame->hd.stream_id != x.stream) return 0;
-  x.header_bytes += namelen + valuelen + 32;  // RFC 7541's entry size
-  if (x.header_bytes > kMaxHeaderList) return fail(x, "HTTP/2: header block too large");
-  (x.blocks == 1 ? x.headers : x.trailers)
-      .emplace_back(std::string(reinterpret_cast<const char*>(name), namelen),
-                    std::string(reinterpret_cast<const char*>(value), valuelen));
-  return 0;
+  return guarded(user, [&](Exchange& x) {
+    if (frame->hd.type != NGHTTP2_HEADERS || frame->hd.stream_id != x.stream) return 0;
+    x.header_bytes += namelen + valuelen + 32;  // RFC 7541's entry size
+    if (x.header_bytes > kMaxHeaderList) return fail(x, "HTTP/2: header block too large");
+    (x.blocks == 1 ? x.headers : x.trailers)
+        .emplace_back(std::string(reinterpret_cast<const char*>(name), namelen),
+                      std::string(reinterpret_cast<const char*>(value), valuelen));
+    return 0;
+  });
 }
 
 int on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t stream, const std::uint8_t* data, std::size_t len,
                   void* user) {
-  auto& x = *static_cast<Exchange*>(user);
-  if (stream != x.stream) return 0;
-  if (x.body.size() + len > x.max_body) {
-    return fail(x, "HTTP/2: response body larger than " + std::to_string(x.max_body) + " bytes");
-  }
-  x.body.append(reinterpret_cast<const char*>(data), len);
-  return 0;
+  return guarded(user, [&](Exchange& x) {
+    if (stream != x.stream) return 0;
+    if (x.body.size() + len > x.max_body) {
+      return fail(x, "HTTP/2: response body larger than " + std::to_string(x.max_body) + " bytes");
+    }
+    x.body.append(reinterpret_cast<const char*>(data), len);
+    return 0;
+  });
 }
 
 int on_frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user) {
-  auto& x = *static_cast<Exchange*>(user);
-  if (frame->hd.type == NGHTTP2_PUSH_PROMISE) return fail(x, "HTTP/2: PUSH_PROMISE though push is disabled");
-  if (frame->hd.type == NGHTTP2_GOAWAY && (frame->goaway.last_stream_id < x.stream || frame->goaway.error_code != 0)) {
-    std::string debug(reinterpret_cast<const char*>(frame->goaway.opaque_data),
-                      std::min<std::size_t>(frame->goaway.opaque_data_len, 200));
-    return fail(x, "HTTP/2: the peer closed the connection (GOAWAY, error code " +
-                       std::to_string(frame->goaway.error_code) +
-                       (debug.empty() ? "" : ": " + printable_one_line(debug)) + ")");
-  }
-  // The trailers, or a response of one header block, end the stream (on_stream_close follows).
-  return 0;
+  return guarded(user, [&](Exchange& x) {
+    if (frame->hd.type == NGHTTP2_GOAWAY &&
+        (frame->goaway.last_stream_id < x.stream || frame->goaway.error_code != 0)) {
+      std::string debug(reinterpret_cast<const char*>(frame->goaway.opaque_data),
+                        std::min<std::size_t>(frame->goaway.opaque_data_len, 200));
+      return fail(x, "HTTP/2: the peer closed the connection (GOAWAY, error code " +
+                         std::to_string(frame->goaway.error_code) +
+                         (debug.empty() ? "" : ": " + printable_one_line(debug)) + ")");
+    }
+    // The trailers, or a response of one header block, end the stream (on_stream_close follows).
+    return 0;
+  });
 }
 
 int on_stream_close(nghttp2_session*, std::int32_t stream, std::uint32_t error_code, void* user) {
-  auto& x = *static_cast<Exchange*>(user);
-  if (stream != x.stream) return 0;
-  if (error_code != NGHTTP2_NO_ERROR) {
-    fail(x, "HTTP/2: the stream was reset (error code " + std::to_string(error_code) + ", " +
-                nghttp2_http2_strerror(error_code) + ")");
-  }
-  x.done = true;
-  return 0;
+  return guarded(user, [&](Exchange& x) {
+    if (stream != x.stream) return 0;
+    if (error_code != NGHTTP2_NO_ERROR) {
+      fail(x, "HTTP/2: the stream was reset (error code " + std::to_string(error_code) + ", " +
+                  nghttp2_http2_strerror(error_code) + ")");
+    }
+    x.done = true;
+    return 0;
+  });
 }
 
 // nghttp2's reason for a connection or stream error it found in what the peer sent.
 int on_error(nghttp2_session*, int, const char* msg, std::size_t len, void* user) {
-  auto& x = *static_cast<Exchange*>(user);
-  if (x.error.empty()) x.error = "HTTP/2: " + printable_one_line(std::string_view(msg, len), 200);
-  return 0;
+  return guarded(user, [&](Exchange& x) {
+    if (x.error.empty()) x.error = "HTTP/2: " + printable_one_line(std::string_view(msg, len), 200);
+    return 0;
+  });
+}
+
+// nghttp2 answers a protocol error it found with GOAWAY (the connection) or RST_STREAM (the
+// stream); either ends the call.
+int on_frame_send(nghttp2_session*, const nghttp2_frame* frame, void* user) {
+  return guarded(user, [&](Exchange& x) {
+    std::uint32_t code = NGHTTP2_NO_ERROR;
+    if (frame->hd.type == NGHTTP2_GOAWAY) code = frame->goaway.error_code;
+    if (frame->hd.type == NGHTTP2_RST_STREAM && frame->hd.stream_id == x.stream) code = frame->rst_stream.error_code;
+    if (code != NGHTTP2_NO_ERROR && x.error.empty()) {
+      x.error = std::string("HTTP/2: the peer broke the protocol (") + nghttp2_http2_strerror(code) + ")";
+    }
+    return 0;
+  });
 }
 
 struct Session {
@@ -183,7 +217,15 @@ void open_session(Session& session, Exchange& x, const GrpcCall& call) {
   nghttp2_session_callbacks_set_on_frame_recv_callback(cb, on_frame_recv);
   nghttp2_session_callbacks_set_on_stream_close_callback(cb, on_stream_close);
   nghttp2_session_callbacks_set_error_callback2(cb, on_error);
-  int rc = nghttp2_session_client_new(&session.s, cb, &x);
+  nghttp2_session_callbacks_set_on_frame_send_callback(cb, on_frame_send);
+  nghttp2_option* option = nullptr;
+  if (nghttp2_option_new(&option) != 0) {
+    nghttp2_session_callbacks_del(cb);
+    throw std::bad_alloc();
+  }
+  nghttp2_option_set_max_reserved_remote_streams(option, 0);  // a pushed stream is refused at once
+  int rc = nghttp2_session_client_new2(&session.s, cb, &x, option);
+  nghttp2_option_del(option);
   nghttp2_session_callbacks_del(cb);
   if (rc != 0) throw std::bad_alloc();
   const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
@@ -220,10 +262,12 @@ void exchange(int fd, nghttp2_session* s, Exchange& x, std::int64_t deadline, st
     while (true) {
       const std::uint8_t* out = nullptr;
       auto n = nghttp2_session_mem_send(s, &out);
+      if (n < 0 && x.out_of_memory) throw std::bad_alloc();
       if (n < 0) throw Error(std::string("HTTP/2: ") + nghttp2_strerror(static_cast<int>(n)));
       if (n == 0) break;
       send_all(fd, std::string_view(reinterpret_cast<const char*>(out), static_cast<std::size_t>(n)), deadline);
     }
+    if (x.out_of_memory) throw std::bad_alloc();
     if (!x.error.empty()) throw Error(x.error);
     if (x.done) return;
     if (!nghttp2_session_want_read(s)) throw Error("HTTP/2: the connection ended before the response");
@@ -235,6 +279,7 @@ void exchange(int fd, nghttp2_session* s, Exchange& x, std::int64_t deadline, st
     if (n < 0) throw Error("recv: " + errno_text(errno));
     if (n == 0) throw Error("the connection closed before the response ended");
     auto used = nghttp2_session_mem_recv(s, buf.data(), static_cast<std::size_t>(n));
+    if (x.out_of_memory) throw std::bad_alloc();
     if (!x.error.empty()) throw Error(x.error);
     if (used < 0) throw Error(std::string("HTTP/2: ") + nghttp2_strerror(static_cast<int>(used)));
   }
