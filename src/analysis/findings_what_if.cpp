@@ -6,18 +6,13 @@
 #include <unordered_map>
 
 #include "analysis/launch_context.h"
+#include "analysis/op_work.h"
 #include "analysis/thresholds.h"
 #include "common/percentile.h"
 #include "common/units.h"
 
 namespace cuprobe {
 namespace {
-
-double numel(const std::vector<std::int64_t>& d) {
-  double n = 1;
-  for (auto v : d) n *= static_cast<double>(std::max<std::int64_t>(v, 0));
-  return n;
-}
 
 bool is_matmul(Category c) {
   return c == Category::kGemm || c == Category::kAttention || c == Category::kMoe || c == Category::kConv;

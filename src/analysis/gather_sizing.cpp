@@ -3,14 +3,10 @@
 #include <algorithm>
 #include <charconv>
 
+#include "analysis/op_work.h"
+
 namespace cuprobe {
 namespace {
-
-double numel(const std::vector<std::int64_t>& d) {
-  double n = 1;
-  for (auto v : d) n *= static_cast<double>(std::max<std::int64_t>(v, 0));
-  return n;
-}
 
 // The first two integer template arguments after `prefix<` in a demangled name: "<128, 4, ...>" -> 128, 4.
 bool two_template_ints(std::string_view name, std::string_view prefix, long& a, long& b) {

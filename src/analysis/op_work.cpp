@@ -10,12 +10,6 @@ namespace {
 
 using Dims = std::vector<std::int64_t>;
 
-double numel(const Dims& d) {
-  double n = 1;
-  for (auto v : d) n *= static_cast<double>(std::max<std::int64_t>(v, 0));
-  return n;
-}
-
 struct DtypeInfo {
   std::string_view torch_name;
   int bytes;
@@ -433,6 +427,12 @@ std::optional<OpWork> op_work(std::string_view op_name, const OpInputs& inputs) 
   if (in(name, {"copy_", "_to_copy", "clone"})) return copy_work(name, inputs);
   if (in(name, {"embedding", "index_select", "index", "gather", "take"})) return gather_work(name, inputs);
   return streaming_work(name, inputs);
+}
+
+double numel(const std::vector<std::int64_t>& dims) {
+  double n = 1;
+  for (auto v : dims) n *= static_cast<double>(std::max<std::int64_t>(v, 0));
+  return n;
 }
 
 }  // namespace cuprobe

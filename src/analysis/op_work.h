@@ -42,4 +42,8 @@ std::optional<OpWork> op_work(std::string_view op_name, const OpInputs& inputs);
 // broadcast) is read once, not once per index. Without strides (or of another rank), every element.
 double storage_elements(const std::vector<std::int64_t>& dims, const std::vector<std::int64_t>& strides);
 
+// A tensor's element count from its dims (a negative dim counts as 0), as a double:
+// big shapes overflow no integer.
+double numel(const std::vector<std::int64_t>& dims);
+
 }  // namespace cuprobe

@@ -34,7 +34,7 @@ struct BenchFlags {
   SamplingFlags sampling;
   bool no_ignore_eos = false, ignore_eos = false, no_stream_options = false;
   bool disable_tqdm = false, disable_stream = false, apply_chat_template = false;
-  WorkloadFlags workload;
+  WorkloadSpec workload;
   HttpClientFlags client;
   // arrivals and the run's bounds
   int concurrency = -1;  // -1: not given

@@ -206,9 +206,9 @@ nlohmann::json sampling_json(const SamplingFlags& s) {
 // The workload flags with the peers' meanings applied: vLLM's general --input-len and
 // --output-len map to every dataset's own; SGLang's range rule and output length
 // where SGLang's rules apply.
-WorkloadFlags peer_workload_flags(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
+WorkloadSpec peer_workload_flags(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   const Peer peer = p.peer;
-  WorkloadFlags w = f.workload;
+  WorkloadSpec w = f.workload;
   // A peer's line without --dataset-name gets vLLM's default workload, random (SGLang's
   // default, ShareGPT downloaded from the Hub, is not offered offline).
   if (w.dataset_name.empty() && f.dataset.empty() && (!f.backend.empty() || f.url.empty())) {
@@ -272,7 +272,7 @@ void plan_requests(const BenchFlags& f, const CLI::App& app, BenchPlan& p) {
   if (!f.workload.dataset_name.empty() && !f.dataset.empty()) {
     throw Error("--dataset is --dataset-name jsonl --dataset-path FILE; give one of them", kExitUsage);
   }
-  const WorkloadFlags workload = peer_workload_flags(f, app, p);
+  const WorkloadSpec workload = peer_workload_flags(f, app, p);
   check_workload_flags_used(app, workload);
   const LoadOptions& opt = p.load;
   p.workload = plan_workload(workload, opt.requests, f.output_len, f.seed);  // the warm-up sends the first prompt

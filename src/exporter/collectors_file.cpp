@@ -10,8 +10,6 @@
 namespace cuprobe {
 namespace {
 
-constexpr std::string_view kDriverVersion = "DCGM_FI_DRIVER_VERSION";
-
 std::string trim(std::string_view s) {
   auto b = s.find_first_not_of(" \t\r");
   if (b == std::string_view::npos) return "";
@@ -79,7 +77,7 @@ std::vector<std::string> unknown_fields(const CollectorsFile& file) {
   std::vector<std::string> unknown;
   for (const auto& f : file.fields) {
     bool label = f.type == "label";
-    if ((label && f.name == kDriverVersion) || (!label && served_series(f.name))) continue;
+    if ((label && f.name == kDriverVersionLabel) || (!label && served_series(f.name))) continue;
     unknown.push_back(f.name);
   }
   return unknown;

@@ -33,13 +33,16 @@ CollectorsFile read_collectors_file(const std::string& path);
 // The fields cuprobe does not serve (not a DCGM series of the table, nor a label it writes).
 std::vector<std::string> unknown_fields(const CollectorsFile& file);
 
+// dcgm-exporter's label of the driver version (a label of every series, not a series).
+inline constexpr char kDriverVersionLabel[] = "DCGM_FI_DRIVER_VERSION";
+
 // Which DCGM-named series and labels a page carries: all of them without a file.
 class SeriesSelection {
  public:
   SeriesSelection() = default;  // everything
   explicit SeriesSelection(const CollectorsFile& file);
   bool wants(std::string_view series) const;  // cuprobe_* always
-  bool driver_version_label() const { return all_ || names_.count("DCGM_FI_DRIVER_VERSION") != 0; }
+  bool driver_version_label() const { return all_ || names_.count(kDriverVersionLabel) != 0; }
 
  private:
   bool all_ = true;

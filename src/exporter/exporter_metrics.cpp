@@ -9,6 +9,7 @@
 #include "collect/counters/counter_columns.h"
 #include "collect/device/nvml.h"
 #include "common/prometheus_text.h"
+#include "exporter/collectors_file.h"
 #include "exporter/xid_messages.h"
 #include "report/sample_format.h"
 
@@ -72,7 +73,7 @@ std::string gpu_labels(const GpuLabels& g, const ExporterSnapshot& s) {
                     label("pci_bus_id", g.pci_bus_id) + "," + label("device", g.device) + "," +
                     label("modelName", g.model) + "," + label("Hostname", s.hostname);
   if (!s.driver_version.empty() && (!s.selection || s.selection->driver_version_label())) {
-    out += "," + label("DCGM_FI_DRIVER_VERSION", s.driver_version);
+    out += "," + label(kDriverVersionLabel, s.driver_version);
   }
   return out;
 }

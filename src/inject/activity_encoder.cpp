@@ -105,59 +105,13 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out, con
       ++records_;
       break;
     }
-    case CUPTI_ACTIVITY_KIND_MARKER: {
-      const auto* m = reinterpret_cast<const CUpti_ActivityMarker2*>(record);
-      std::int64_t tid = m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? m->objectId.pt.threadId : -1;
-      if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
-        open_markers_[m->id] = {static_cast<std::int64_t>(m->timestamp), tid,
-                                intern(m->name, wire::StringKind::kRangeName, out)};
-      } else if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
-        auto it = open_markers_.find(m->id);
-        if (it == open_markers_.end()) break;
-        wire::Range w{};
-        w.start = it->second.start;
-        w.end = static_cast<std::int64_t>(m->timestamp);
-        w.tid = it->second.tid;
-        w.correlation = -1;
-        w.name_id = it->second.name_id;
-        w.kind = static_cast<std::uint16_t>(RangeKind::kNvtx);
-        open_markers_.erase(it);
-        wire::append_frame(out, wire::Type::kRange, w);
-        ++records_;
-      } else if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
-        wire::Range w{};
-        w.start = w.end = static_cast<std::int64_t>(m->timestamp);
-        w.tid = tid;
-        w.correlation = -1;
-        w.name_id = intern(m->name, wire::StringKind::kRangeName, out);
-        w.kind = static_cast<std::uint16_t>(RangeKind::kNvtx);
-        wire::append_frame(out, wire::Type::kRange, w);
-        ++records_;
-      }
+    case CUPTI_ACTIVITY_KIND_MARKER:
+      encode_marker(reinterpret_cast<const CUpti_ActivityMarker2*>(record), out);
       break;
-    }
     case CUPTI_ACTIVITY_KIND_RUNTIME:
-    case CUPTI_ACTIVITY_KIND_DRIVER: {
-      const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(record);
-      bool runtime = record->kind == CUPTI_ACTIVITY_KIND_RUNTIME;
-      std::uint32_t key = a->cbid | (runtime ? 0u : 0x80000000u);
-      auto it = api_names_.find(key);
-      if (it == api_names_.end()) {
-        const char* name = nullptr;
-        api_.callback_name(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, a->cbid, &name);
-        it = api_names_.emplace(key, intern(name, wire::StringKind::kApiName, out)).first;
-      }
-      wire::Range w{};
-      w.start = static_cast<std::int64_t>(a->start);
-      w.end = static_cast<std::int64_t>(a->end);
-      w.tid = a->threadId;
-      w.correlation = a->correlationId;
-      w.name_id = it->second;
-      w.kind = static_cast<std::uint16_t>(runtime ? RangeKind::kRuntimeApi : RangeKind::kDriverApi);
-      wire::append_frame(out, wire::Type::kRange, w);
-      ++records_;
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      encode_api(reinterpret_cast<const CUpti_ActivityAPI*>(record), record->kind == CUPTI_ACTIVITY_KIND_RUNTIME, out);
       break;
-    }
     case CUPTI_ACTIVITY_KIND_DEVICE: {
       const auto* d = reinterpret_cast<const CUpti_ActivityDevice5*>(record);
       wire::Device w{};
@@ -176,6 +130,55 @@ void ActivityEncoder::encode(const CUpti_Activity* record, std::string& out, con
       unhandled_.count(static_cast<std::uint32_t>(record->kind));
       break;
   }
+}
+
+void ActivityEncoder::encode_marker(const CUpti_ActivityMarker2* m, std::string& out) {
+  std::int64_t tid = m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? m->objectId.pt.threadId : -1;
+  if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
+    open_markers_[m->id] = {static_cast<std::int64_t>(m->timestamp), tid,
+                            intern(m->name, wire::StringKind::kRangeName, out)};
+  } else if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
+    auto it = open_markers_.find(m->id);
+    if (it == open_markers_.end()) return;
+    wire::Range w{};
+    w.start = it->second.start;
+    w.end = static_cast<std::int64_t>(m->timestamp);
+    w.tid = it->second.tid;
+    w.correlation = -1;
+    w.name_id = it->second.name_id;
+    w.kind = static_cast<std::uint16_t>(RangeKind::kNvtx);
+    open_markers_.erase(it);
+    wire::append_frame(out, wire::Type::kRange, w);
+    ++records_;
+  } else if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
+    wire::Range w{};
+    w.start = w.end = static_cast<std::int64_t>(m->timestamp);
+    w.tid = tid;
+    w.correlation = -1;
+    w.name_id = intern(m->name, wire::StringKind::kRangeName, out);
+    w.kind = static_cast<std::uint16_t>(RangeKind::kNvtx);
+    wire::append_frame(out, wire::Type::kRange, w);
+    ++records_;
+  }
+}
+
+void ActivityEncoder::encode_api(const CUpti_ActivityAPI* a, bool runtime, std::string& out) {
+  std::uint32_t key = a->cbid | (runtime ? 0u : 0x80000000u);
+  auto it = api_names_.find(key);
+  if (it == api_names_.end()) {
+    const char* name = nullptr;
+    api_.callback_name(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, a->cbid, &name);
+    it = api_names_.emplace(key, intern(name, wire::StringKind::kApiName, out)).first;
+  }
+  wire::Range w{};
+  w.start = static_cast<std::int64_t>(a->start);
+  w.end = static_cast<std::int64_t>(a->end);
+  w.tid = a->threadId;
+  w.correlation = a->correlationId;
+  w.name_id = it->second;
+  w.kind = static_cast<std::uint16_t>(runtime ? RangeKind::kRuntimeApi : RangeKind::kDriverApi);
+  wire::append_frame(out, wire::Type::kRange, w);
+  ++records_;
 }
 
 }  // namespace cuprobe::inject

@@ -32,6 +32,10 @@ class ActivityEncoder {
  private:
   std::uint32_t intern(const char* s, wire::StringKind kind, std::string& out);
   void encode(const CUpti_Activity* record, std::string& out, const CaptureWindow& graph_window);
+  // NVTX markers: a start kept until its end makes one range; an instantaneous marker is a range of no length.
+  void encode_marker(const CUpti_ActivityMarker2* m, std::string& out);
+  // A runtime or driver API call, its name interned once per callback id.
+  void encode_api(const CUpti_ActivityAPI* a, bool runtime, std::string& out);
 
   // Looked up by string_view: no string is built (nor allocated) per record.
   struct NameHash {

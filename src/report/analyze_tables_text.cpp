@@ -3,15 +3,11 @@
 #include <algorithm>
 
 #include "analysis/findings_what_if.h"
-#include "report/kernel_display_name.h"
 #include "report/text_table.h"
+#include "report/trace_table_columns.h"
 
 namespace cuprobe {
 namespace {
-
-std::string us(double v) { return format_duration_ms(v / 1e3); }
-
-std::string stream_cell(std::int64_t stream) { return stream < 0 ? "-" : std::to_string(stream); }
 
 std::string more_line(std::size_t total, std::size_t shown, const char* what) {
   if (total <= shown) return {};
@@ -20,16 +16,14 @@ std::string more_line(std::size_t total, std::size_t shown, const char* what) {
 
 std::string idle_text(const IdleBreakdown& idle) {
   if (idle.streams.empty() || idle.total.gaps == 0) return {};
-  TextTable table({"GPU", "stream", ">gaps", ">host wait", ">kernel wait", ">other", ">idle"});
-  auto add = [&](const StreamIdle& s, std::string device, std::string stream) {
-    table.add_row({std::move(device), std::move(stream), std::to_string(s.gaps), format_duration_ms(s.host_wait_ms),
-                   format_duration_ms(s.kernel_wait_ms), format_duration_ms(s.other_ms),
-                   format_duration_ms(s.idle_ms())});
-  };
+  TextTable table(text_headers(idle_columns()));
   for (const StreamIdle& s : idle.streams) {
-    if (s.gaps > 0) add(s, std::to_string(s.device), stream_cell(s.stream));
+    if (s.gaps > 0) table.add_row(text_cells(idle_columns(), s));
   }
-  add(idle.total, "all", "");
+  std::vector<std::string> total = text_cells(idle_columns(), idle.total);
+  total[0] = "all";  // device and stream
+  total[1] = "";
+  table.add_row(std::move(total));
   std::string out =
       "\n  idle time by cause (gaps between a stream's activities; host wait: launched after the stream "
       "ran dry, kernel wait: under " +
@@ -40,16 +34,12 @@ std::string idle_text(const IdleBreakdown& idle) {
 
 std::string launches_text(const LaunchStats& l, std::size_t top) {
   if (l.all.launches == 0) return {};
-  TextTable table(
-      {"launched", ">launches", ">call median", ">call p90", ">delay median", ">delay p90", ">delay max", ">outliers"});
-  auto add = [&](const LaunchRow& r, std::string name) {
-    table.add_row({std::move(name), std::to_string(r.launches), us(r.cpu_median_us), us(r.cpu_p90_us),
-                   us(r.delay_median_us), us(r.delay_p90_us), us(r.delay_max_us),
-                   std::to_string(r.cpu_outliers) + " / " + std::to_string(r.delay_outliers)});
-  };
-  add(l.all, "(all launches)");
+  TextTable table(text_headers(launch_columns()));
+  std::vector<std::string> all = text_cells(launch_columns(), l.all);
+  all[0] = "(all launches)";
+  table.add_row(std::move(all));
   std::size_t shown = std::min(top, l.kernels.size());
-  for (std::size_t i = 0; i < shown; ++i) add(l.kernels[i], kernel_display_name(l.kernels[i].name, 48));
+  for (std::size_t i = 0; i < shown; ++i) table.add_row(text_cells(launch_columns(), l.kernels[i]));
   return "\n  launch delays (GPU start - end of the launch call; outliers: calls over " +
          format_fixed(l.cpu_cutoff_us, 0) + " us / delays over " + format_fixed(l.delay_cutoff_us, 0) +
          " us, as HTA; by total delay):\n" + table.render("    ") + more_line(l.kernels.size(), shown, "kernels");
@@ -57,55 +47,35 @@ std::string launches_text(const LaunchStats& l, std::size_t top) {
 
 std::string annotations_text(const std::vector<AnnotationRow>& rows, bool per_step, std::size_t top) {
   if (rows.empty()) return {};
-  std::vector<std::string> headers{"annotation", ">ranges", ">GPU time", ">share"};
-  if (per_step) headers.push_back(">per step");
-  headers.push_back(">GPU span");
-  TextTable table(headers);
+  const char* left_out = per_step ? nullptr : "per_step_ms";
+  TextTable table(text_headers(annotation_columns(), left_out));
   std::size_t shown = std::min(top, rows.size());
-  for (std::size_t i = 0; i < shown; ++i) {
-    const AnnotationRow& r = rows[i];
-    std::vector<std::string> row{kernel_display_name(r.name, 48), std::to_string(r.ranges),
-                                 format_duration_ms(r.gpu_ms), format_percent(r.share)};
-    if (per_step) row.push_back(format_duration_ms(r.per_step_ms));
-    row.push_back(format_duration_ms(r.gpu_span_ms));
-    table.add_row(std::move(row));
-  }
+  for (std::size_t i = 0; i < shown; ++i) table.add_row(text_cells(annotation_columns(), rows[i], left_out));
   return "\n  annotations (GPU time of the activities launched inside each range; span: first start to last end):\n" +
          table.render("    ") + more_line(rows.size(), shown, "annotations");
 }
 
 std::string api_text(const std::vector<ApiRow>& rows, std::size_t top) {
   if (rows.empty()) return {};
-  TextTable table({"API call", ">calls", ">total", ">mean", ">median", ">max"});
+  TextTable table(text_headers(api_columns()));
   std::size_t shown = std::min(top, rows.size());
-  for (std::size_t i = 0; i < shown; ++i) {
-    const ApiRow& r = rows[i];
-    table.add_row({r.name, std::to_string(r.calls), format_duration_ms(r.total_ms), us(r.mean_us), us(r.median_us),
-                   us(r.max_us)});
-  }
+  for (std::size_t i = 0; i < shown; ++i) table.add_row(text_cells(api_columns(), rows[i]));
   return "\n  runtime API (CPU time in calls, by total):\n" + table.render("    ") +
          more_line(rows.size(), shown, "calls");
 }
 
 std::string copies_text(const std::vector<CopyRow>& rows) {
   if (rows.empty()) return {};
-  TextTable table({"copies", ">count", ">bytes", ">time", ">GB/s"});
-  for (const CopyRow& r : rows) {
-    table.add_row({r.kind, std::to_string(r.count), r.sized > 0 ? format_bytes(r.bytes) : "-",
-                   format_duration_ms(r.time_ms), r.sized > 0 ? format_fixed(r.gbps, 1) : "-"});
-  }
+  TextTable table(text_headers(copy_columns()));
+  for (const CopyRow& r : rows) table.add_row(text_cells(copy_columns(), r));
   return "\n" + table.render("  ");
 }
 
 std::string queues_text(const std::vector<QueueRow>& rows, std::size_t top) {
   if (rows.empty()) return {};
-  TextTable table({"GPU", "stream", ">launches", ">mean per event", ">time-weighted mean", ">max queued"});
+  TextTable table(text_headers(queue_columns()));
   std::size_t shown = std::min(top, rows.size());
-  for (std::size_t i = 0; i < shown; ++i) {
-    const QueueRow& r = rows[i];
-    table.add_row({std::to_string(r.device), stream_cell(r.stream), std::to_string(r.launches),
-                   format_fixed(r.mean_per_event, 2), format_fixed(r.mean_time_weighted, 2), std::to_string(r.max)});
-  }
+  for (std::size_t i = 0; i < shown; ++i) table.add_row(text_cells(queue_columns(), rows[i]));
   return "\n  queue length (launches not yet started on the GPU; mean per event: HTA's, the value after each launch "
          "and "
          "start averaged; time-weighted: by how long each value held):\n" +

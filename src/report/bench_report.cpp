@@ -256,7 +256,10 @@ ojson bench_report_json(const BenchReport& r) {
   return j;
 }
 
-std::string bench_report_text(const BenchReport& r) {
+namespace {
+
+// The run's settings, requests and errors, before the tables.
+std::string bench_summary_text(const BenchReport& r) {
   const ojson& s = r.settings;
   std::string out;
   auto line = [&](const std::string& text) { out += text + "\n"; };
@@ -289,8 +292,13 @@ std::string bench_report_text(const BenchReport& r) {
                     "as content events",
                     r.all.usage_missing));
   }
-  line("");
-  const WindowMetrics* cols[2] = {&r.all, r.window.valid ? &r.steady : nullptr};
+  return out;
+}
+
+// Throughput over the whole run and the steady window.
+std::string bench_throughput_text(const BenchReport& r, const WindowMetrics* const (&cols)[2]) {
+  std::string out;
+  auto line = [&](const std::string& text) { out += text + "\n"; };
   line(fmt::format("{:<22}{:>14}{:>14}", "", "all", "steady"));
   auto dur = [](const WindowMetrics* m) { return m ? fmt::format("{:.2f}", m->duration_s) : std::string("-"); };
   auto rate = [](const WindowMetrics* m, double WindowMetrics::*f) {
@@ -326,7 +334,13 @@ std::string bench_report_text(const BenchReport& r) {
     }
     line(fmt::format("goodput: {} of {} requests met {} (all of them, as vLLM)", r.all.good, r.all.judged, slo));
   }
-  line("");
+  return out;
+}
+
+// Latency distributions over the whole run and the steady window.
+std::string bench_latency_text(const BenchReport& r, const WindowMetrics* const (&cols)[2]) {
+  std::string out;
+  auto line = [&](const std::string& text) { out += text + "\n"; };
   std::string head = fmt::format("{:<22}{:<8}{:>10}{:>10}", "latency (ms)", "window", "mean", "std");
   for (double q : r.metrics.percentiles) head += fmt::format("{:>10}", "p" + percentile_word(q));
   line(head + fmt::format("{:>10}", "max"));
@@ -353,6 +367,13 @@ std::string bench_report_text(const BenchReport& r) {
       line(text + fmt::format("{:>10}", fmt_ms(d, &Distribution::max)));
     }
   }
+  return out;
+}
+
+// What follows the tables: the server's metrics, the profile, the counters.
+std::string bench_extras_text(const BenchReport& r) {
+  std::string out;
+  auto line = [&](const std::string& text) { out += text + "\n"; };
   if (!r.window.valid) line("steady: " + r.window.note);
   if (r.server_metrics) server_metrics_text(*r.server_metrics, out);
   if (r.profile) {
@@ -376,6 +397,14 @@ std::string bench_report_text(const BenchReport& r) {
     line("counters: " + r.sample_note);
   }
   return out;
+}
+
+}  // namespace
+
+std::string bench_report_text(const BenchReport& r) {
+  const WindowMetrics* cols[2] = {&r.all, r.window.valid ? &r.steady : nullptr};
+  return bench_summary_text(r) + "\n" + bench_throughput_text(r, cols) + "\n" + bench_latency_text(r, cols) +
+         bench_extras_text(r);
 }
 
 nlohmann::ordered_json request_record_json(const RequestRecord& rec, std::int64_t off) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/utf8.h"
+#include "model/kineto_category.h"
 
 namespace cuprobe {
 namespace {
@@ -93,10 +94,7 @@ void write_events(const Profile& p, TimeNs base, EventList& list, GpuTrack gpu_t
   std::ostream& out = list.out;
   for (const auto& a : p.gpu) {
     list.next();
-    const char* cat = a.kind == GpuActivityKind::kKernel   ? "kernel"
-                      : a.kind == GpuActivityKind::kMemcpy ? "gpu_memcpy"
-                      : a.kind == GpuActivityKind::kGraph  ? "cuda_graph"
-                                                           : "gpu_memset";
+    const char* cat = kineto_category::of(a.kind);
     Track t = gpu_track(a);
     out << "{\"ph\":\"X\",\"cat\":\"" << cat << "\",\"name\":";
     put_string(out, p.name_of(a.name));
@@ -116,11 +114,7 @@ void write_events(const Profile& p, TimeNs base, EventList& list, GpuTrack gpu_t
   }
   for (const auto& r : p.cpu) {
     list.next();
-    const char* cat = r.kind == CpuRangeKind::kAnnotation ? "user_annotation"
-                      : r.kind == CpuRangeKind::kRuntime  ? "cuda_runtime"
-                      : r.kind == CpuRangeKind::kOperator ? "cpu_op"
-                      : r.kind == CpuRangeKind::kPython   ? "python_function"
-                                                          : "cpu";
+    const char* cat = kineto_category::of(r.kind);
     Track t = cpu_track(r);
     out << "{\"ph\":\"X\",\"cat\":\"" << cat << "\",\"name\":";
     put_string(out, p.name_of(r.name));

@@ -61,13 +61,13 @@ TEST(BenchPeerDefaults, VllmLineGetsVllmsDefaults) {
   EXPECT_TRUE(b.request.ignore_eos);  // the random dataset
   EXPECT_EQ(b.request.request_id_prefix.rfind("bench-", 0), 0u);
   ASSERT_TRUE(b.workload.has_value());  // --dataset-name random
-  const RandomSpec& r = b.workload->flags.random;
-  EXPECT_EQ(b.workload->flags.dataset_name, "random");
+  const RandomSpec& r = b.workload->spec.random;
+  EXPECT_EQ(b.workload->spec.dataset_name, "random");
   EXPECT_EQ(r.input_len, 1024);
   EXPECT_EQ(r.output_len, 128);
   EXPECT_EQ(r.range_ratio, 0.0);
   EXPECT_EQ(r.rule, RangeRule::kVllm);
-  EXPECT_EQ(b.workload->flags.pool_size, 1000u);  // as many distinct prompts as requests: none repeated
+  EXPECT_EQ(b.workload->spec.pool_size, 1000u);  // as many distinct prompts as requests: none repeated
   ASSERT_TRUE(b.wait_timeout_ns.has_value());
   EXPECT_EQ(*b.wait_timeout_ns, 600'000'000'000);  // --ready-check-timeout-sec 600
   // Differences on purpose: cuprobe's percentiles default to 50,90,99 (vLLM: 99) and every
@@ -90,7 +90,7 @@ TEST(BenchPeerDefaults, SglangLineGetsSglangsDefaults) {
   EXPECT_TRUE(b.request.request_id_prefix.empty());
   EXPECT_EQ(b.load.warmup_requests, 1u);  // --warmup-requests 1
   ASSERT_TRUE(b.workload.has_value());    // SGLang's sharegpt needs a file: random, with a note
-  const RandomSpec& r = b.workload->flags.random;
+  const RandomSpec& r = b.workload->spec.random;
   EXPECT_EQ(r.input_len, 1024);
   EXPECT_EQ(r.output_len, 1024);
   EXPECT_EQ(r.rule, RangeRule::kSglang);
@@ -100,7 +100,7 @@ TEST(BenchPeerDefaults, SglangLineGetsSglangsDefaults) {
   EXPECT_EQ(plan_of({"--backend", "sglang-oai"})->plan.endpoint, "/v1/completions");
 
   auto g = plan_of({"--backend", "sglang", "--dataset-name", "generated-shared-prefix"});
-  const SharedPrefixSpec& gsp = g->plan.workload->flags.gsp;
+  const SharedPrefixSpec& gsp = g->plan.workload->spec.gsp;
   EXPECT_EQ(gsp.groups, 64);
   EXPECT_EQ(gsp.prompts_per_group, 16);
   EXPECT_EQ(gsp.system_prompt_len, 2048);
@@ -113,7 +113,7 @@ TEST(BenchPeerDefaults, ResultFormatNamesThePeer) {
   auto p = plan_of(
       {"http://127.0.0.1:9", "--dataset-name", "random", "--result-format", "sglang", "--result-file", "/tmp/x.jsonl"});
   EXPECT_EQ(p->plan.peer, Peer::kSglang);
-  EXPECT_EQ(p->plan.workload->flags.random.rule, RangeRule::kSglang);
+  EXPECT_EQ(p->plan.workload->spec.random.rule, RangeRule::kSglang);
   EXPECT_EQ(p->plan.load.concurrency, 1);  // cuprobe's URL, no peer's server options: one at a time
   auto v = plan_of({"http://127.0.0.1:9", "--dataset-name", "random", "--output-file", "/tmp/x.jsonl"});
   EXPECT_EQ(v->plan.peer, Peer::kSglang);
@@ -123,8 +123,8 @@ TEST(BenchPeerDefaults, ResultFormatNamesThePeer) {
   EXPECT_EQ(s->plan.outputs.results.at(0).format, "vllm");
   // vLLM's general lengths map to the dataset's own.
   auto l = plan_of({"--backend", "vllm", "--input-len", "64", "--output-len", "7"});
-  EXPECT_EQ(l->plan.workload->flags.random.input_len, 64);
-  EXPECT_EQ(l->plan.workload->flags.random.output_len, 7);
+  EXPECT_EQ(l->plan.workload->spec.random.input_len, 64);
+  EXPECT_EQ(l->plan.workload->spec.random.output_len, 7);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "import/kineto_json/sort_runs.h"
 #include "import/kineto_json/timestamp.h"
 #include "import/read_ahead.h"
+#include "model/kineto_category.h"
 #include "model/python_frame.h"
 #include "model/time_range.h"
 
@@ -49,17 +50,18 @@ inline bool key_is(std::string_view key, const char (&literal)[N]) {
 
 // Fixed-size compares (see key_is); one event in two of a big trace comes through here.
 EventCategory parse_event_category(std::string_view cat) {
-  // Current Kineto spells these in snake case; PyTorch before 1.10 capitalised them.
-  if (key_is(cat, "kernel") || key_is(cat, "Kernel")) return EventCategory::kKernel;
-  if (key_is(cat, "cpu_op") || key_is(cat, "Operator")) return EventCategory::kOperator;
-  if (key_is(cat, "cuda_runtime") || key_is(cat, "cuda_driver") || key_is(cat, "Runtime") || key_is(cat, "Driver"))
+  namespace k = kineto_category;
+  if (key_is(cat, k::kKernel) || key_is(cat, k::kLegacyKernel)) return EventCategory::kKernel;
+  if (key_is(cat, k::kCpuOp) || key_is(cat, k::kLegacyOperator)) return EventCategory::kOperator;
+  if (key_is(cat, k::kCudaRuntime) || key_is(cat, k::kCudaDriver) || key_is(cat, k::kLegacyRuntime) ||
+      key_is(cat, k::kLegacyDriver))
     return EventCategory::kRuntime;
-  if (key_is(cat, "gpu_memcpy") || key_is(cat, "Memcpy")) return EventCategory::kMemcpy;
-  if (key_is(cat, "gpu_memset") || key_is(cat, "Memset")) return EventCategory::kMemset;
-  if (key_is(cat, "user_annotation") || key_is(cat, "User_annotation")) return EventCategory::kAnnotation;
-  if (key_is(cat, "gpu_user_annotation")) return EventCategory::kGpuAnnotation;
-  if (key_is(cat, "cuda_profiler_range")) return EventCategory::kProfilerRange;
-  if (key_is(cat, "python_function")) return EventCategory::kPython;
+  if (key_is(cat, k::kGpuMemcpy) || key_is(cat, k::kLegacyMemcpy)) return EventCategory::kMemcpy;
+  if (key_is(cat, k::kGpuMemset) || key_is(cat, k::kLegacyMemset)) return EventCategory::kMemset;
+  if (key_is(cat, k::kUserAnnotation) || key_is(cat, k::kLegacyUserAnnotation)) return EventCategory::kAnnotation;
+  if (key_is(cat, k::kGpuUserAnnotation)) return EventCategory::kGpuAnnotation;
+  if (key_is(cat, k::kCudaProfilerRange)) return EventCategory::kProfilerRange;
+  if (key_is(cat, k::kPythonFunction)) return EventCategory::kPython;
   return EventCategory::kIgnored;
 }
 

@@ -1,0 +1,88 @@
+// A table's columns written once, read by its CSV, JSON and text writers: each
+// column's name (the JSON key, and the CSV header unless it has its own), its
+// value in a row, and, for the columns the text table shows, the text header
+// and the cell as text. A writer walks the list; no writer spells a name.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "report/csv_table.h"
+
+namespace cuprobe {
+
+// A value: an integer, a number, a text, or none (empty in CSV, null in JSON).
+using TableCell = std::variant<std::monostate, std::int64_t, double, std::string>;
+
+template <typename Row>
+struct TableColumn {
+  const char* name;                           // the JSON key (and the CSV header)
+  TableCell (*value)(const Row&);             // the CSV field and the JSON value
+  const char* text_header = nullptr;          // nullptr: not in the text table ('>': right-aligned)
+  std::string (*text)(const Row&) = nullptr;  // the text table's cell
+  const char* csv_name = nullptr;             // the CSV header where it differs from `name`
+};
+
+template <typename Row>
+using TableColumns = std::span<const TableColumn<Row>>;
+
+inline std::string csv_cell(const TableCell& c) {
+  if (const auto* i = std::get_if<std::int64_t>(&c)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&c)) return csv_number(*d);
+  if (const auto* s = std::get_if<std::string>(&c)) return *s;
+  return {};
+}
+
+inline nlohmann::ordered_json json_cell(const TableCell& c) {
+  if (const auto* i = std::get_if<std::int64_t>(&c)) return *i;
+  if (const auto* d = std::get_if<double>(&c)) return *d;
+  if (const auto* s = std::get_if<std::string>(&c)) return *s;
+  return nullptr;
+}
+
+// The CSV header: `first` (e.g. "rank"), then every column's name.
+template <typename Row>
+std::vector<std::string> csv_header(TableColumns<Row> columns, std::vector<std::string> first) {
+  for (const TableColumn<Row>& c : columns) first.push_back(c.csv_name ? c.csv_name : c.name);
+  return first;
+}
+
+// A CSV row: `first` (e.g. the rank), then every column's value.
+template <typename Row>
+std::vector<std::string> csv_row(TableColumns<Row> columns, const Row& row, std::vector<std::string> first) {
+  for (const TableColumn<Row>& c : columns) first.push_back(csv_cell(c.value(row)));
+  return first;
+}
+
+// A JSON object: every column's name and value, in order.
+template <typename Row>
+nlohmann::ordered_json json_row(TableColumns<Row> columns, const Row& row) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const TableColumn<Row>& c : columns) j[c.name] = json_cell(c.value(row));
+  return j;
+}
+
+// The text table's headers and cells: the columns with a text header, but the one named `left_out`.
+template <typename Row>
+std::vector<std::string> text_headers(TableColumns<Row> columns, const char* left_out = nullptr) {
+  std::vector<std::string> out;
+  for (const TableColumn<Row>& c : columns) {
+    if (c.text_header && !(left_out && std::string(left_out) == c.name)) out.push_back(c.text_header);
+  }
+  return out;
+}
+
+template <typename Row>
+std::vector<std::string> text_cells(TableColumns<Row> columns, const Row& row, const char* left_out = nullptr) {
+  std::vector<std::string> out;
+  for (const TableColumn<Row>& c : columns) {
+    if (c.text_header && !(left_out && std::string(left_out) == c.name)) out.push_back(c.text(row));
+  }
+  return out;
+}
+
+}  // namespace cuprobe
