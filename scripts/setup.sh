@@ -16,14 +16,15 @@ targets=("${@:2}")
 # What building cuprobe needs.
 packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
           nlohmann-json3-dev libfmt-dev libcli11-dev
-          libnghttp2-dev  # HTTP/2 for the kubelet's gRPC call (net/grpc_unary_call.cpp)
+          libnghttp2-dev        # the exporter's kubelet gRPC call (HTTP/2); run time: libnghttp2-14
+          libssl-dev            # https (optional to the build: without it https is one line); run time: libssl3
+          libsentencepiece-dev  # bench --tokenizer FILE.model (optional to the build, as https); run time: libsentencepiece0
           libisal-dev  # gzip inflate at 3x zlib's speed (optional to the build: zlib without it)
           ccache)      # the compiler launcher (CMakeLists.txt): CI and every clone rebuild from its cache
 # What the tests need besides (installed by the test command, never by the example).
 test_packages=(libgtest-dev libgmock-dev python3 xz-utils
                libdeflate-dev     # only bench/inflate_speed_bench compares it (whole-buffer API, no faster here)
                libsimdjson-dev    # only bench/json_reader_bench compares it with our JSON cursor
-               libsentencepiece0  # bench --tokenizer reads SentencePiece models with it (opened at run time)
                python3-grpcio     # the exporter's --kubernetes tests run a fake kubelet (tests/support/fake_kubelet.py)
                chromium)          # the report's browser tests (tests/report/html/report_browser_test.cpp)
 # Servers the tests start themselves, in the foreground, on ports of their own; their packages ship a service

@@ -177,7 +177,7 @@ void ExporterCollector::poll_pods(std::int64_t mono_ns) {
 
 void ExporterCollector::read_pods(std::int64_t mono_ns) {
   next_pods_ns_ = mono_ns + options_.pods_period_ns;
-  std::map<std::string, PodRef> pods;
+  PodOfDevice pods;
   std::string error;
   try {
     pods = pods_();
@@ -346,10 +346,10 @@ ExporterSnapshot ExporterCollector::scrape() {
     w.vitals = g.nvml_ok;
     w.state_values = g.state;
     auto pod = pod_of_uuid_.find(g.labels.uuid);
-    if (pod != pod_of_uuid_.end()) w.labels.pod = pod->second;
+    if (pod != pod_of_uuid_.end()) w.labels.pod = *pod->second;
     for (const auto& gi : g.instances) {
       auto p = pod_of_uuid_.find(gi.uuid);
-      w.instances.push_back({gi, p != pod_of_uuid_.end() ? p->second : PodRef{}});
+      w.instances.push_back({gi, p != pod_of_uuid_.end() ? *p->second : PodRef{}});
     }
     s.gpus.push_back(std::move(w));
   }

@@ -37,7 +37,7 @@ struct ExporterOptions {
 
 // GPU or MIG device UUID → the pod it is given to (the kubelet's pod-resources API); throws
 // Error when the kubelet cannot be asked.
-using PodLookup = std::function<std::map<std::string, PodRef>()>;
+using PodLookup = std::function<PodOfDevice()>;
 
 using SamplerOpener = std::function<std::unique_ptr<DeviceSampler>()>;  // throws Error when unavailable
 using CounterGpuToNvml = std::function<int(int)>;                       // a counter row's gpu → NVML index
@@ -98,7 +98,7 @@ class ExporterCollector {
   std::string xid_status_ = "not started";
   PodLookup pods_;
   std::int64_t next_pods_ns_ = 0;
-  std::map<std::string, PodRef> pod_of_uuid_;             // guarded by mutex_
+  PodOfDevice pod_of_uuid_;                               // guarded by mutex_
   std::string pods_error_ = "not asked yet";              // guarded by mutex_
   std::int64_t pod_lookups_ = 0, pod_lookup_errors_ = 0;  // guarded by mutex_
 

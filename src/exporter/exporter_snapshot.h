@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ struct PodRef {
   std::string pod, pod_namespace, container;
   bool empty() const { return pod.empty(); }
 };
+
+// Device UUID → the pod (and container) it is given to. Each pod's labels are held once and
+// shared by its devices (issue 39: a copy per device made a 2 MB kubelet reply cost gigabytes).
+using PodOfDevice = std::map<std::string, std::shared_ptr<const PodRef>>;
 
 // A MIG GPU instance: its series carry GPU_I_ID and GPU_I_PROFILE; its memory is its own.
 struct InstanceValues {

@@ -1,5 +1,6 @@
 #include "exporter/pod_resources.h"
 
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -25,7 +26,9 @@ std::string_view checked_name(std::string_view name, const char* what) {
 }
 
 // ContainerDevices{string resource_name = 1; repeated string device_ids = 2; TopologyInfo topology = 3}
-void read_devices(std::string_view message, const PodRef& owner, std::map<std::string, PodRef>& out) {
+// `owner` is made on the first GPU device of the container, then shared by the others.
+void read_devices(std::string_view message, const PodRef& labels, std::shared_ptr<const PodRef>& owner,
+                  PodOfDevice& out) {
   std::string resource;
   std::vector<std::string_view> ids;
   ProtobufReader r(message);
@@ -42,24 +45,26 @@ void read_devices(std::string_view message, const PodRef& owner, std::map<std::s
     if (out.size() >= kMaxGpuDevices && !out.contains(std::string(uuid))) {
       throw Error("more than " + std::to_string(kMaxGpuDevices) + " GPU devices listed");
     }
+    if (!owner) owner = std::make_shared<const PodRef>(labels);
     out.emplace(std::string(uuid), owner);
   }
 }
 
 // ContainerResources{string name = 1; repeated ContainerDevices devices = 2; ...}
-void read_container(std::string_view message, PodRef owner, std::map<std::string, PodRef>& out) {
+void read_container(std::string_view message, PodRef labels, PodOfDevice& out) {
   std::vector<std::string_view> devices;
   ProtobufReader r(message);
   while (r.next()) {
     if (r.wire_type() != ProtobufReader::kLengthDelimited) continue;
-    if (r.field() == 1) owner.container = checked_name(r.bytes(), "a container name");
+    if (r.field() == 1) labels.container = checked_name(r.bytes(), "a container name");
     if (r.field() == 2) devices.push_back(r.bytes());
   }
-  for (std::string_view d : devices) read_devices(d, owner, out);
+  std::shared_ptr<const PodRef> owner;
+  for (std::string_view d : devices) read_devices(d, labels, owner, out);
 }
 
 // PodResources{string name = 1; string namespace = 2; repeated ContainerResources containers = 3}
-void read_pod(std::string_view message, std::map<std::string, PodRef>& out) {
+void read_pod(std::string_view message, PodOfDevice& out) {
   PodRef pod;
   std::vector<std::string_view> containers;
   ProtobufReader r(message);
@@ -78,8 +83,8 @@ bool is_gpu_resource(std::string_view resource_name) {
   return resource_name == "nvidia.com/gpu" || resource_name.starts_with("nvidia.com/mig-");
 }
 
-std::map<std::string, PodRef> parse_pod_resources(std::string_view list_response) {
-  std::map<std::string, PodRef> out;
+PodOfDevice parse_pod_resources(std::string_view list_response) {
+  PodOfDevice out;
   ProtobufReader r(list_response);  // ListPodResourcesResponse{repeated PodResources pod_resources = 1}
   while (r.next()) {
     if (r.field() == 1 && r.wire_type() == ProtobufReader::kLengthDelimited) read_pod(r.bytes(), out);
@@ -87,7 +92,7 @@ std::map<std::string, PodRef> parse_pod_resources(std::string_view list_response
   return out;
 }
 
-std::map<std::string, PodRef> list_pod_resources(const std::string& socket_path, std::int64_t timeout_ms) {
+PodOfDevice list_pod_resources(const std::string& socket_path, std::int64_t timeout_ms) {
   GrpcCall call;
   call.socket_path = socket_path;
   call.method = "/v1.PodResourcesLister/List";

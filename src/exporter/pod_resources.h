@@ -21,10 +21,10 @@ bool is_gpu_resource(std::string_view resource_name);
 // Device UUID → pod from a ListPodResourcesResponse; throws Error on a malformed message.
 // A device id with a sharing suffix ("GPU-…::3", time-slicing replicas) counts for its GPU;
 // ids that are not UUIDs (an index strategy) are left out; a device listed for several
-// containers keeps the first.
-std::map<std::string, PodRef> parse_pod_resources(std::string_view list_response);
+// containers keeps the first. Each container's labels are held once, shared by its devices.
+PodOfDevice parse_pod_resources(std::string_view list_response);
 
 // Asks the kubelet at `socket_path`; throws Error (one line) when it cannot be asked.
-std::map<std::string, PodRef> list_pod_resources(const std::string& socket_path, std::int64_t timeout_ms = 5000);
+PodOfDevice list_pod_resources(const std::string& socket_path, std::int64_t timeout_ms = 5000);
 
 }  // namespace cuprobe

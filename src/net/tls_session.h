@@ -2,16 +2,24 @@
 // memory buffers (ciphertext in, plaintext out and back), so the load loop keeps
 // its non-blocking epoll I/O and the kernel's receive timestamps of every
 // segment. Certificates are verified against the system CA store, or a CA file
-// (--cacert), unless verification is turned off (--insecure).
+// (--cacert), unless verification is turned off (--insecure). OpenSSL is linked
+// the normal way when libssl-dev was found at build time; a cuprobe built
+// without it refuses https with one line (tls_available()).
 #pragma once
 
 #include <memory>
 #include <string>
 #include <string_view>
 
-#include "net/tls_library.h"
+// OpenSSL's own types (openssl/types.h), declared here so that only tls_session.cpp includes its headers.
+struct ssl_ctx_st;
+struct ssl_st;
+struct bio_st;
 
 namespace cuprobe {
+
+// Whether this cuprobe was built with OpenSSL; when not, why, in one line.
+bool tls_available(std::string& why);
 
 struct TlsOptions {
   std::string ca_file;    // "" = the system's CA store
@@ -20,7 +28,7 @@ struct TlsOptions {
 
 class TlsContext {
  public:
-  // Throws cuprobe::Error (one line) when libssl cannot be loaded or the CA file cannot be read.
+  // Throws cuprobe::Error (one line) when cuprobe was built without OpenSSL or the CA file cannot be read.
   static std::shared_ptr<const TlsContext> client(const TlsOptions& options);
   // A server's context (the test suite's TLS server).
   static std::shared_ptr<const TlsContext> server(const std::string& cert_file, const std::string& key_file);
@@ -28,15 +36,13 @@ class TlsContext {
   TlsContext(const TlsContext&) = delete;
   TlsContext& operator=(const TlsContext&) = delete;
 
-  const TlsLibrary& lib() const { return *lib_; }
-  TlsLibrary::SSL_CTX* get() const { return ctx_; }
+  ssl_ctx_st* get() const { return ctx_; }
   bool is_server() const { return server_; }
   bool verifies() const { return verify_; }
 
  private:
   TlsContext() = default;
-  const TlsLibrary* lib_ = nullptr;
-  TlsLibrary::SSL_CTX* ctx_ = nullptr;
+  ssl_ctx_st* ctx_ = nullptr;
   bool server_ = false, verify_ = true;
 };
 
@@ -65,11 +71,10 @@ class TlsSession {
   bool fail(int ret, const char* during);
 
   std::shared_ptr<const TlsContext> context_;
-  const TlsLibrary& lib_;
-  TlsLibrary::SSL* ssl_ = nullptr;
-  TlsLibrary::BIO* in_ = nullptr;   // owned by ssl_
-  TlsLibrary::BIO* out_ = nullptr;  // owned by ssl_
-  std::string pending_;             // plaintext not yet taken by SSL_write
+  ssl_st* ssl_ = nullptr;
+  bio_st* in_ = nullptr;   // owned by ssl_
+  bio_st* out_ = nullptr;  // owned by ssl_
+  std::string pending_;    // plaintext not yet taken by SSL_write
   bool handshake_done_ = false;
   bool closed_ = false;
   std::string error_;

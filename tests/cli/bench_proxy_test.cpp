@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "net/tls_library.h"
+#include "net/tls_session.h"
 #include "support/run_cuprobe.h"
 #include "support/scripted_server.h"
 #include "support/stream_server.h"
@@ -93,7 +93,7 @@ class BenchProxyTls : public testing::Test {
  protected:
   void SetUp() override {
     std::string why;
-    if (!tls_library(why)) GTEST_SKIP() << why;
+    if (!tls_available(why)) GTEST_SKIP() << why;
     if (!Tinyproxy::binary(why)) GTEST_SKIP() << why;
     dir_ = temp_dir();
     if (!make_self_signed_certificate(dir_, "IP:127.0.0.1")) GTEST_SKIP() << "no openssl command";

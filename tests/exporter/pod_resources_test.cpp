@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <set>
 
 #include "common/clock.h"
 #include "common/error.h"
@@ -38,11 +39,11 @@ TEST(PodResources, MapsGpuAndMigUuidsToTheirPods) {
                   pod("other", "x", "y", devices("example.com/fpga", {"GPU-ddd"}));
   auto pods = parse_pod_resources(m);
   ASSERT_EQ(pods.size(), 3u);
-  EXPECT_EQ(pods["GPU-aaa"].pod, "train-0");
-  EXPECT_EQ(pods["GPU-aaa"].pod_namespace, "ml");
-  EXPECT_EQ(pods["GPU-aaa"].container, "worker");
-  EXPECT_EQ(pods["GPU-bbb"].pod, "train-0");  // a time-slicing replica counts for its GPU
-  EXPECT_EQ(pods["MIG-ccc"].container, "vllm");
+  EXPECT_EQ(pods["GPU-aaa"]->pod, "train-0");
+  EXPECT_EQ(pods["GPU-aaa"]->pod_namespace, "ml");
+  EXPECT_EQ(pods["GPU-aaa"]->container, "worker");
+  EXPECT_EQ(pods["GPU-bbb"]->pod, "train-0");  // a time-slicing replica counts for its GPU
+  EXPECT_EQ(pods["MIG-ccc"]->container, "vllm");
   EXPECT_EQ(pods.count("GPU-ddd"), 0u);
   EXPECT_TRUE(is_gpu_resource("nvidia.com/gpu"));
   EXPECT_FALSE(is_gpu_resource("nvidia.com/gpu.shared"));
@@ -81,7 +82,31 @@ TEST(PodResources, NamesAndDeviceCountsAreBounded) {
   std::string name_253(253, 'n');
   m = ld_any(1, ld_any(1, name_253) + ld_any(2, "ns") +
                     ld_any(3, ld_any(1, "c") + ld_any(2, ld_any(1, "nvidia.com/gpu") + ld_any(2, "GPU-x"))));
-  EXPECT_EQ(parse_pod_resources(m)["GPU-x"].pod, name_253);
+  EXPECT_EQ(parse_pod_resources(m)["GPU-x"]->pod, name_253);
+}
+
+// Issue 39 item 4: each container's labels are held once and its devices refer to them, so a reply
+// of ~850 kB (4096 devices, names at the 253-byte limit) costs one copy of the names per container.
+TEST(PodResources, LabelsAreHeldOncePerContainer) {
+  std::string name(253, 'p'), ns(253, 'n');
+  std::string ids, other;
+  for (int i = 0; i < 4000; ++i) ids += ld_any(2, "GPU-" + std::string(200, 'u') + std::to_string(i));
+  for (int i = 0; i < 96; ++i) other += ld_any(2, "MIG-" + std::to_string(i));
+  std::string m = ld_any(
+      1, ld_any(1, name) + ld_any(2, ns) +
+             ld_any(3, ld_any(1, std::string(253, 'a')) + ld_any(2, ld_any(1, "nvidia.com/gpu") + ids)) +
+             ld_any(3, ld_any(1, std::string(253, 'b')) + ld_any(2, ld_any(1, "nvidia.com/mig-1g.10gb") + other)));
+  ASSERT_GT(m.size(), 800'000u);
+  PodOfDevice pods = parse_pod_resources(m);
+  ASSERT_EQ(pods.size(), 4096u);
+  const PodRef* a = pods.begin()->second.get();  // a GPU- id, of container a
+  std::set<const PodRef*> owners;
+  for (const auto& [uuid, owner] : pods) owners.insert(owner.get());
+  EXPECT_EQ(owners.size(), 2u);  // one per container, not one per device
+  EXPECT_EQ(a->container, std::string(253, 'a'));
+  EXPECT_EQ(pods.begin()->second.use_count(), 4000);
+  EXPECT_EQ(pods["MIG-5"]->container, std::string(253, 'b'));
+  EXPECT_EQ(pods["MIG-5"]->pod, name);
 }
 
 class PodResourcesGrpc : public ::testing::Test {
@@ -98,9 +123,9 @@ TEST_F(PodResourcesGrpc, ListsThePodsTheKubeletAnswers) {
   ASSERT_TRUE(kubelet);
   auto pods = list_pod_resources(test::fake_kubelet_socket(dir_));
   ASSERT_EQ(pods.size(), 1u) << kubelet->err();
-  EXPECT_EQ(pods["GPU-1234"].pod, "vllm-0");
-  EXPECT_EQ(pods["GPU-1234"].pod_namespace, "inference");
-  EXPECT_EQ(pods["GPU-1234"].container, "server");
+  EXPECT_EQ(pods["GPU-1234"]->pod, "vllm-0");
+  EXPECT_EQ(pods["GPU-1234"]->pod_namespace, "inference");
+  EXPECT_EQ(pods["GPU-1234"]->container, "server");
   EXPECT_EQ(list_pod_resources(test::fake_kubelet_socket(dir_)).size(), 1u);  // again, a fresh connection
 }
 

@@ -13,7 +13,7 @@
 
 #include "load/load_runner.h"
 #include "load/request_builder.h"
-#include "net/tls_library.h"
+#include "net/tls_session.h"
 #include "support/run_cuprobe.h"
 #include "support/scripted_server.h"
 #include "support/stream_server.h"
@@ -209,7 +209,7 @@ TEST(LoadKeepAlive, ARequestCutOffBeforeItWasWrittenIsSentOnceMore) {
 
 TEST(LoadKeepAlive, TlsSessionIsKeptWithItsConnection) {
   std::string why;
-  if (!tls_library(why)) GTEST_SKIP() << why;
+  if (!tls_available(why)) GTEST_SKIP() << why;
   std::string dir = test::temp_dir();
   if (!test::make_self_signed_certificate(dir, "IP:127.0.0.1")) GTEST_SKIP() << "no openssl command";
   std::string body = "data: {\"choices\":[{\"text\":\"a\",\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n";

@@ -32,7 +32,7 @@ class TlsSessionTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string why;
-    if (!tls_library(why)) GTEST_SKIP() << why;
+    if (!tls_available(why)) GTEST_SKIP() << why;
     dir_ = test::temp_dir();
     if (!test::make_self_signed_certificate(dir_, "IP:127.0.0.1,DNS:localhost")) GTEST_SKIP() << "no openssl command";
     server_ = TlsContext::server(dir_ + "/cert.pem", dir_ + "/key.pem");
