@@ -132,6 +132,22 @@ void byte_table(std::string (&out)[256]) {
 
 // Sequences nested deeper than this are refused (real tokenizers nest one or two; issue 39: 200k deep
 // overflowed the stack).
+// A field read as the type tokenizer.json gives it: absent gives the fallback, another type is one InputError
+// naming the field (nlohmann's own value() would throw its type_error instead).
+std::string string_field(const nlohmann::json& node, const char* key, const std::string& path, const char* where) {
+  auto it = node.find(key);
+  if (it == node.end() || it->is_null()) return {};
+  if (!it->is_string()) throw InputError(path, std::string(where) + "." + key + " is not a string");
+  return it->get<std::string>();
+}
+
+bool bool_field(const nlohmann::json& node, const char* key, const std::string& path, const char* where) {
+  auto it = node.find(key);
+  if (it == node.end() || it->is_null()) return false;
+  if (!it->is_boolean()) throw InputError(path, std::string(where) + "." + key + " is not true or false");
+  return it->get<bool>();
+}
+
 constexpr int kMaxPreTokenizerDepth = 32;
 
 // Does a pre-tokenizer (or one in a Sequence) have this type? Throws InputError past kMaxPreTokenizerDepth.
@@ -142,7 +158,7 @@ bool has_type(const nlohmann::json& node, const char* type, const nlohmann::json
     throw InputError(path, "pre_tokenizer: Sequences nested deeper than " + std::to_string(kMaxPreTokenizerDepth) +
                                " levels (not a tokenizer.json a library wrote)");
   }
-  if (node.value("type", std::string()) == type) {
+  if (string_field(node, "type", path, "pre_tokenizer") == type) {
     *found = &node;
     return true;
   }
@@ -171,7 +187,7 @@ std::unique_ptr<BpeTokenCounter> BpeTokenCounter::load(const std::string& path) 
   nlohmann::json doc = DatasetFile(path).parse_json();  // bounded; a device refused; errors name the byte
   if (!doc.is_object()) throw InputError(path, "not a tokenizer.json (not a JSON object)");
   const nlohmann::json& model = doc.contains("model") ? doc["model"] : nlohmann::json();
-  if (!model.is_object() || model.value("type", std::string()) != "BPE") {
+  if (!model.is_object() || string_field(model, "type", path, "model") != "BPE") {
     throw InputError(path, "only BPE tokenizers are read (model.type is not \"BPE\")");
   }
   const nlohmann::json* byte_level = nullptr;
@@ -182,12 +198,13 @@ std::unique_ptr<BpeTokenCounter> BpeTokenCounter::load(const std::string& path) 
   }
   auto counter = std::unique_ptr<BpeTokenCounter>(new BpeTokenCounter());
   counter->path_ = path;
-  counter->add_prefix_space_ = byte_level->value("add_prefix_space", false);
-  counter->ignore_merges_ = model.value("ignore_merges", false);
+  counter->add_prefix_space_ = bool_field(*byte_level, "add_prefix_space", path, "pre_tokenizer");
+  counter->ignore_merges_ = bool_field(model, "ignore_merges", path, "model");
   const nlohmann::json* split = nullptr;
   if (has_type(doc["pre_tokenizer"], "Split", &split, path)) {
     const nlohmann::json& pattern = split->contains("pattern") ? split->at("pattern") : nlohmann::json();
-    std::string regex = pattern.is_object() ? pattern.value("Regex", std::string()) : std::string();
+    std::string regex =
+        pattern.is_object() ? string_field(pattern, "Regex", path, "pre_tokenizer.pattern") : std::string();
     if (regex.find("p{N}{1,3}") != std::string::npos) {
       counter->pattern_ = SplitPattern::kLlama3;
     } else if (regex.find("(?i:") != std::string::npos) {

@@ -18,7 +18,7 @@ Conversation split_turns(std::shared_ptr<const nlohmann::json> messages, std::in
   Conversation c;
   for (std::size_t i = 0; i < messages->size(); ++i) {
     const nlohmann::json& m = (*messages)[i];
-    if (m.is_object() && m.value("role", std::string()) == "user") {
+    if (m.is_object() && m.contains("role") && m["role"] == "user") {
       Prompt p;
       p.max_tokens = max_tokens;
       c.turns.push_back(std::move(p));

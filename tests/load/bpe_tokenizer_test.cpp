@@ -165,6 +165,25 @@ TEST(BpeTokenizer, OtherTokenizersAreOneLine) {
   EXPECT_THROW(BpeTokenCounter::load(test::temp_dir() + "/none.json"), InputError);
 }
 
+// The fuzzer's find (CI, 2026-12-05): a field of another type than tokenizer.json gives it ("type": 4)
+// escaped as the JSON library's type_error; now one line names the field.
+TEST(BpeTokenizer, FieldsOfAnotherTypeAreOneLine) {
+  nlohmann::json doc = tiny_tokenizer();
+  doc["model"]["type"] = 4;
+  try {
+    BpeTokenCounter::load(write("type4.json", doc));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("type4.json: model.type is not a string"), std::string::npos) << e.what();
+  }
+  doc = tiny_tokenizer();
+  doc["model"]["ignore_merges"] = "yes";
+  EXPECT_THROW(BpeTokenCounter::load(write("ignore.json", doc)), InputError);
+  doc = tiny_tokenizer();
+  doc["pre_tokenizer"]["type"] = nlohmann::json::array();
+  EXPECT_THROW(BpeTokenCounter::load(write("pretype.json", doc)), InputError);
+}
+
 // Issue 39: pre-tokenizers nested 200k deep were walked recursively until the stack overflowed; now one
 // line names the file and the limit.
 TEST(BpeTokenizer, DeeplyNestedPreTokenizersAreOneLine) {
