@@ -54,6 +54,9 @@ def main():
     p.add_argument("--smoke", action="store_true",
                    help="every mode with tiny step counts, in parallel, without the lock (correctness only)")
     p.add_argument("--job-timeout", type=float, default=240)
+    p.add_argument("--record-modes", default="graphs",
+                   help="comma list: 'graphs' (each of the program's --graphs modes: record.db, record_whole.db), "
+                        "'api' (its first graph mode with --api: record_api.db)")
     p.add_argument("--manifest", default=os.path.join(HERE, "programs.json"), help="programs and their files "
                    "(relative to the manifest's folder)")
     a = p.parse_args()
@@ -191,10 +194,14 @@ def main():
             jobs = []
             for prog in progs:
                 for v in prog["variants"]:
-                    for g in prog.get("graphs", ["node"]):
-                        name = "record" if g == "node" else f"record_{g}"
+                    graphs = prog.get("graphs", ["node"])
+                    wanted = a.record_modes.split(",")
+                    modes = ([(g, []) for g in graphs] if "graphs" in wanted else []) + \
+                        ([(graphs[0], ["--api"])] if "api" in wanted else [])
+                    for g, extra in modes:
+                        name = "record_api" if extra else "record" if g == "node" else f"record_{g}"
                         db = os.path.join(res, prog["name"], v, name + ".db")
-                        argv = [cuprobe, "record", "-f", "-o", db, "--graphs", g, "--",
+                        argv = [cuprobe, "record", "-f", "-o", db, "--graphs", g, *extra, "--",
                                 py, prog["file"], "--variant", v, "--mode", "plain"]
                         jobs.append(job("record", prog, v, name, argv, False if a.smoke else "outer", a.smoke))
             run_phase("record", jobs, 8 if a.smoke else 2)  # outer lock: one records, one waits
