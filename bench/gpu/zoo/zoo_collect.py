@@ -4,7 +4,7 @@ more output folders, each holding results/<program>/<variant>/...) into the layo
 scorer reads:
 
   DEST/traces/<program>/<variant>/{shapes,noshapes,stack}.json.gz, record.db.gz,
-                                  record_whole.db.gz (where recorded)
+                                  record_whole.db.gz, record_api.db.gz (where recorded)
   DEST/truth.json   per program: each variant's per-process medians, their median and
                     spread, the true saving; all variants of a program come from the
                     same TREE (the last one that has truth for it), named in "source"
@@ -18,7 +18,8 @@ import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KINDS = ("shapes.json.gz", "noshapes.json.gz", "stack.json.gz", "record.db.gz", "record_whole.db.gz")
+KINDS = ("shapes.json.gz", "noshapes.json.gz", "stack.json.gz", "record.db.gz", "record_whole.db.gz",
+         "record_api.db.gz")
 
 
 def variant_truth(d):
