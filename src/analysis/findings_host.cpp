@@ -59,10 +59,11 @@ struct ProfilerCost {
   double events_per_step = 0;
   double ms = 0;                  // per step, as taken off the traced step
   double step_ms_unprofiled = 0;  // the traced step less ms
+  double us_per_event = 0;        // the profiler's cost assumed per event
   bool any() const { return ms > 0; }
 };
 
-ProfilerCost profiler_host_cost(const Context& ctx) {
+ProfilerCost profiler_host_cost(const Context& ctx, double us_per_event = thresholds::kProfilerHostUsPerEvent) {
   ProfilerCost c;
   const auto& s = ctx.steps.summary;
   if (ctx.profile.source != "kineto" || !ctx.has_steps() || s.median_ms <= 0) return c;
@@ -84,11 +85,11 @@ ProfilerCost profiler_host_cost(const Context& ctx) {
   }
   for (TimeNs t : ctx.profile.unkept_starts) count(t);  // Python frames of torch and the libraries
   c.events_per_step = percentile(counts, 50);
+  c.us_per_event = us_per_event;
   double now = s.median_ms;
   double floor = s.gpu_median_ms;
   if (auto host = host_launch_floor(ctx.what_if_inputs())) floor = std::max(floor, host->ms);
-  c.step_ms_unprofiled =
-      std::max(std::min(now, floor), now - c.events_per_step * thresholds::kProfilerHostUsPerEvent / 1e3);
+  c.step_ms_unprofiled = std::max(std::min(now, floor), now - c.events_per_step * us_per_event / 1e3);
   c.ms = now - c.step_ms_unprofiled;
   return c;
 }
@@ -103,21 +104,31 @@ double unprofiled_share(const Context& ctx, const ProfilerCost& cost, double tra
   return cost.step_ms_unprofiled > 0 ? std::min(1.0, traced_ms * kept / cost.step_ms_unprofiled) : 0.0;
 }
 
-std::string unprofiled_note(const ProfilerCost& cost, double share, double now) {
+std::string unprofiled_note(const ProfilerCost& cost, double share, double now, const ProfilerCost* least = nullptr) {
   if (!cost.any()) return "";
-  return "; without torch.profiler's own host work (about " + format_fixed(thresholds::kProfilerHostUsPerEvent, 0) +
+  if (least && least->step_ms_unprofiled < cost.step_ms_unprofiled)
+    return "; without torch.profiler's own host work (" + format_fixed(cost.us_per_event, 0) + "-" +
+           format_fixed(least->us_per_event, 0) + " us for each of the " + format_fixed(cost.events_per_step, 0) +
+           " events it records per step) the step would take " + format_duration_ms(least->step_ms_unprofiled) +
+           " to " + format_duration_ms(cost.step_ms_unprofiled) + ", and this saves at least " + format_percent(share) +
+           " of it (on this trace's step: " + format_duration_ms(now * (1 - share)) + ")";
+  return "; without torch.profiler's own host work (about " + format_fixed(cost.us_per_event, 0) +
          " us for each of the " + format_fixed(cost.events_per_step, 0) + " events it records per step) the step " +
          "would take about " + format_duration_ms(cost.step_ms_unprofiled) + ", and this saves " +
          format_percent(share) + " of it (on this trace's step: " + format_duration_ms(now * (1 - share)) + ")";
 }
 
-void gpu_idle(Context& ctx, const HostCalls& calls, const ProfilerCost& cost) {
+void gpu_idle(Context& ctx, const HostCalls& calls, const ProfilerCost& estimate) {
   double idle = idle_share(ctx);
   double now = ctx.step_ms_now();
   double after = ctx.has_steps() ? ctx.steps.summary.gpu_median_ms : ctx.analysis.gpu_busy_ms;
-  // Judged on the step without the profiler's own host work (the traced idle where there is none).
+  // Judged on the step without the profiler's own host work (the traced idle where there is none). It claims all of
+  // the idle, so its claim must hold however much of it the profiler made: the profiler's cost at the high end of
+  // what was measured (kProfilerHostUsPerEventHigh), the step without it at its shortest, the share saved at its
+  // least. Whether it fires is judged on the estimate all findings use.
+  if (std::min(idle, unprofiled_share(ctx, estimate, now - after)) < thresholds::kIdleMedium) return;
+  ProfilerCost cost = estimate.any() ? profiler_host_cost(ctx, thresholds::kProfilerHostUsPerEventHigh) : estimate;
   double saved = unprofiled_share(ctx, cost, now - after);
-  if (std::min(idle, saved) < thresholds::kIdleMedium) return;
   Finding f;
   f.id = "gpu_idle";
   f.share = idle;
@@ -144,11 +155,12 @@ void gpu_idle(Context& ctx, const HostCalls& calls, const ProfilerCost& cost) {
   // The step with the GPU busy time as its floor, as a CUDA graph gets close to.
   f.what_if = {"the GPU never waiting for the host (the " + ctx.step_word() +
                    " replayed as a CUDA graph): " + ctx.step_word() + " = GPU busy time " + format_duration_ms(after) +
-                   unprofiled_note(cost, saved, now),
+                   unprofiled_note(estimate, saved, now, &cost),
                now, std::nullopt, cost.any() ? now * (1 - saved) : after};
   if (cost.any())
     f.numbers.insert(f.numbers.end(), {{"profiler_events_per_step", cost.events_per_step},
-                                       {"step_ms_without_profiler", cost.step_ms_unprofiled}});
+                                       {"step_ms_without_profiler", estimate.step_ms_unprofiled},
+                                       {"step_ms_without_profiler_least", cost.step_ms_unprofiled}});
   f.claim.generic = true;  // the idle launch_bound does not explain: host work
   f.claim.idle_ms = now - *f.what_if.step_ms_after_alone;
   f.claim.changes_launches = true;  // a CUDA graph, no synchronize: the host's launch time goes too

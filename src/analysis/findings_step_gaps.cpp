@@ -8,6 +8,7 @@
 #include "analysis/findings_patterns.h"
 #include "analysis/pattern_thresholds.h"
 #include "analysis/step_gaps.h"
+#include "analysis/thresholds.h"
 #include "common/percentile.h"
 #include "common/units.h"
 
@@ -130,6 +131,30 @@ void pageable_copies(Context& ctx, const CauseSum& s, double steps) {
                    " GB/s, the host never blocked)");
 }
 
+// torch.profiler's own host work inside a gap: every event it recorded there (operator, runtime call, Python frame)
+// cost the host time the program without the profiler does not spend. At the high end of what was measured
+// (thresholds::kProfilerHostUsPerEventHigh, as gpu_idle's claim): a gap claimed as the host's own work must be its
+// own with or without the profiler. Zero for other inputs.
+class ProfilerEvents {
+ public:
+  explicit ProfilerEvents(const Profile& p) {
+    if (p.source != "kineto") return;
+    for (const auto& r : p.cpu) {
+      if (r.kind != CpuRangeKind::kOther) starts_.push_back(r.start);
+    }
+    starts_.insert(starts_.end(), p.unkept_starts.begin(), p.unkept_starts.end());
+    std::sort(starts_.begin(), starts_.end());
+  }
+  double ms_in(TimeNs from, TimeNs to) const {
+    auto n =
+        std::lower_bound(starts_.begin(), starts_.end(), to) - std::lower_bound(starts_.begin(), starts_.end(), from);
+    return static_cast<double>(n) * thresholds::kProfilerHostUsPerEvent / 1e3;
+  }
+
+ private:
+  std::vector<TimeNs> starts_;
+};
+
 }  // namespace
 
 void add_step_gap_findings(FindingsContext& ctx) {
@@ -151,9 +176,12 @@ void add_step_gap_findings(FindingsContext& ctx) {
   CauseSum sync, host, alloc, pageable;
   double read_back_count = 0;
   for (const auto& [step, n] : read_backs) read_back_count += n >= 2 ? n : 0;
+  ProfilerEvents profiler(ctx.profile);
   for (const auto& g : gaps) {
     std::string origin = ctx.launches.operator_path(ctx.profile.gpu[g.after].correlation);
-    bool long_gap = g.ms() * 1e3 >= thresholds::kHostWorkGapUs;
+    // The host's own work in the gap: the gap less the profiler's work in it.
+    double own_ms = std::max(0.0, g.ms() - profiler.ms_in(g.start, g.end));
+    bool long_gap = own_ms * 1e3 >= thresholds::kHostWorkGapUs;
     CauseSum* s = nullptr;
     switch (g.cause) {
       case GapCause::kAllocation:
@@ -176,7 +204,7 @@ void add_step_gap_findings(FindingsContext& ctx) {
         break;
     }
     if (!s) continue;
-    s->ms += g.ms();
+    s->ms += s == &host ? own_ms : g.ms();
     s->count += 1;
     if (!origin.empty()) ++s->origins[origin];
   }

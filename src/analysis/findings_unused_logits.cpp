@@ -23,16 +23,78 @@ bool uses_picked(std::string_view op) {
          b == "sort" || b == "log_softmax" || b == "div" || b == "argsort";
 }
 
+// A kernel reading only a picked part of what the kernel before it wrote: a full pass over that output would read as
+// many bytes as the cast wrote and take a good part of the cast's time (a cast reads its input and writes its
+// output, a reduction reads it once); well under a tenth of it reads at most a fraction of the output.
+constexpr double kPickedReadShare = 0.1;
+
+struct Projections {
+  Finding f;
+  double ms = 0, saved = 0, heads = 0, positions = 0;
+};
+
+// The logits' pattern on the GPU's sequence alone (run files: no operators): a GEMM, the cast of its output right
+// after it on the same stream taking at least kPickedReadShare of the GEMM's time (one row per sequence would take
+// next to nothing of it), then a reduction or sampling kernel taking under kPickedReadShare of the cast's time (it
+// reads one position of the cast's output, not all of them).
+void logits_from_kernels(FindingsContext& ctx, Projections& out) {
+  const Profile& p = ctx.profile;
+  std::vector<std::size_t> k = counted_kernels(ctx);
+  for (std::size_t j = 0; j + 2 < k.size(); ++j) {
+    const GpuActivity &g = p.gpu[k[j]], &c = p.gpu[k[j + 1]], &r = p.gpu[k[j + 2]];
+    Category rc = ctx.classes[k[j + 2]].category;
+    if (ctx.classes[k[j]].category != Category::kGemm || ctx.classes[k[j + 1]].category != Category::kCopyCast ||
+        (rc != Category::kReduction && rc != Category::kSampling) || g.stream != c.stream || c.stream != r.stream)
+      continue;
+    double g_ms = activity_ms(p, k[j]), c_ms = activity_ms(p, k[j + 1]), r_ms = activity_ms(p, k[j + 2]);
+    if (c_ms < kPickedReadShare * g_ms || r_ms >= kPickedReadShare * c_ms) continue;
+    for (std::size_t i : {k[j], k[j + 1]}) out.f.claim.activity_ms.emplace_back(i, activity_ms(p, i));
+    out.ms += g_ms + c_ms;
+    out.saved += g_ms + c_ms;
+    out.heads += 1;
+  }
+}
+
+void push_unused_logits(FindingsContext& ctx, Projections out, bool from_kernels) {
+  const Profile& p = ctx.profile;
+  if (out.heads <= 0 || out.ms <= 0) return;
+  Finding& f = out.f;
+  double steps = ctx.has_steps() ? ctx.step_count() : 1.0;
+  f.id = "logits_all_positions";
+  f.title = std::string("the output projection runs on every position, then one position is picked ") +
+            (from_kernels ? "(a GEMM, the cast of its output, then a reduction reading a small part of it)"
+                          : "(select, then argmax/sampling)") +
+            ": " + format_duration_ms(out.ms / steps) + " of each " + format_duration_ms(ctx.step_ms_now()) + " " +
+            ctx.step_word() + " in the projection and its casts";
+  if (out.positions > 0) f.title += ", " + format_fixed(out.positions, 0) + " positions computed for each one used";
+  f.kernels = {std::string(p.name_of(p.gpu[f.claim.activity_ms.front().first].name))};
+  f.suggestion =
+      "The logits of every position are computed (and upcast to fp32) although only the last position of each "
+      "sequence is used. Slice the hidden states before the lm_head (hidden[:, -1:, :]; transformers' "
+      "logits_to_keep=1, the engines' last-token gather).";
+  f.numbers = {{"projection_ms_per_step", out.ms / steps}, {"positions", out.positions}};
+  std::string basis = out.positions > 0
+                          ? "1/" + format_fixed(out.positions, 0) + " of the work, from the select's shape"
+                      : from_kernels ? "the positions computed are unknown without operators: nearly all of it, "
+                                       "as the reduction after the cast reads under a tenth of the cast's output"
+                                     : "the positions computed are unknown without shapes: nearly all of it";
+  push_pattern(ctx, std::move(out.f), out.saved / steps, "the projection on the used positions only (" + basis + ")");
+}
+
 }  // namespace
 
 void add_unused_logits_finding(FindingsContext& ctx, const std::vector<OpCall>& calls) {
   const Profile& p = ctx.profile;
+  Projections out;
+  if (calls.empty()) {
+    logits_from_kernels(ctx, out);
+    push_unused_logits(ctx, std::move(out), true);
+    return;
+  }
   std::vector<std::size_t> top;
   for (std::size_t k = 0; k < calls.size(); ++k) {
     if (calls[k].depth == 0) top.push_back(k);
   }
-  Finding f;
-  double ms = 0, saved = 0, heads = 0, positions = 0;
   for (std::size_t t = 0; t + 2 < top.size(); ++t) {
     const OpCall& g = calls[top[t]];
     if (!gemm_op(g.name) || op_base_name(g.name) == "bmm") continue;
@@ -51,7 +113,7 @@ void add_unused_logits_finding(FindingsContext& ctx, const std::vector<OpCall>& 
       if (d < 0) d += static_cast<int>(dims.size());
       if (d >= 0 && static_cast<std::size_t>(d) < dims.size() && dims[static_cast<std::size_t>(d)] > 0) {
         kept = 1.0 / static_cast<double>(dims[static_cast<std::size_t>(d)]);
-        positions = static_cast<double>(dims[static_cast<std::size_t>(d)]);
+        out.positions = static_cast<double>(dims[static_cast<std::size_t>(d)]);
       }
     }
     double t_ms = 0, cast_ms = 0;
@@ -67,28 +129,13 @@ void add_unused_logits_finding(FindingsContext& ctx, const std::vector<OpCall>& 
     }
     // Without the select's shape, the logits' size shows in their cast: the upcast of every position's logits
     // takes a good part of the projection's time (one row per sequence would take next to nothing of it).
-    if (kept <= 0 && cast_ms < 0.1 * (t_ms - cast_ms)) continue;
-    f.claim.activity_ms.insert(f.claim.activity_ms.end(), claim.begin(), claim.end());
-    ms += t_ms;
-    saved += t_ms * (1 - kept);
-    heads += 1;
+    if (kept <= 0 && cast_ms < kPickedReadShare * (t_ms - cast_ms)) continue;
+    out.f.claim.activity_ms.insert(out.f.claim.activity_ms.end(), claim.begin(), claim.end());
+    out.ms += t_ms;
+    out.saved += t_ms * (1 - kept);
+    out.heads += 1;
   }
-  if (heads <= 0 || ms <= 0) return;
-  double steps = ctx.has_steps() ? ctx.step_count() : 1.0;
-  f.id = "logits_all_positions";
-  f.title = "the output projection runs on every position, then one position is picked (select, then " +
-            std::string("argmax/sampling)") + ": " + format_duration_ms(ms / steps) + " of each " +
-            format_duration_ms(ctx.step_ms_now()) + " " + ctx.step_word() + " in the projection and its casts";
-  if (positions > 0) f.title += ", " + format_fixed(positions, 0) + " positions computed for each one used";
-  f.kernels = {std::string(p.name_of(p.gpu[f.claim.activity_ms.front().first].name))};
-  f.suggestion =
-      "The logits of every position are computed (and upcast to fp32) although only the last position of each "
-      "sequence is used. Slice the hidden states before the lm_head (hidden[:, -1:, :]; transformers' "
-      "logits_to_keep=1, the engines' last-token gather).";
-  f.numbers = {{"projection_ms_per_step", ms / steps}, {"positions", positions}};
-  std::string basis = positions > 0 ? "1/" + format_fixed(positions, 0) + " of the work, from the select's shape"
-                                    : "the positions computed are unknown without shapes: nearly all of it";
-  push_pattern(ctx, std::move(f), saved / steps, "the projection on the used positions only (" + basis + ")");
+  push_unused_logits(ctx, std::move(out), false);
 }
 
 }  // namespace cuprobe

@@ -31,6 +31,9 @@ inline constexpr double kLaunchGapUs = 20.0;
 // zoo's host-bound H200 traces (torch 2.11; docs/validation.md) the traced step exceeds the CUDA-event step by
 // 2-7 us per recorded event; 2 is the low end, so that the estimate errs towards the traced step.
 inline constexpr double kProfilerHostUsPerEvent = 2.0;
+// ...and its high end, for gpu_idle's claim (all of the idle, which must hold however much of it was the profiler's):
+// the step without the profiler at its shortest.
+inline constexpr double kProfilerHostUsPerEventHigh = 7.0;
 
 // The what-ifs of run files without launch calls: an activity that starts within this of the end of the work before
 // it was queued behind that work (back-to-back kernels on the H200 start 1-2 us apart); later, the host launched it

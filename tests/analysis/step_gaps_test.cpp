@@ -87,7 +87,8 @@ TEST(StepGaps, LongIdleWithoutARead_backIsHostWork) {
   EXPECT_EQ(find(r, "sync_inside_step"), nullptr);
   const Finding* f = find(r, "host_work_in_step");
   ASSERT_TRUE(f);
-  EXPECT_NEAR(f->what_if.step_ms_now - *f->what_if.step_ms_after_alone, 2 * 0.300, 1e-6);
+  // Each 300 us gap less the profiler's own work in it: 2 us for the one event it recorded there (the next launch).
+  EXPECT_NEAR(f->what_if.step_ms_now - *f->what_if.step_ms_after_alone, 2 * (0.300 - 0.002), 1e-6);
 }
 
 TEST(StepGaps, OneRead_backPerStepIsNotASyncInsideTheStep) {
