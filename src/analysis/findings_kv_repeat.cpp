@@ -6,6 +6,7 @@
 // it; else from the copies' time against attention's: a copy reads X and writes n_rep X, attention reads n_rep X).
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <set>
 
 #include "analysis/findings_patterns.h"
@@ -27,6 +28,35 @@ double concrete_number(const OpCall& c, std::size_t i) {
   int v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   return ec == std::errc() && ptr == s.data() + s.size() ? v : 0;
+}
+
+// K and V copied alike: two calls of one copy kernel within this of each other's time.
+constexpr double kAlikeCopies = 0.1;
+
+// The repeat on the GPU's sequence alone (run files: no operators): an attention kernel right after two calls of one
+// copy kernel on its stream (K and V, alike in time; not a cat, which grows a cache, nor a gather) that together take
+// at least the attention's own time: they write at least what attention reads once, every layer. Their time is
+// saved; attention's reads stay (n_rep unknown without the repeat's arguments).
+void repeats_from_kernels(FindingsContext& ctx, Finding& f, double& copy_ms, double& layers) {
+  const Profile& p = ctx.profile;
+  std::vector<std::size_t> k = counted_kernels(ctx);
+  auto plain_copy = [&](std::size_t i) {
+    std::string_view n = p.name_of(p.gpu[i].name);
+    return ctx.classes[i].category == Category::kCopyCast && n.find("CatArray") == std::string_view::npos &&
+           n.find("index") == std::string_view::npos && n.find("gather") == std::string_view::npos;
+  };
+  for (std::size_t j = 2; j < k.size(); ++j) {
+    const GpuActivity &a = p.gpu[k[j]], &kc = p.gpu[k[j - 2]], &vc = p.gpu[k[j - 1]];
+    if (ctx.classes[k[j]].category != Category::kAttention || !plain_copy(k[j - 2]) || !plain_copy(k[j - 1]) ||
+        kc.name != vc.name || kc.stream != a.stream || vc.stream != a.stream)
+      continue;
+    double t_k = activity_ms(p, k[j - 2]), t_v = activity_ms(p, k[j - 1]);
+    if (std::abs(t_k - t_v) > kAlikeCopies * std::max(t_k, t_v) || t_k + t_v < activity_ms(p, k[j])) continue;
+    f.claim.activity_ms.emplace_back(k[j - 2], t_k);
+    f.claim.activity_ms.emplace_back(k[j - 1], t_v);
+    copy_ms += t_k + t_v;
+    layers += 1;
+  }
 }
 
 }  // namespace
@@ -88,12 +118,20 @@ void add_kv_repeat_finding(FindingsContext& ctx, const std::vector<OpCall>& call
     copy_ms += rep_ms;
     layers += 1;
   }
+  bool from_kernels = calls.empty();
+  if (from_kernels) repeats_from_kernels(ctx, f, copy_ms, layers);
   if (layers <= 0 || copy_ms <= 0) return;
   double steps = ctx.has_steps() ? ctx.step_count() : 1.0;
   f.id = "kv_heads_repeated";
-  f.title = "K and V repeated to the query heads before attention " + format_fixed(layers / steps, 0) + " times per " +
-            ctx.step_word() + " (repeat_interleave/repeat_kv): the copies take " + format_duration_ms(copy_ms / steps) +
-            " of each " + format_duration_ms(ctx.step_ms_now()) + " " + ctx.step_word();
+  f.title = from_kernels ? "K and V copied right before attention " + format_fixed(layers / steps, 0) + " times per " +
+                               ctx.step_word() + " (two alike copies taking at least the attention's own time: " +
+                               "repeat_interleave/repeat_kv to the query heads, or a layout copy): the copies take " +
+                               format_duration_ms(copy_ms / steps) + " of each " +
+                               format_duration_ms(ctx.step_ms_now()) + " " + ctx.step_word()
+                         : "K and V repeated to the query heads before attention " + format_fixed(layers / steps, 0) +
+                               " times per " + ctx.step_word() + " (repeat_interleave/repeat_kv): the copies take " +
+                               format_duration_ms(copy_ms / steps) + " of each " +
+                               format_duration_ms(ctx.step_ms_now()) + " " + ctx.step_word();
   if (rep_seen > 1) f.title += ", and attention reads K and V " + format_fixed(rep_seen, 0) + " times over";
   f.kernels = {std::string(p.name_of(p.gpu[f.claim.activity_ms.front().first].name))};
   f.suggestion =
@@ -106,7 +144,11 @@ void add_kv_repeat_finding(FindingsContext& ctx, const std::vector<OpCall>& call
                {"n_rep", rep_seen},
                {"attention_saved_ms_per_step", attn_saved / steps}};
   push_pattern(ctx, std::move(f), (copy_ms + attn_saved) / steps,
-               "attention on the KV heads as they are (enable_gqa=True: the copies gone, K and V read once)");
+               from_kernels
+                   ? "attention on the KV heads as they are (enable_gqa=True: the copies gone; attention's own "
+                     "reads kept, n_rep being unknown without operators)"
+                   : "attention on the KV heads as they are (enable_gqa=True: the copies gone, K and V read "
+                     "once)");
 }
 
 }  // namespace cuprobe
