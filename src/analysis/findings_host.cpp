@@ -172,22 +172,32 @@ void gpu_idle(Context& ctx, const HostCalls& calls, const ProfilerCost& estimate
 // The share of step time (of the window without steps) that the GPU idles in
 // gaps of at most thresholds::kLaunchGapUs between its activities: gaps a launch
 // can explain, where longer ones are host work.
+// With steps, of the typical step: the median over the steps of each one's short gaps over its time (a warm-up step
+// of long gaps decides nothing).
 double short_gap_share(const Context& ctx) {
   TimeNs short_ns = 0, last_end = 0;
   bool any = false;
+  std::vector<double> by_step(ctx.steps.summary.steps.size(), 0.0);
   for (std::size_t i = 0; i < ctx.profile.gpu.size(); ++i) {
     const auto& a = ctx.profile.gpu[i];
     if (!ctx.counted(i)) continue;
     TimeNs gap = any ? a.start - last_end : 0;
-    if (gap > 0 && static_cast<double>(gap) <= thresholds::kLaunchGapUs * 1e3) short_ns += gap;
+    if (gap > 0 && static_cast<double>(gap) <= thresholds::kLaunchGapUs * 1e3) {
+      short_ns += gap;
+      if (ctx.has_steps()) by_step[static_cast<std::size_t>(ctx.steps.activity_step[i])] += static_cast<double>(gap);
+    }
     last_end = any ? std::max(last_end, a.end) : a.end;
     any = true;
   }
-  double total_ms = ctx.analysis.window_ms;
   if (ctx.has_steps()) {
-    total_ms = 0;
-    for (const Step& s : ctx.steps.summary.steps) total_ms += static_cast<double>(s.time) / 1e6;
+    std::vector<double> shares;
+    const auto& list = ctx.steps.summary.steps;
+    for (std::size_t s = 0; s < list.size(); ++s) {
+      if (list[s].time > 0) shares.push_back(by_step[s] / static_cast<double>(list[s].time));
+    }
+    return shares.empty() ? 0.0 : std::min(1.0, percentile(shares, 50));
   }
+  double total_ms = ctx.analysis.window_ms;
   return total_ms > 0 ? std::min(1.0, static_cast<double>(short_ns) / 1e6 / total_ms) : 0.0;
 }
 
@@ -202,6 +212,27 @@ bool steps_are_graph_replays(const Context& ctx, std::size_t kernels) {
     if (a.kind == GpuActivityKind::kKernel && a.graph_id >= 0) ++in_graphs;
   }
   return kernels > 0 && in_graphs * 2 >= kernels;
+}
+
+// Adds to each step (but the last) the GPU idle after its last activity until the next step's first, where it is
+// longer than a launch gap and the last activity is neither a device-to-host copy nor a pageable host copy.
+void add_gaps_between_steps(const Context& ctx, std::vector<double>& by_step) {
+  const auto& list = ctx.steps.summary.steps;
+  std::vector<long> last(list.size(), -1);
+  for (std::size_t i = 0; i < ctx.profile.gpu.size(); ++i) {
+    int st = ctx.steps.activity_step[i];
+    if (st < 0) continue;
+    long& l = last[static_cast<std::size_t>(st)];
+    if (l < 0 || ctx.profile.gpu[i].end >= ctx.profile.gpu[static_cast<std::size_t>(l)].end) l = static_cast<long>(i);
+  }
+  for (std::size_t st = 0; st + 1 < list.size() && st < by_step.size(); ++st) {
+    if (last[st] < 0 || list[st + 1].gpu_start <= 0) continue;
+    const GpuActivity& a = ctx.profile.gpu[static_cast<std::size_t>(last[st])];
+    bool read_back = a.kind == GpuActivityKind::kMemcpy && a.memcpy_kind == MemcpyKind::kDtoH;
+    double gap_ms = static_cast<double>(list[st + 1].gpu_start - a.end) / 1e6;
+    if (read_back || pageable_host_copy(ctx.profile, a) || gap_ms * 1e3 <= thresholds::kLaunchGapUs) continue;
+    by_step[st] += gap_ms;
+  }
 }
 
 void launch_bound(Context& ctx, const HostCalls& calls, const ProfilerCost& cost) {
@@ -239,10 +270,16 @@ void launch_bound(Context& ctx, const HostCalls& calls, const ProfilerCost& cost
   // allocation nor a pageable copy explains are counted: the trace cannot tell them from launching.
   bool no_calls = !calls.seen || calls.launches <= 0;
   if (ctx.has_steps() && now > 0 && (no_calls || (busy_per_kernel_us < calls.launch_us_mean))) {
+    // The typical step's: the median over the steps (a first step holding the warm-up's long gaps decides nothing).
+    std::vector<double> by_step(ctx.steps.summary.steps.size(), 0.0);
     for (const auto& g : step_gaps(ctx.profile, ctx.steps, ctx.launches)) {
       if ((g.framework || no_calls) && g.cause == GapCause::kOther && g.ms() * 1e3 > thresholds::kLaunchGapUs)
-        framework_ms += g.ms();
+        by_step[g.step] += g.ms();
     }
+    // Without launch calls, the idle from a step's last activity to the next step's first is launching too (the
+    // program's loop launching its next step), unless a read-back or a pageable copy ends the step.
+    if (no_calls) add_gaps_between_steps(ctx, by_step);
+    framework_ms = percentile(by_step, 50) * ctx.step_count();
     short_gaps = std::min(1.0, short_gaps + framework_ms / ctx.step_count() / now);
   }
   // The profiler's own host work is in those gaps: off them first.

@@ -57,16 +57,20 @@ void sync_inside_step(Context& ctx, const CauseSum& s, double steps) {
   push_pattern(ctx, std::move(f), saved, "one read-back per step (the GPU idle after the others gone)");
 }
 
-void host_work_in_step(Context& ctx, const CauseSum& s, double steps) {
-  // Without launch calls (a run file recorded without --api) the trace cannot tell the host's own work from the
-  // framework launching: no finding.
-  if (s.count <= 0 || !has_launch_calls(ctx)) return;
+// Without launch calls (a run file recorded without --api) the trace cannot tell the host's own work from the
+// framework launching, except where the host's data makes a round trip: `round_trip` holds the long gaps from a
+// device-to-host copy to a host-to-device one (the host read something back, worked on it, and sent its result).
+void host_work_in_step(Context& ctx, const CauseSum& with_calls, const CauseSum& round_trip, double steps) {
+  bool calls = has_launch_calls(ctx);
+  const CauseSum& s = calls ? with_calls : round_trip;
+  if (s.count <= 0) return;
   double saved = s.ms / steps;
   Finding f;
   f.id = "host_work_in_step";
   f.title = "the GPU idles " + format_duration_ms(saved) + " of each " + format_duration_ms(ctx.step_ms_now()) +
             " step in " + format_fixed(s.count / steps, 1) + " gaps of at least " +
             format_fixed(thresholds::kHostWorkGapUs, 0) + " us inside the step while the host works" +
+            (calls ? "" : " (each from a device-to-host copy to a host-to-device one: the host's data round trip)") +
             (most_common(s.origins).empty() ? "" : " (after " + most_common(s.origins) + ")");
   f.suggestion =
       "The host does its own work (sampling, detokenizing, stopping checks, data preparation) between the step's "
@@ -173,7 +177,7 @@ void add_step_gap_findings(FindingsContext& ctx) {
     const GpuActivity& prev = ctx.profile.gpu[g.after];
     return prev.kind == GpuActivityKind::kMemcpy && prev.memcpy_kind == MemcpyKind::kDtoH;
   };
-  CauseSum sync, host, alloc, pageable;
+  CauseSum sync, host, alloc, pageable, round_trip;
   double read_back_count = 0;
   for (const auto& [step, n] : read_backs) read_back_count += n >= 2 ? n : 0;
   ProfilerEvents profiler(ctx.profile);
@@ -202,6 +206,11 @@ void add_step_gap_findings(FindingsContext& ctx) {
       case GapCause::kOther:
         s = long_gap && !g.framework ? &host : nullptr;
         break;
+    }
+    if (s == &host && read_back_gap(g) && ctx.profile.gpu[g.before].kind == GpuActivityKind::kMemcpy &&
+        ctx.profile.gpu[g.before].memcpy_kind == MemcpyKind::kHtoD) {
+      round_trip.ms += own_ms;
+      round_trip.count += 1;
     }
     if (!s) continue;
     s->ms += s == &host ? own_ms : g.ms();
@@ -249,7 +258,7 @@ void add_step_gap_findings(FindingsContext& ctx) {
   }
   sync.count = read_back_count;  // the read-backs, not the starved gaps after them
   sync_inside_step(ctx, sync, steps);
-  host_work_in_step(ctx, host, steps);
+  host_work_in_step(ctx, host, round_trip, steps);
   // The typical step's: the median over steps (the last step has no idle after it; the step time is the median's).
   alloc.ms = percentile(alloc_by_step, 50) * steps;
   allocation_churn(ctx, alloc, steps, calls);
