@@ -136,12 +136,14 @@ struct BoundaryStep {
 constexpr double kNamesTolerance = 0.1;
 
 BoundaryStep step_from_boundaries(const std::vector<StringId>& names, const std::vector<double>& score,
-                                  std::size_t period, double match) {
+                                  std::size_t period, double match, const std::vector<std::size_t>& more_lags = {}) {
   const std::size_t n = names.size();
   constexpr std::size_t kMaxMultiple = 64;
   std::vector<std::size_t> lags{period};
   for (std::size_t k = 2; k <= kMaxMultiple && k * period * 2 <= n; ++k) lags.push_back(k * period);
-  for (std::size_t lag : boundary_lags(score)) {
+  std::vector<std::size_t> suggested = boundary_lags(score);
+  suggested.insert(suggested.end(), more_lags.begin(), more_lags.end());
+  for (std::size_t lag : suggested) {
     if (lag > period && lag * 2 <= n) lags.push_back(lag);
   }
   std::sort(lags.begin(), lags.end());
@@ -157,6 +159,79 @@ BoundaryStep step_from_boundaries(const std::vector<StringId>& names, const std:
     if (level.level >= kStepOverLayer * best.at.level && level.level > 0) best = {lag, level};
   }
   return best;
+}
+
+// The read-back lag L was taken as the step, but the read-backs may be inside the step (one per layer or expert), the
+// step's own end showing as a longer gap of the host's (its synchronize, the loop's own work) once in every few
+// read-backs. On the idle gaps alone (the read-back's own score taken off), the longest repeat the boundaries explain
+// (step_from_boundaries from L) is the step where it is longer than L; else {0}. A process calling generate several
+// times reads back alike after every decode step: no longer repeat of its gaps stands out, and its steps stay L.
+BoundaryStep step_around_read_backs(const std::vector<StringId>& names, const std::vector<double>& gaps,
+                                    const std::vector<std::size_t>& read_backs, std::size_t lag, double match) {
+  // Lags the longest gaps after the read-backs suggest (the step's own among the layers').
+  std::vector<double> after_read_backs(gaps.size(), 0.0);
+  for (std::size_t i : read_backs) after_read_backs[i] = gaps[i];
+  BoundaryStep step = step_from_boundaries(names, gaps, lag, match, boundary_lags(after_read_backs));
+  return step.lag > lag && step.at.level > 0 ? step : BoundaryStep{};
+}
+
+// Each step's first kernel: from the phase (the position within the period whose boundaries are strongest), one
+// period at a time in both directions, each boundary the highest score within a small window around the expected
+// position (so steps of slightly different length, a prefill, stay aligned); below `weak` (steps found by their
+// boundaries: a synchronize missed) the expected position itself.
+std::vector<std::size_t> walk_starts(const std::vector<double>& score, std::size_t period, std::size_t phase,
+                                     double weak, bool by_boundaries) {
+  const std::size_t n = score.size();
+  const std::size_t window = std::max<std::size_t>(2, period / 8);
+  auto best_boundary_in = [&](std::size_t lo, std::size_t hi) {  // [lo, hi], clamped
+    hi = std::min(hi, n - 1);
+    std::size_t best_at = lo;
+    for (std::size_t i = lo; i <= hi; ++i) {
+      if (score[i] > score[best_at]) best_at = i;
+    }
+    std::size_t expected = (lo + hi + 1) / 2;
+    return score[best_at] < weak && expected < n ? expected : best_at;
+  };
+  std::size_t anchor = phase;  // the strongest boundary of that phase
+  for (std::size_t i = phase; i < n; i += period) {
+    if (score[i] > score[anchor] && !(by_boundaries && score[i] > 8 * weak)) anchor = i;
+  }
+  std::vector<std::size_t> starts{anchor};
+  for (std::size_t b = anchor; b + period < n;) {
+    b = best_boundary_in(b + period - window, b + period + window);
+    starts.push_back(b);
+  }
+  std::vector<std::size_t> before;
+  for (std::size_t b = anchor; b > period + window;) {
+    b = best_boundary_in(b - period - window, b - period + window);
+    before.push_back(b);
+  }
+  starts.insert(starts.begin(), before.rbegin(), before.rend());
+  // Leading kernels before the first boundary form a step when long enough (the prefill).
+  if (starts.front() >= period / 2) starts.insert(starts.begin(), 0);
+  return starts;
+}
+
+// The names' period: the shortest lag within kTieTolerance of the best match, unless a longer lag removes at least
+// half of its mismatches (the whole step, and that lag a layer repeating inside it: 80 layers of 10 kernels match
+// themselves 10 kernels later everywhere but around the step's own kernels). 0 when none.
+std::size_t names_period(const std::vector<std::pair<std::size_t, double>>& scored, double best, double& match) {
+  std::size_t period = 0;
+  for (auto [lag, m] : scored) {  // ascending lag: the first within tolerance
+    if (m >= best - kTieTolerance) {
+      period = lag;
+      match = m;
+      break;
+    }
+  }
+  for (auto [lag, m] : scored) {
+    if (lag > period && m > match && m >= match + (1.0 - match) / 2) {
+      period = lag;
+      match = m;
+      break;
+    }
+  }
+  return period;
 }
 
 }  // namespace
@@ -182,24 +257,7 @@ PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std:
     best = scored.front().second;
     result.by_boundaries = true;
   }
-  std::size_t period = 0;
-  for (auto [lag, m] : scored) {  // ascending lag: the first within tolerance
-    if (m >= best - kTieTolerance) {
-      period = lag;
-      result.match = m;
-      break;
-    }
-  }
-  // A longer lag that removes at least half of its mismatches is the whole step,
-  // and that lag a layer repeating inside it (80 layers of 10 kernels match
-  // themselves 10 kernels later everywhere but around the step's own kernels).
-  for (auto [lag, m] : scored) {
-    if (lag > period && m > result.match && m >= result.match + (1.0 - result.match) / 2) {
-      period = lag;
-      result.match = m;
-      break;
-    }
-  }
+  std::size_t period = names_period(scored, best, result.match);
 
   // The shortest lag at which the step's result is read back is the step: a longer period
   // found above was a whole call made several times (generate called in a loop).
@@ -217,8 +275,23 @@ PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std:
       break;
     }
   }
+  // The scores the steps are cut by: with read-backs inside a longer step, the idle gaps alone.
+  std::vector<double> gaps;
+  const std::vector<double>* score = &boundary_score;
   BoundaryStep by_boundaries;
-  if (!result.by_read_back) {
+  if (result.by_read_back) {
+    gaps = boundary_score;
+    for (std::size_t i : read_backs) gaps[i] = std::max(0.0, gaps[i] - kReadBackScore);
+    by_boundaries = step_around_read_backs(names, gaps, read_backs, period, result.match);
+    if (by_boundaries.lag > 0) {
+      period = by_boundaries.lag;
+      result.match = match_fraction(names, period);
+      result.by_read_back = false;
+      result.by_boundaries = true;
+      result.read_backs_inside = true;
+      score = &gaps;
+    }
+  } else if (!result.by_read_back) {
     by_boundaries = step_from_boundaries(names, boundary_score, period, result.match);
     if (by_boundaries.at.level > 0 && (by_boundaries.lag != period || result.by_boundaries)) {
       period = by_boundaries.lag;
@@ -233,47 +306,14 @@ PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std:
     return result;
   }
 
-  // Phase: the position within the period with the highest total boundary score.
+  // Phase: the position within the period with the highest total boundary score; steps found by their boundaries:
+  // the position whose boundaries are consistently strong (a warm-up's few long gaps outweigh the sum).
   std::vector<double> gap_sum(period, 0.0);
-  for (std::size_t i = 1; i < names.size(); ++i) gap_sum[i % period] += boundary_score[i];
+  for (std::size_t i = 1; i < names.size(); ++i) gap_sum[i % period] += (*score)[i];
   std::size_t phase = static_cast<std::size_t>(std::max_element(gap_sum.begin(), gap_sum.end()) - gap_sum.begin());
-  // Steps found by their boundaries: the position whose boundaries are consistently strong (a warm-up's few long
-  // gaps outweigh the sum), and a repeat whose boundary has no gap (a synchronize missed) one period on.
   const double weak = result.by_boundaries ? by_boundaries.at.level / 2 : -1.0;
   if (result.by_boundaries) phase = by_boundaries.at.phase;
-
-  // Walk from that position one period at a time in both directions; each
-  // boundary is the highest score within a small window around the expected
-  // position, so steps of slightly different length (a prefill) stay aligned.
-  const std::size_t n = names.size();
-  const std::size_t window = std::max<std::size_t>(2, period / 8);
-  auto best_boundary_in = [&](std::size_t lo, std::size_t hi) {  // [lo, hi], clamped
-    hi = std::min(hi, n - 1);
-    std::size_t best_at = lo;
-    for (std::size_t i = lo; i <= hi; ++i) {
-      if (boundary_score[i] > boundary_score[best_at]) best_at = i;
-    }
-    std::size_t expected = (lo + hi + 1) / 2;
-    return boundary_score[best_at] < weak && expected < n ? expected : best_at;
-  };
-  std::size_t anchor = phase;  // the strongest boundary of that phase
-  for (std::size_t i = phase; i < n; i += period) {
-    if (boundary_score[i] > boundary_score[anchor] && !(result.by_boundaries && boundary_score[i] > 8 * weak))
-      anchor = i;
-  }
-  std::vector<std::size_t> starts{anchor};
-  for (std::size_t b = anchor; b + period < n;) {
-    b = best_boundary_in(b + period - window, b + period + window);
-    starts.push_back(b);
-  }
-  std::vector<std::size_t> before;
-  for (std::size_t b = anchor; b > period + window;) {
-    b = best_boundary_in(b - period - window, b - period + window);
-    before.push_back(b);
-  }
-  starts.insert(starts.begin(), before.rbegin(), before.rend());
-  // Leading kernels before the first boundary form a step when long enough (the prefill).
-  if (starts.front() >= period / 2) starts.insert(starts.begin(), 0);
+  std::vector<std::size_t> starts = walk_starts(*score, period, phase, weak, result.by_boundaries);
   if (starts.size() < 2) return result;
   result.period = static_cast<std::int64_t>(period);
   result.starts = std::move(starts);

@@ -28,12 +28,17 @@
 
 namespace cuprobe {
 
+// The boundary score the caller adds where a device-to-host copy comes just before a kernel: it outweighs any idle
+// gap (ns), and taking it off leaves the gap.
+inline constexpr double kReadBackScore = 1e15;
+
 struct PeriodicSteps {
   std::int64_t period = 0;          // kernels per step; 0 = no periodicity found
   double match = 0;                 // fraction of positions matching one period later
   std::vector<std::size_t> starts;  // index of each step's first kernel
   bool by_read_back = false;        // the steps begin at the read-backs, which recur at the period
   bool by_boundaries = false;       // the names' period was a layer: the host's gaps recur at a multiple of it
+  bool read_backs_inside = false;   // read-backs recur inside each step (one per layer): the host's gaps cut it
 };
 
 // names: kernel names in launch order; boundary_score[i]: how likely a step starts at kernel i;

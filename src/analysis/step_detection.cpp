@@ -161,8 +161,8 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
   for (const auto& call : profile.cpu) {
     if (call.kind == CpuRangeKind::kRuntime && call.correlation >= 0) launch_of.emplace(call.correlation, &call);
   }
-  constexpr double kAfterDeviceToHostCopy = 1e15;  // outweighs any idle gap (ns)
-  constexpr double kAfterSynchronize = 1e12;       // outweighs any idle gap, not a read-back
+  constexpr double kAfterDeviceToHostCopy = kReadBackScore;  // outweighs any idle gap (ns)
+  constexpr double kAfterSynchronize = 1e12;                 // outweighs any idle gap, not a read-back
   // The host's synchronizing calls (recorded with the runtime API: torch.profiler, `cuprobe record --api`), by the
   // time they return: the first kernel launched after one begins what the host did next.
   std::vector<TimeNs> synchronized;
@@ -216,6 +216,7 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
   out.summary.period_kernels = periodic.period;
   out.summary.marker = "period of " + std::to_string(periodic.period) + " kernels";
   if (periodic.by_read_back) out.summary.marker += ", each step from a device-to-host read-back";
+  if (periodic.read_backs_inside) out.summary.marker += ", read-backs inside each step";
   if (periodic.by_boundaries) {
     out.summary.marker += synchronized_boundaries > 0 ? ", each step from the host's synchronize"
                                                       : ", each step from the GPU idle gap the host leaves";

@@ -97,6 +97,36 @@ TEST(Periodicity, SeveralGenerateCallsGiveTheirDecodeStepsNotTheCall) {
   EXPECT_EQ(r.starts.size(), 4u * 17);
 }
 
+// issue 34: a read-back inside every layer (`.item()` of an overflow guard), 8 layers of 12 kernels and one kernel of
+// a layer's names once per step, a run file (no synchronize calls). The read-backs recur every 12 kernels; the
+// host's gap after them is ~25 us inside the step, ~70 us at its end (the loop's synchronize and its own work). The
+// step is the 97-kernel iteration, from those gaps, not the layer.
+TEST(Periodicity, ReadBacksInEveryLayerKeepTheIterationAsTheStep) {
+  std::vector<StringId> names;
+  std::vector<double> score;
+  std::vector<bool> read_back;
+  std::vector<std::size_t> expected;
+  for (int step = 0; step < 14; ++step) {
+    expected.push_back(names.size());
+    for (int layer = 0; layer < 8; ++layer) {
+      for (std::size_t i = 0; i < (layer == 0 ? 13u : 12u); ++i) {
+        bool first = i == 0 && !names.empty();
+        // The step's own kernel first: a fill, named as a layer's elementwise kernels.
+        names.push_back(static_cast<StringId>(layer == 0 ? (i == 0 ? 5 : i) : 1 + i));
+        read_back.push_back(first && !(layer == 0 && i == 0 && step == 0));
+        double gap = layer == 0 && i == 0 ? 70'000.0 + 500.0 * (step % 3) : 1'000.0 + static_cast<double>(i % 5);
+        if (layer > 0 && i == 0) gap = 25'000.0 + 300.0 * (layer % 4);
+        score.push_back(read_back.back() ? kReadBackScore + gap : gap);
+      }
+    }
+  }
+  PeriodicSteps r = find_periodic_steps(names, score, read_back);
+  EXPECT_EQ(r.period, 97);
+  EXPECT_FALSE(r.by_read_back);
+  EXPECT_TRUE(r.read_backs_inside);
+  EXPECT_EQ(r.starts, expected);
+}
+
 // Read-backs once per step do not turn a layer into a step.
 TEST(Periodicity, AReadBackPerStepKeepsTheStepAboveItsLayers) {
   std::vector<StringId> names;
