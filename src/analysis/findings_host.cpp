@@ -60,13 +60,19 @@ struct ProfilerCost {
   double ms = 0;                  // per step, as taken off the traced step
   double step_ms_unprofiled = 0;  // the traced step less ms
   double us_per_event = 0;        // the profiler's cost assumed per event
+  const char* tracer = "";        // whose work it is, in words
   bool any() const { return ms > 0; }
 };
 
-ProfilerCost profiler_host_cost(const Context& ctx, double us_per_event = thresholds::kProfilerHostUsPerEvent) {
+ProfilerCost profiler_host_cost(const Context& ctx, bool high = false) {
   ProfilerCost c;
   const auto& s = ctx.steps.summary;
-  if (ctx.profile.source != "kineto" || !ctx.has_steps() || s.median_ms <= 0) return c;
+  // A run file's tracer records runtime calls only (`record --api`), each costing the host far less.
+  const bool kineto = ctx.profile.source == "kineto", run_file = ctx.profile.source == "cuprobe-run";
+  if ((!kineto && !run_file) || !ctx.has_steps() || s.median_ms <= 0) return c;
+  double us_per_event = kineto ? (high ? thresholds::kProfilerHostUsPerEventHigh : thresholds::kProfilerHostUsPerEvent)
+                               : (high ? thresholds::kRecordApiUsPerCallHigh : thresholds::kRecordApiUsPerCall);
+  c.tracer = kineto ? "torch.profiler's own host work" : "the recorder's own host work (record --api)";
   std::vector<std::pair<TimeNs, TimeNs>> spans;  // CPU side of each step, by start
   for (const Step& st : s.steps) {
     if (st.cpu_end > st.cpu_start) spans.emplace_back(st.cpu_start, st.cpu_end);
@@ -81,10 +87,11 @@ ProfilerCost profiler_host_cost(const Context& ctx, double us_per_event = thresh
     if (start < it->second) counts[static_cast<std::size_t>(it - spans.begin())] += 1;
   };
   for (const CpuRange& r : ctx.profile.cpu) {
-    if (r.kind != CpuRangeKind::kOther) count(r.start);
+    if (kineto ? r.kind != CpuRangeKind::kOther : r.kind == CpuRangeKind::kRuntime) count(r.start);
   }
   for (TimeNs t : ctx.profile.unkept_starts) count(t);  // Python frames of torch and the libraries
   c.events_per_step = percentile(counts, 50);
+  if (c.events_per_step <= 0) return ProfilerCost{};
   c.us_per_event = us_per_event;
   double now = s.median_ms;
   double floor = s.gpu_median_ms;
@@ -107,12 +114,12 @@ double unprofiled_share(const Context& ctx, const ProfilerCost& cost, double tra
 std::string unprofiled_note(const ProfilerCost& cost, double share, double now, const ProfilerCost* least = nullptr) {
   if (!cost.any()) return "";
   if (least && least->step_ms_unprofiled < cost.step_ms_unprofiled)
-    return "; without torch.profiler's own host work (" + format_fixed(cost.us_per_event, 0) + "-" +
-           format_fixed(least->us_per_event, 0) + " us for each of the " + format_fixed(cost.events_per_step, 0) +
+    return "; without " + std::string(cost.tracer) + " (" + format_fixed(cost.us_per_event, 1) + "-" +
+           format_fixed(least->us_per_event, 1) + " us for each of the " + format_fixed(cost.events_per_step, 0) +
            " events it records per step) the step would take " + format_duration_ms(least->step_ms_unprofiled) +
            " to " + format_duration_ms(cost.step_ms_unprofiled) + ", and this saves at least " + format_percent(share) +
            " of it (on this trace's step: " + format_duration_ms(now * (1 - share)) + ")";
-  return "; without torch.profiler's own host work (about " + format_fixed(cost.us_per_event, 0) +
+  return "; without " + std::string(cost.tracer) + " (about " + format_fixed(cost.us_per_event, 1) +
          " us for each of the " + format_fixed(cost.events_per_step, 0) + " events it records per step) the step " +
          "would take about " + format_duration_ms(cost.step_ms_unprofiled) + ", and this saves " +
          format_percent(share) + " of it (on this trace's step: " + format_duration_ms(now * (1 - share)) + ")";
@@ -127,7 +134,7 @@ void gpu_idle(Context& ctx, const HostCalls& calls, const ProfilerCost& estimate
   // what was measured (kProfilerHostUsPerEventHigh), the step without it at its shortest, the share saved at its
   // least. Whether it fires is judged on the estimate all findings use.
   if (std::min(idle, unprofiled_share(ctx, estimate, now - after)) < thresholds::kIdleMedium) return;
-  ProfilerCost cost = estimate.any() ? profiler_host_cost(ctx, thresholds::kProfilerHostUsPerEventHigh) : estimate;
+  ProfilerCost cost = estimate.any() ? profiler_host_cost(ctx, true) : estimate;
   double saved = unprofiled_share(ctx, cost, now - after);
   Finding f;
   f.id = "gpu_idle";

@@ -21,6 +21,15 @@ struct CauseSum {
   double ms = 0;                       // idle, over the steps
   double count = 0;                    // gaps
   std::map<std::string, int> origins;  // operator paths of the activity before each gap
+  std::map<std::size_t, double> by_step;
+  // The typical step's idle: the median over the steps (a recording's first steps hold the warm-up's long gaps).
+  double typical_ms(std::size_t steps) const {
+    std::vector<double> v(steps, 0.0);
+    for (auto [st, idle] : by_step) {
+      if (st < steps) v[st] = idle;
+    }
+    return v.empty() ? 0.0 : percentile(v, 50);
+  }
 };
 
 std::string most_common(const std::map<std::string, int>& m) {
@@ -64,7 +73,8 @@ void host_work_in_step(Context& ctx, const CauseSum& with_calls, const CauseSum&
   bool calls = has_launch_calls(ctx);
   const CauseSum& s = calls ? with_calls : round_trip;
   if (s.count <= 0) return;
-  double saved = s.ms / steps;
+  double saved = s.typical_ms(static_cast<std::size_t>(steps));
+  if (saved <= 0) return;
   Finding f;
   f.id = "host_work_in_step";
   f.title = "the GPU idles " + format_duration_ms(saved) + " of each " + format_duration_ms(ctx.step_ms_now()) +
@@ -211,9 +221,11 @@ void add_step_gap_findings(FindingsContext& ctx) {
         ctx.profile.gpu[g.before].memcpy_kind == MemcpyKind::kHtoD) {
       round_trip.ms += own_ms;
       round_trip.count += 1;
+      round_trip.by_step[g.step] += own_ms;
     }
     if (!s) continue;
     s->ms += s == &host ? own_ms : g.ms();
+    s->by_step[g.step] += s == &host ? own_ms : g.ms();
     s->count += 1;
     if (!origin.empty()) ++s->origins[origin];
   }
@@ -236,7 +248,7 @@ void add_step_gap_findings(FindingsContext& ctx) {
     if (reach < to) idle.emplace_back(reach, to);
     for (const auto& r : ctx.profile.cpu) {
       if (r.kind != CpuRangeKind::kRuntime || r.end <= from || r.start >= to) continue;
-      std::string_view n = ctx.profile.name_of(r.name);
+      std::string_view n = runtime_base_name(ctx.profile.name_of(r.name));
       if (n != "cudaMalloc" && n != "cudaFree" && n != "hipMalloc" && n != "hipFree") continue;
       calls += 1;
       // The host blocked in the call launches nothing: the GPU drains its queue, then idles until the host, back,

@@ -5,29 +5,48 @@
 #include "analysis/pattern_thresholds.h"
 
 namespace cuprobe {
-namespace {
 
-bool allocation_call(std::string_view name) {
+std::string_view runtime_base_name(std::string_view name) {
+  // `cuprobe record --api` names a call with its API version: cudaMalloc_v3020.
+  std::size_t v = name.rfind("_v");
+  if (v == std::string_view::npos || v + 2 >= name.size()) return name;
+  for (std::size_t i = v + 2; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return name;
+  }
+  return name.substr(0, v);
+}
+
+bool allocation_call(std::string_view full) {
+  std::string_view name = runtime_base_name(full);
   return name == "cudaMalloc" || name == "cudaFree" || name == "cuMemAlloc_v2" || name == "cuMemFree_v2" ||
          name == "cudaMallocAsync" || name == "cudaFreeAsync" || name == "hipMalloc" || name == "hipFree" ||
          name == "cuMemAlloc" || name == "cuMemFree";
 }
 
-// Whether the launching thread ran operators or runtime calls for at least half of [start, end).
-bool framework_ran(const Profile& profile, const CpuRange& next, TimeNs start, TimeNs end) {
+namespace {
+
+// Whether the launching thread ran operators or runtime calls for at least half of [start, end). A trace with runtime
+// calls but no operators (`record --api`) cannot say that: the framework's Python and dispatch between its calls show
+// as time in no range. There, the thread ran the framework unless it went kHostWorkGapUs or more without a runtime
+// call inside the gap (an eager framework calls the runtime every few microseconds: cudaGetDevice, launches). `tid`:
+// the launching thread; -1 where the launch was not recorded (a driver-API launch: cuBLASLt's): any thread.
+bool framework_ran(const Profile& profile, std::int64_t tid, TimeNs start, TimeNs end, bool operators) {
   const auto& cpu = profile.cpu;
-  TimeNs covered = 0, reach = start;
+  TimeNs covered = 0, reach = start, silence = 0;
   constexpr TimeNs kLookBack = 50'000'000;  // operators around the gap's start began at most this long before
   auto it = std::lower_bound(cpu.begin(), cpu.end(), start - kLookBack,
                              [](const CpuRange& r, TimeNs t) { return r.start < t; });
   for (; it != cpu.end() && it->start < end; ++it) {
     const CpuRange& r = *it;
-    if (r.tid != next.tid || r.end <= reach || (r.kind != CpuRangeKind::kOperator && r.kind != CpuRangeKind::kRuntime))
+    if ((tid >= 0 && r.tid != tid) || r.end <= reach ||
+        (r.kind != CpuRangeKind::kOperator && r.kind != CpuRangeKind::kRuntime))
       continue;
     TimeNs lo = std::max(reach, r.start), hi = std::min(end, r.end);
     if (hi > lo) covered += hi - lo;
+    silence = std::max(silence, lo - reach);
     reach = std::max(reach, hi);
   }
+  if (!operators) return static_cast<double>(std::max(silence, end - reach)) < thresholds::kHostWorkGapUs * 1e3;
   return covered * 2 >= end - start;
 }
 
@@ -48,6 +67,10 @@ std::vector<StepGap> step_gaps(const Profile& profile, const StepAssignment& ste
   if (steps.summary.steps.empty()) return gaps;
   // Allocation calls, by start, for the overlap test.
   std::vector<std::pair<TimeNs, TimeNs>> allocs;
+  bool operators = std::any_of(profile.cpu.begin(), profile.cpu.end(),
+                               [](const CpuRange& r) { return r.kind == CpuRangeKind::kOperator; });
+  bool has_calls = std::any_of(profile.cpu.begin(), profile.cpu.end(),
+                               [](const CpuRange& r) { return r.kind == CpuRangeKind::kRuntime; });
   for (const auto& r : profile.cpu) {
     if (r.kind == CpuRangeKind::kRuntime && allocation_call(profile.name_of(r.name)))
       allocs.emplace_back(r.start, r.end);
@@ -77,7 +100,8 @@ std::vector<StepGap> step_gaps(const Profile& profile, const StepAssignment& ste
         g.cause = GapCause::kPageable;
       const CpuRange* launch = launches.launch_of(a.correlation);
       g.starved = launch && launch->end > g.start;
-      g.framework = launch && framework_ran(profile, *launch, g.start, g.end);
+      g.framework = launch ? framework_ran(profile, launch->tid, g.start, g.end, operators)
+                           : !operators && has_calls && framework_ran(profile, -1, g.start, g.end, operators);
       // Still catching up after a stop: the same cause.
       if (g.cause == GapCause::kOther && g.starved && g.ms() * 1e3 < thresholds::kHostWorkGapUs && !gaps.empty() &&
           gaps.back().step == g.step && gaps.back().cause != GapCause::kOther)

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "analysis/launch_context.h"
@@ -37,6 +38,11 @@ struct StepGap {
   bool framework = false;
   double ms() const { return static_cast<double>(end - start) / 1e6; }
 };
+
+// A runtime call's name without the API version `cuprobe record --api` gives it (cudaMalloc_v3020 -> cudaMalloc).
+std::string_view runtime_base_name(std::string_view name);
+// cudaMalloc/cudaFree and their driver, async and HIP kinds.
+bool allocation_call(std::string_view name);
 
 // Host-to-device copy from pageable memory: Kineto names it "Memcpy HtoD (Pageable -> Device)"; a run file, which
 // does not say, by a rate below kPageableCopyGBps (thresholds.h).

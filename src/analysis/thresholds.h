@@ -34,6 +34,11 @@ inline constexpr double kProfilerHostUsPerEvent = 2.0;
 // ...and its high end, for gpu_idle's claim (all of the idle, which must hold however much of it was the profiler's):
 // the step without the profiler at its shortest.
 inline constexpr double kProfilerHostUsPerEventHigh = 7.0;
+// The same for `cuprobe record --api` (run files), per runtime call it records: on the zoo's H200 run files the
+// recorded step exceeded the CUDA-event step by 0.4-1.3 us per recorded call (eager decode 0.5, pool cast 0.4, KV
+// preallocated 1.3).
+inline constexpr double kRecordApiUsPerCall = 0.4;
+inline constexpr double kRecordApiUsPerCallHigh = 1.3;
 
 // The what-ifs of run files without launch calls: an activity that starts within this of the end of the work before
 // it was queued behind that work (back-to-back kernels on the H200 start 1-2 us apart); later, the host launched it

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "analysis/analyze.h"
 #include "analysis/launch_context.h"
 #include "launched_profile.h"
@@ -89,6 +91,35 @@ TEST(StepGaps, LongIdleWithoutARead_backIsHostWork) {
   ASSERT_TRUE(f);
   // Each 300 us gap less the profiler's own work in it: 2 us for the one event it recorded there (the next launch).
   EXPECT_NEAR(f->what_if.step_ms_now - *f->what_if.step_ms_after_alone, 2 * (0.300 - 0.002), 1e-6);
+}
+
+// `cuprobe record --api` records runtime calls but no operators: the framework's Python between its calls is time in
+// no range. An eager framework calls the runtime every few microseconds (cudaGetDevice, launches): a 300 us gap full
+// of such calls, none more than 100 us apart, is the framework, not the host's own work; a gap without any is.
+TEST(StepGaps, WithoutOperatorsTheRuntimeCallsTellTheFrameworkFromHostWork) {
+  LaunchedProfile busy = read_back_steps(4, 3, 300, false);
+  for (const GpuActivity& a : std::vector<GpuActivity>(busy.p.gpu)) {
+    for (TimeNs t = a.end + 20 * kUs; t + 30 * kUs < a.end + 300 * kUs; t += 40 * kUs) {
+      busy.p.cpu.push_back(CpuRange{.kind = CpuRangeKind::kRuntime,
+                                    .name = busy.p.strings.intern("cudaGetDevice_v3020"),
+                                    .start = t,
+                                    .end = t + kUs,
+                                    .pid = 1,
+                                    .tid = 1});
+    }
+  }
+  EXPECT_EQ(find(analyze(busy), "host_work_in_step"), nullptr);
+  LaunchedProfile idle = read_back_steps(4, 3, 300, false);
+  EXPECT_NE(find(analyze(idle), "host_work_in_step"), nullptr);
+}
+
+TEST(StepGaps, RuntimeCallNamesLoseTheirApiVersion) {
+  EXPECT_EQ(runtime_base_name("cudaMalloc_v3020"), "cudaMalloc");
+  EXPECT_EQ(runtime_base_name("cuMemAlloc_v2"), "cuMemAlloc");
+  EXPECT_EQ(runtime_base_name("cudaMalloc"), "cudaMalloc");
+  EXPECT_EQ(runtime_base_name("my_var_name"), "my_var_name");
+  EXPECT_TRUE(allocation_call("cudaFree_v3020"));
+  EXPECT_FALSE(allocation_call("cudaFreeHost_v3020"));
 }
 
 TEST(StepGaps, OneRead_backPerStepIsNotASyncInsideTheStep) {
