@@ -4,8 +4,10 @@
 // GEMM over the experts reads the same expert weights once without stopping: the loop's GPU span (its kernels and
 // the idle between them) becomes the weights' bytes at copy bandwidth (from the shapes), else the loop's GEMM time.
 #include <algorithm>
+#include <map>
 
 #include "analysis/findings_patterns.h"
+#include "common/percentile.h"
 #include "common/units.h"
 
 namespace cuprobe {
@@ -18,15 +20,17 @@ bool nonzero_op(std::string_view op) {
 
 constexpr int kMinExpertsPerLoop = 4;
 
-}  // namespace
-
-void add_expert_loop_finding(FindingsContext& ctx, const std::vector<OpCall>& calls) {
-  const Profile& p = ctx.profile;
-  if (!ctx.has_steps()) return;
-  std::optional<double> bw = copy_bandwidth(ctx);
-  Finding f;
+// The expert loops found: their GPU span, one grouped GEMM's time instead, how many and their experts.
+struct ExpertLoops {
   double span_ms = 0, grouped_ms = 0, loops = 0, experts = 0;
   bool from_shapes = true;
+  std::map<std::size_t, double> saved_by_step;  // run files: the saving by step, for the typical step's
+};
+
+// The loops on the operators (torch traces): experts (a nonzero stop, then an index_add_ combine) one after another.
+void loops_from_operators(const FindingsContext& ctx, const std::vector<OpCall>& calls, ExpertLoops& out) {
+  const Profile& p = ctx.profile;
+  std::optional<double> bw = copy_bandwidth(ctx);
   // The top-level operators: which stop for an expert's tokens (a nonzero inside) and which combine its output.
   std::vector<std::size_t> top;
   std::vector<char> stop, combine;
@@ -112,26 +116,125 @@ void add_expert_loop_finding(FindingsContext& ctx, const std::vector<OpCall>& ca
     if (first >= 0 && end > first) {
       double span = static_cast<double>(end - first) / 1e6;
       double grouped = all_shapes && weight_bytes > 0 && bw ? weight_bytes / *bw * 1e3 : gemm_ms;
-      from_shapes = from_shapes && all_shapes && weight_bytes > 0 && bw;
+      out.from_shapes = out.from_shapes && all_shapes && weight_bytes > 0 && bw;
       grouped = std::min(grouped, span);
-      span_ms += span;
-      grouped_ms += grouped;
-      loops += 1;
-      experts += found;
+      out.span_ms += span;
+      out.grouped_ms += grouped;
+      out.loops += 1;
+      out.experts += found;
     }
     t = last_combine + 1;
   }
+}
+
+// The loops on the GPU's sequence alone (run files: no operators). torch.where/nonzero counts (a reduction), reads the
+// count back (a device-to-host copy) and then selects (a stream-compaction kernel: cub's DeviceSelect, nonzero's
+// write_indices): a read-back followed within kKernelsToSelect kernels by a select is an expert's stop; its combine
+// an index_add_/scatter kernel (indexFunc*, scatter). A loop: at least kMinExpertsPerLoop stops in a row, each
+// followed by GEMM kernels and a combine before the next, in one step. Its span runs from the first stop to the last
+// combine's end; one grouped GEMM takes about the loop's GEMM kernels' time (without the weights' shapes).
+void loops_from_kernels(const FindingsContext& ctx, ExpertLoops& out) {
+  const Profile& p = ctx.profile;
+  constexpr std::size_t kKernelsToSelect = 3;
+  // From an expert's combine to the next expert's stop (nonzero counting the next expert's tokens, a copy): more
+  // kernels than this, and the loop has ended (the layer's own kernels follow: its add, the next norm and router).
+  constexpr std::size_t kKernelsBetweenExperts = 6;
+  std::vector<std::size_t> seq;  // counted kernels and device-to-host copies, in start order
+  for (std::size_t i = 0; i < p.gpu.size(); ++i) {
+    const GpuActivity& a = p.gpu[i];
+    bool copy_back = a.kind == GpuActivityKind::kMemcpy && a.memcpy_kind == MemcpyKind::kDtoH;
+    if (ctx.counted(i) && (a.kind == GpuActivityKind::kKernel || copy_back)) seq.push_back(i);
+  }
+  auto name_has = [&](std::size_t i, std::string_view w) {
+    return p.name_of(p.gpu[i].name).find(w) != std::string_view::npos;
+  };
+  auto kernel = [&](std::size_t i) { return p.gpu[i].kind == GpuActivityKind::kKernel; };
+  auto stop = [&](std::size_t j) {
+    if (kernel(seq[j])) return false;
+    for (std::size_t k = j + 1; k < seq.size() && k <= j + kKernelsToSelect; ++k) {
+      if (name_has(seq[k], "DeviceSelect") || name_has(seq[k], "write_indices") || name_has(seq[k], "nonzero"))
+        return true;
+    }
+    return false;
+  };
+  auto combine = [&](std::size_t i) { return kernel(i) && (name_has(i, "indexFunc") || name_has(i, "scatter")); };
+  std::size_t j = 0;
+  while (j < seq.size()) {
+    if (!stop(j)) {
+      ++j;
+      continue;
+    }
+    int step = ctx.steps.activity_step[seq[j]];
+    int found = 0;
+    double gemm = 0, expert_gemm = 0;
+    std::size_t last_combine = 0, k = j;
+    bool open = false;
+    for (; k < seq.size() && ctx.steps.activity_step[seq[k]] == step; ++k) {
+      std::size_t i = seq[k];
+      if (stop(k)) {
+        if (open) break;  // no combine since the last stop: not an expert
+        open = true;
+        expert_gemm = 0;
+      } else if (kernel(i) && ctx.classes[i].category == Category::kGemm) {
+        expert_gemm += activity_ms(p, i);
+      } else if (!open && found > 0 && k > last_combine + kKernelsBetweenExperts) {
+        break;  // past the loop: the next layer's own kernels
+      } else if (open && combine(i) && expert_gemm > 0) {
+        open = false;
+        ++found;
+        gemm += expert_gemm;
+        last_combine = k;
+      }
+    }
+    if (found >= kMinExpertsPerLoop) {
+      double span = static_cast<double>(p.gpu[seq[last_combine]].end - p.gpu[seq[j]].start) / 1e6;
+      out.span_ms += span;
+      out.grouped_ms += std::min(gemm, span);
+      out.saved_by_step[static_cast<std::size_t>(step)] += span - std::min(gemm, span);
+      out.loops += 1;
+      out.experts += found;
+      out.from_shapes = false;
+      j = last_combine + 1;
+    } else {
+      j = std::max(k, j + 1);
+    }
+  }
+}
+
+}  // namespace
+
+void add_expert_loop_finding(FindingsContext& ctx, const std::vector<OpCall>& calls) {
+  if (!ctx.has_steps()) return;
+  ExpertLoops found;
+  bool from_kernels = calls.empty();
+  if (from_kernels)
+    loops_from_kernels(ctx, found);
+  else
+    loops_from_operators(ctx, calls, found);
+  double span_ms = found.span_ms, grouped_ms = found.grouped_ms, loops = found.loops, experts = found.experts;
+  bool from_shapes = found.from_shapes;
+  Finding f;
   if (loops <= 0) return;
   double steps = ctx.step_count();
-  // Its claim: the loop's span less the grouped GEMM, GPU idle (the stops) and kernel time alike.
+  // Its claim: the loop's span less the grouped GEMM, GPU idle (the stops) and kernel time alike; in a run file the
+  // typical step's (the median over the steps: the first ones hold the warm-up's gaps).
   double saved = (span_ms - grouped_ms) / steps;
+  if (from_kernels) {
+    std::vector<double> by_step(ctx.steps.summary.steps.size(), 0.0);
+    for (auto [st, ms] : found.saved_by_step) {
+      if (st < by_step.size()) by_step[st] = ms;
+    }
+    saved = percentile(by_step, 50);
+  }
   f.claim.own_ms = saved;
+  // The fix replaces the loop's launches and its read-backs by a few launches: not held to the host's floor.
+  f.claim.changes_launches = true;
   f.id = "moe_expert_loop";
   f.title = format_fixed(loops / steps, 0) + " MoE layers per step loop over their experts in Python (" +
-            format_fixed(experts / loops, 1) +
-            " experts each, a torch.where/nonzero read-back per expert): " + format_duration_ms(span_ms / steps) +
-            " of each " + format_duration_ms(ctx.step_ms_now()) + " step; one grouped GEMM over the experts about " +
-            format_duration_ms(grouped_ms / steps);
+            format_fixed(experts / loops, 1) + " experts each, a torch.where/nonzero read-back per expert" +
+            (from_kernels ? ", seen as a read-back of a count, a select, GEMMs and an index_add per expert" : "") +
+            "): " + format_duration_ms(span_ms / steps) + " of each " + format_duration_ms(ctx.step_ms_now()) +
+            " step; one grouped GEMM over the experts about " + format_duration_ms(grouped_ms / steps);
   f.suggestion =
       "Each expert is run on its own: a torch.where/nonzero that stops the host to read how many tokens it got, an "
       "index, small GEMMs and an index_add_. Run all experts at once: stack the expert weights and use a grouped "

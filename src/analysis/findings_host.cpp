@@ -4,6 +4,7 @@
 
 #include "analysis/findings_context.h"
 #include "analysis/findings_what_if.h"
+#include "analysis/pattern_thresholds.h"
 #include "analysis/step_gaps.h"
 #include "analysis/thresholds.h"
 #include "common/percentile.h"
@@ -276,10 +277,21 @@ void launch_bound(Context& ctx, const HostCalls& calls, const ProfilerCost& cost
   // Without launch calls (a run file recorded without --api) the gaps inside the step that neither a read-back, an
   // allocation nor a pageable copy explains are counted: the trace cannot tell them from launching.
   bool no_calls = !calls.seen || calls.launches <= 0;
-  if (ctx.has_steps() && now > 0 && (no_calls || (busy_per_kernel_us < calls.launch_us_mean))) {
+  // A step that stops inside on read-backs (a data-dependent shape, .item(): at least kReadBacksPerStep gaps after a
+  // device-to-host copy inside the typical step, as sync_inside_step counts them) cannot be one CUDA graph: its longer
+  // gaps are the host catching up after each stop, not launch overhead a graph removes.
+  std::vector<StepGap> gaps =
+      ctx.has_steps() ? step_gaps(ctx.profile, ctx.steps, ctx.launches) : std::vector<StepGap>{};
+  std::vector<double> stops(ctx.steps.summary.steps.size(), 0.0);
+  for (const auto& g : gaps) {
+    const GpuActivity& prev = ctx.profile.gpu[g.after];
+    if (prev.kind == GpuActivityKind::kMemcpy && prev.memcpy_kind == MemcpyKind::kDtoH) stops[g.step] += 1;
+  }
+  bool stops_inside = !stops.empty() && percentile(stops, 50) >= thresholds::kReadBacksPerStep;
+  if (ctx.has_steps() && now > 0 && !stops_inside && (no_calls || (busy_per_kernel_us < calls.launch_us_mean))) {
     // The typical step's: the median over the steps (a first step holding the warm-up's long gaps decides nothing).
     std::vector<double> by_step(ctx.steps.summary.steps.size(), 0.0);
-    for (const auto& g : step_gaps(ctx.profile, ctx.steps, ctx.launches)) {
+    for (const auto& g : gaps) {
       if ((g.framework || no_calls) && g.cause == GapCause::kOther && g.ms() * 1e3 > thresholds::kLaunchGapUs)
         by_step[g.step] += g.ms();
     }

@@ -1,6 +1,7 @@
 #include "analysis/periodicity.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace cuprobe {
@@ -136,15 +137,16 @@ struct BoundaryStep {
 constexpr double kNamesTolerance = 0.1;
 
 BoundaryStep step_from_boundaries(const std::vector<StringId>& names, const std::vector<double>& score,
-                                  std::size_t period, double match, const std::vector<std::size_t>& more_lags = {}) {
+                                  std::size_t period, double match, const std::vector<std::size_t>& more_lags = {},
+                                  std::size_t min_repeats = 2) {
   const std::size_t n = names.size();
   constexpr std::size_t kMaxMultiple = 64;
   std::vector<std::size_t> lags{period};
-  for (std::size_t k = 2; k <= kMaxMultiple && k * period * 2 <= n; ++k) lags.push_back(k * period);
+  for (std::size_t k = 2; k <= kMaxMultiple && k * period * min_repeats <= n; ++k) lags.push_back(k * period);
   std::vector<std::size_t> suggested = boundary_lags(score);
   suggested.insert(suggested.end(), more_lags.begin(), more_lags.end());
   for (std::size_t lag : suggested) {
-    if (lag > period && lag * 2 <= n) lags.push_back(lag);
+    if (lag > period && lag * min_repeats <= n) lags.push_back(lag);
   }
   std::sort(lags.begin(), lags.end());
   lags.erase(std::unique(lags.begin(), lags.end()), lags.end());
@@ -166,12 +168,22 @@ BoundaryStep step_from_boundaries(const std::vector<StringId>& names, const std:
 // read-backs. On the idle gaps alone (the read-back's own score taken off), the longest repeat the boundaries explain
 // (step_from_boundaries from L) is the step where it is longer than L; else {0}. A process calling generate several
 // times reads back alike after every decode step: no longer repeat of its gaps stands out, and its steps stay L.
+constexpr std::size_t kMinRepeatsAroundReadBacks = 8;
+
 BoundaryStep step_around_read_backs(const std::vector<StringId>& names, const std::vector<double>& gaps,
-                                    const std::vector<std::size_t>& read_backs, std::size_t lag, double match) {
-  // Lags the longest gaps after the read-backs suggest (the step's own among the layers').
+                                    const std::vector<std::size_t>& read_backs, std::size_t lag, double match,
+                                    std::size_t by_names) {
+  // Lags the longest gaps after the read-backs suggest (the step's own among the layers'), and the multiples of the
+  // names' period (a layer of experts each read back, its step some layers long; the names' period itself is the
+  // longer repeat the read-backs overruled: several `generate` calls, each one period of the names).
   std::vector<double> after_read_backs(gaps.size(), 0.0);
   for (std::size_t i : read_backs) after_read_backs[i] = gaps[i];
-  BoundaryStep step = step_from_boundaries(names, gaps, lag, match, boundary_lags(after_read_backs));
+  std::vector<std::size_t> more = boundary_lags(after_read_backs);
+  for (std::size_t k = 2; by_names > lag && k <= 64 && k * by_names * 2 <= names.size(); ++k)
+    more.push_back(k * by_names);
+  // Judged on at least kMinRepeatsAroundReadBacks repeats: a longer lag seen fewer times is as likely a whole call
+  // made a few times (generate called 4 times: its decode steps are read back alike, each call a longer repeat).
+  BoundaryStep step = step_from_boundaries(names, gaps, lag, match, more, kMinRepeatsAroundReadBacks);
   return step.lag > lag && step.at.level > 0 ? step : BoundaryStep{};
 }
 
@@ -258,6 +270,7 @@ PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std:
     result.by_boundaries = true;
   }
   std::size_t period = names_period(scored, best, result.match);
+  const std::size_t by_names = period;
 
   // The shortest lag at which the step's result is read back is the step: a longer period
   // found above was a whole call made several times (generate called in a loop).
@@ -279,10 +292,16 @@ PeriodicSteps find_periodic_steps(const std::vector<StringId>& names, const std:
   std::vector<double> gaps;
   const std::vector<double>* score = &boundary_score;
   BoundaryStep by_boundaries;
-  if (result.by_read_back) {
+  // A read-back span that itself repeats at a shorter lag holds layers: a whole forward pass, the step (a decode
+  // step read back once). One that does not is a layer or an expert, which may be read back inside a longer step.
+  bool span_has_layers = std::any_of(scored.begin(), scored.end(),
+                                     [&](const auto& lm) { return lm.first < period && lm.second >= kMinMatch; });
+  if (result.by_read_back && !span_has_layers) {
     gaps = boundary_score;
-    for (std::size_t i : read_backs) gaps[i] = std::max(0.0, gaps[i] - kReadBackScore);
-    by_boundaries = step_around_read_backs(names, gaps, read_backs, period, result.match);
+    // The idle gap alone: the read-back's and the synchronize's scores (multiples of kSynchronizeScore) taken off;
+    // every expert's or layer's read-back synchronizes too.
+    for (double& g : gaps) g = std::fmod(g, kSynchronizeScore);
+    by_boundaries = step_around_read_backs(names, gaps, read_backs, period, result.match, by_names);
     if (by_boundaries.lag > 0) {
       period = by_boundaries.lag;
       result.match = match_fraction(names, period);

@@ -31,6 +31,8 @@ namespace cuprobe {
 // The boundary score the caller adds where a device-to-host copy comes just before a kernel: it outweighs any idle
 // gap (ns), and taking it off leaves the gap.
 inline constexpr double kReadBackScore = 1e15;
+// ...and where the host's synchronizing call returned before it was launched (a multiple of it divides the other).
+inline constexpr double kSynchronizeScore = 1e12;
 
 struct PeriodicSteps {
   std::int64_t period = 0;          // kernels per step; 0 = no periodicity found

@@ -162,7 +162,7 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
     if (call.kind == CpuRangeKind::kRuntime && call.correlation >= 0) launch_of.emplace(call.correlation, &call);
   }
   constexpr double kAfterDeviceToHostCopy = kReadBackScore;  // outweighs any idle gap (ns)
-  constexpr double kAfterSynchronize = 1e12;                 // outweighs any idle gap, not a read-back
+  constexpr double kAfterSynchronize = kSynchronizeScore;    // outweighs any idle gap, not a read-back
   // The host's synchronizing calls (recorded with the runtime API: torch.profiler, `cuprobe record --api`), by the
   // time they return: the first kernel launched after one begins what the host did next.
   std::vector<TimeNs> synchronized;
