@@ -169,6 +169,49 @@ class ProfilerEvents {
   std::vector<TimeNs> starts_;
 };
 
+// Allocation calls cost the time the GPU idles while they run: fills `alloc` (its idle and calls) and the idle by
+// step; returns the calls.
+double allocation_idle(const FindingsContext& ctx, CauseSum& alloc, std::vector<double>& alloc_by_step) {
+  // Allocation calls cost the time the GPU idles while they run, inside a step or between two (empty_cache() at
+  // the end of a step frees while the GPU has drained): their overlap with the GPU's idle within the steps' span.
+  double calls = 0;
+  std::vector<std::pair<TimeNs, TimeNs>> idle;  // the GPU's idle intervals within the steps
+  std::set<std::size_t> counted_idle;
+  {
+    const auto& list = ctx.steps.summary.steps;
+    TimeNs from = list.front().gpu_start, to = list.back().gpu_start + list.back().time;
+    TimeNs reach = from;
+    for (const auto& a : ctx.profile.gpu) {
+      if (a.end <= from || a.start >= to) continue;
+      if (a.start > reach) idle.emplace_back(reach, a.start);
+      reach = std::max(reach, a.end);
+    }
+    if (reach < to) idle.emplace_back(reach, to);
+    for (const auto& r : ctx.profile.cpu) {
+      if (r.kind != CpuRangeKind::kRuntime || r.end <= from || r.start >= to) continue;
+      std::string_view n = runtime_base_name(ctx.profile.name_of(r.name));
+      if (n != "cudaMalloc" && n != "cudaFree" && n != "hipMalloc" && n != "hipFree") continue;
+      calls += 1;
+      // The host blocked in the call launches nothing: the GPU drains its queue, then idles until the host, back,
+      // launches again. So an idle stretch a call overlaps counts whole (once, however many calls overlap it).
+      auto it =
+          std::lower_bound(idle.begin(), idle.end(), r.start, [](const auto& iv, TimeNs t) { return iv.second <= t; });
+      for (; it != idle.end() && it->first < r.end; ++it) {
+        if (!counted_idle.insert(static_cast<std::size_t>(it - idle.begin())).second) continue;
+        alloc.ms += static_cast<double>(it->second - it->first) / 1e6;
+        // By step: the step whose time holds it (the idle after a step's last work is that step's).
+        auto step = std::upper_bound(list.begin(), list.end(), it->first,
+                                     [](TimeNs v, const Step& st) { return v < st.gpu_start; }) -
+                    list.begin() - 1;
+        if (step >= 0)
+          alloc_by_step[static_cast<std::size_t>(step)] += static_cast<double>(it->second - it->first) / 1e6;
+      }
+    }
+    alloc.count = calls;
+  }
+  return calls;
+}
+
 }  // namespace
 
 void add_step_gap_findings(FindingsContext& ctx) {
@@ -229,45 +272,10 @@ void add_step_gap_findings(FindingsContext& ctx) {
     s->count += 1;
     if (!origin.empty()) ++s->origins[origin];
   }
-  // Allocation calls cost the time the GPU idles while they run, inside a step or between two (empty_cache() at
-  // the end of a step frees while the GPU has drained): their overlap with the GPU's idle within the steps' span.
-  double calls = 0;
-  alloc = {};
-  std::vector<std::pair<TimeNs, TimeNs>> idle;  // the GPU's idle intervals within the steps
-  std::set<std::size_t> counted_idle;
+  CauseSum alloc_idle;
   std::vector<double> alloc_by_step(ctx.steps.summary.steps.size(), 0.0);
-  {
-    const auto& list = ctx.steps.summary.steps;
-    TimeNs from = list.front().gpu_start, to = list.back().gpu_start + list.back().time;
-    TimeNs reach = from;
-    for (const auto& a : ctx.profile.gpu) {
-      if (a.end <= from || a.start >= to) continue;
-      if (a.start > reach) idle.emplace_back(reach, a.start);
-      reach = std::max(reach, a.end);
-    }
-    if (reach < to) idle.emplace_back(reach, to);
-    for (const auto& r : ctx.profile.cpu) {
-      if (r.kind != CpuRangeKind::kRuntime || r.end <= from || r.start >= to) continue;
-      std::string_view n = runtime_base_name(ctx.profile.name_of(r.name));
-      if (n != "cudaMalloc" && n != "cudaFree" && n != "hipMalloc" && n != "hipFree") continue;
-      calls += 1;
-      // The host blocked in the call launches nothing: the GPU drains its queue, then idles until the host, back,
-      // launches again. So an idle stretch a call overlaps counts whole (once, however many calls overlap it).
-      auto it =
-          std::lower_bound(idle.begin(), idle.end(), r.start, [](const auto& iv, TimeNs t) { return iv.second <= t; });
-      for (; it != idle.end() && it->first < r.end; ++it) {
-        if (!counted_idle.insert(static_cast<std::size_t>(it - idle.begin())).second) continue;
-        alloc.ms += static_cast<double>(it->second - it->first) / 1e6;
-        // By step: the step whose time holds it (the idle after a step's last work is that step's).
-        auto step = std::upper_bound(list.begin(), list.end(), it->first,
-                                     [](TimeNs v, const Step& st) { return v < st.gpu_start; }) -
-                    list.begin() - 1;
-        if (step >= 0)
-          alloc_by_step[static_cast<std::size_t>(step)] += static_cast<double>(it->second - it->first) / 1e6;
-      }
-    }
-    alloc.count = calls;
-  }
+  double calls = allocation_idle(ctx, alloc_idle, alloc_by_step);
+  alloc = alloc_idle;
   sync.count = read_back_count;  // the read-backs, not the starved gaps after them
   sync_inside_step(ctx, sync, steps);
   host_work_in_step(ctx, host, round_trip, steps);

@@ -154,13 +154,19 @@ std::int32_t lead_device(const Profile& profile, const std::unordered_map<std::i
   return lead;
 }
 
-// Steps from the lead GPU's kernel sequence; the other GPUs' activities, and copies and memsets, go to the step
-// whose launches enclose their launch (their GPU start without one).
-void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
-  std::unordered_map<std::int64_t, const CpuRange*> launch_of;
-  for (const auto& call : profile.cpu) {
-    if (call.kind == CpuRangeKind::kRuntime && call.correlation >= 0) launch_of.emplace(call.correlation, &call);
-  }
+// The lead GPU's kernel sequence as periodicity reads it: each kernel's name, its boundary score (the GPU idle
+// before it, far higher after a read-back or a synchronize the host returned from before launching it) and whether
+// a device-to-host copy came just before it.
+struct KernelSequence {
+  std::vector<std::size_t> kernel_index;  // into profile.gpu
+  std::vector<StringId> names;
+  std::vector<double> boundary_score;
+  std::vector<bool> read_back;
+  std::int64_t synchronized_boundaries = 0;
+};
+
+KernelSequence lead_kernel_sequence(const Profile& profile,
+                                    const std::unordered_map<std::int64_t, const CpuRange*>& launch_of) {
   constexpr double kAfterDeviceToHostCopy = kReadBackScore;  // outweighs any idle gap (ns)
   constexpr double kAfterSynchronize = kSynchronizeScore;    // outweighs any idle gap, not a read-back
   // The host's synchronizing calls (recorded with the runtime API: torch.profiler, `cuprobe record --api`), by the
@@ -171,12 +177,8 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
       synchronized.push_back(call.end);
   }
   std::sort(synchronized.begin(), synchronized.end());
+  KernelSequence q;
   TimeNs last_launch = INT64_MIN;
-  std::vector<std::size_t> kernel_index;  // into profile.gpu
-  std::vector<StringId> names;
-  std::vector<double> boundary_score;
-  std::vector<bool> read_back;
-  std::int64_t synchronized_boundaries = 0;
   TimeNs last_end = 0;
   bool copy_back_since_last_kernel = false;
   const std::int32_t lead = lead_device(profile, launch_of);
@@ -184,24 +186,39 @@ void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
     const auto& a = profile.gpu[i];
     if (a.kind == GpuActivityKind::kMemcpy && a.memcpy_kind == MemcpyKind::kDtoH) copy_back_since_last_kernel = true;
     if (a.kind != GpuActivityKind::kKernel || a.device != lead) continue;
-    double gap = kernel_index.empty() ? 0.0 : static_cast<double>(std::max<TimeNs>(0, a.start - last_end));
+    double gap = q.kernel_index.empty() ? 0.0 : static_cast<double>(std::max<TimeNs>(0, a.start - last_end));
     bool after_sync = false;
     if (auto it = launch_of.find(a.correlation); it != launch_of.end()) {
       TimeNs launched = it->second->start;
       auto s = std::upper_bound(synchronized.begin(), synchronized.end(), last_launch);
-      after_sync = !kernel_index.empty() && s != synchronized.end() && *s <= launched;
+      after_sync = !q.kernel_index.empty() && s != synchronized.end() && *s <= launched;
       last_launch = launched;
     }
-    if (after_sync) ++synchronized_boundaries;
-    boundary_score.push_back(gap + (copy_back_since_last_kernel ? kAfterDeviceToHostCopy : 0.0) +
-                             (after_sync ? kAfterSynchronize : 0.0));
-    read_back.push_back(copy_back_since_last_kernel);
+    if (after_sync) ++q.synchronized_boundaries;
+    q.boundary_score.push_back(gap + (copy_back_since_last_kernel ? kAfterDeviceToHostCopy : 0.0) +
+                               (after_sync ? kAfterSynchronize : 0.0));
+    q.read_back.push_back(copy_back_since_last_kernel);
     copy_back_since_last_kernel = false;
-    last_end = kernel_index.empty() ? a.end : std::max(last_end, a.end);
-    kernel_index.push_back(i);
-    names.push_back(a.name);
+    last_end = q.kernel_index.empty() ? a.end : std::max(last_end, a.end);
+    q.kernel_index.push_back(i);
+    q.names.push_back(a.name);
   }
-  PeriodicSteps periodic = find_periodic_steps(names, boundary_score, read_back);
+  return q;
+}
+
+// Steps from the lead GPU's kernel sequence; the other GPUs' activities, and copies and memsets, go to the step
+// whose launches enclose their launch (their GPU start without one).
+void assign_by_periodicity(const Profile& profile, StepAssignment& out) {
+  std::unordered_map<std::int64_t, const CpuRange*> launch_of;
+  for (const auto& call : profile.cpu) {
+    if (call.kind == CpuRangeKind::kRuntime && call.correlation >= 0) launch_of.emplace(call.correlation, &call);
+  }
+  KernelSequence seq = lead_kernel_sequence(profile, launch_of);
+  const std::vector<std::size_t>& kernel_index = seq.kernel_index;
+  const std::vector<StringId>& names = seq.names;
+  const std::int64_t synchronized_boundaries = seq.synchronized_boundaries;
+  const std::int32_t lead = lead_device(profile, launch_of);
+  PeriodicSteps periodic = find_periodic_steps(names, seq.boundary_score, seq.read_back);
   if (periodic.period == 0) return;
 
   auto launch_time = [&](std::size_t k) {
