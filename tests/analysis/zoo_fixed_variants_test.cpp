@@ -3,6 +3,8 @@
 // CUDA-event steps without the profiler (tests/data/zoo/truth.json).
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "analysis/analyze.h"
 #include "import/load_profiles.h"
 #include "support/run_cuprobe.h"
@@ -106,6 +108,37 @@ TEST(ZooFixedVariants, RunFilePatternsNeedWhatTheRunFileShows) {
   EXPECT_TRUE(chain == nullptr || !loud(*chain));
   AnalyzeReport eager = analyze_zoo("unfused_norm_rope", "bug", "record.db.gz");
   EXPECT_EQ(eager.findings.at(0).id, "unfused_elementwise");
+}
+
+// Run files name what only operators named before (issue 34 item 4): the lm_head's GEMM, its output's cast and an
+// argmax reading a small part of it; K and V copied alike before attention; the experts' read-back, select, GEMMs
+// and index_add; the host's round trip from a read-back to a host-to-device copy. Their fixed variants show none.
+TEST(ZooFixedVariants, RunFilesNameCausesFromKernelsAlone) {
+  const std::pair<const char*, const char*> cases[] = {{"lm_head_all_positions", "logits_all_positions"},
+                                                       {"gqa_repeat_interleave", "kv_heads_repeated"},
+                                                       {"moe_python_loop", "moe_expert_loop"},
+                                                       {"host_work_critical_path", "host_work_in_step"},
+                                                       {"host_sync_in_layer_loop", "sync_inside_step"}};
+  for (auto [program, id] : cases) {
+    AnalyzeReport bug = analyze_zoo(program, "bug", "record.db.gz");
+    ASSERT_FALSE(bug.findings.empty()) << program;
+    EXPECT_EQ(bug.findings.front().id, id) << program;
+    AnalyzeReport fixed = analyze_zoo(program, "fixed", "record.db.gz");
+    const Finding* f = find(fixed, id);
+    EXPECT_TRUE(f == nullptr || !loud(*f)) << program;
+  }
+  // The layers' read-backs inside the host_sync step, the experts' inside the MoE step: the program's iterations.
+  EXPECT_EQ(analyze_zoo("host_sync_in_layer_loop", "bug", "record.db.gz").ranks.at(0).steps.period_kernels, 97);
+  EXPECT_EQ(analyze_zoo("moe_python_loop", "bug", "record.db.gz").ranks.at(0).steps.period_kernels, 500);
+}
+
+// `record --api`: allocation calls (named cudaMalloc_v3020) during the GPU's idle are allocation churn.
+TEST(ZooFixedVariants, RecordApiAllocationCallsAreChurn) {
+  AnalyzeReport bug = analyze_zoo("alloc_churn", "bug", "record_api.db.gz");
+  ASSERT_FALSE(bug.findings.empty());
+  EXPECT_EQ(bug.findings.front().id, "allocation_churn");
+  AnalyzeReport fixed = analyze_zoo("alloc_churn", "fixed", "record_api.db.gz");
+  EXPECT_EQ(find(fixed, "allocation_churn"), nullptr);
 }
 
 }  // namespace
