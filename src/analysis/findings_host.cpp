@@ -137,6 +137,8 @@ void gpu_idle(Context& ctx, const HostCalls& calls, const ProfilerCost& estimate
   if (std::min(idle, unprofiled_share(ctx, estimate, now - after)) < thresholds::kIdleMedium) return;
   ProfilerCost cost = estimate.any() ? profiler_host_cost(ctx, true) : estimate;
   double saved = unprofiled_share(ctx, cost, now - after);
+  // Nothing it can promise (the tracer's cost may be all of the idle): silent, as a pattern under 1% is.
+  if (saved < thresholds::kPatternMinStepShare) return;
   Finding f;
   f.id = "gpu_idle";
   f.share = idle;
@@ -223,23 +225,35 @@ bool steps_are_graph_replays(const Context& ctx, std::size_t kernels) {
 }
 
 // Adds to each step (but the last) the GPU idle after its last activity until the next step's first, where it is
-// longer than a launch gap and the last activity is neither a device-to-host copy nor a pageable host copy.
+// longer than a launch gap and the step does not end on a read-back (a device-to-host copy after its last kernel,
+// whatever small copies or memsets follow it: the host waited for the step's result) or a pageable host copy.
 void add_gaps_between_steps(const Context& ctx, std::vector<double>& by_step) {
   const auto& list = ctx.steps.summary.steps;
-  std::vector<long> last(list.size(), -1);
+  std::vector<long> last(list.size(), -1), last_kernel(list.size(), -1);
+  auto later = [&](long l, std::size_t i) { return l < 0 || ctx.profile.gpu[i].end >= ctx.profile.gpu[l].end; };
   for (std::size_t i = 0; i < ctx.profile.gpu.size(); ++i) {
     int st = ctx.steps.activity_step[i];
     if (st < 0) continue;
-    long& l = last[static_cast<std::size_t>(st)];
-    if (l < 0 || ctx.profile.gpu[i].end >= ctx.profile.gpu[static_cast<std::size_t>(l)].end) l = static_cast<long>(i);
+    auto s = static_cast<std::size_t>(st);
+    if (later(last[s], i)) last[s] = static_cast<long>(i);
+    if (ctx.profile.gpu[i].kind == GpuActivityKind::kKernel && later(last_kernel[s], i))
+      last_kernel[s] = static_cast<long>(i);
+  }
+  std::vector<bool> ends_on_read_back(list.size(), false);
+  for (std::size_t i = 0; i < ctx.profile.gpu.size(); ++i) {
+    int st = ctx.steps.activity_step[i];
+    const GpuActivity& a = ctx.profile.gpu[i];
+    if (st < 0 || a.kind != GpuActivityKind::kMemcpy) continue;
+    long k = last_kernel[static_cast<std::size_t>(st)];
+    bool after = k < 0 || a.start >= ctx.profile.gpu[static_cast<std::size_t>(k)].end;
+    if (after && (a.memcpy_kind == MemcpyKind::kDtoH || pageable_host_copy(ctx.profile, a)))
+      ends_on_read_back[static_cast<std::size_t>(st)] = true;
   }
   for (std::size_t st = 0; st + 1 < list.size() && st < by_step.size(); ++st) {
-    if (last[st] < 0 || list[st + 1].gpu_start <= 0) continue;
+    if (last[st] < 0 || list[st + 1].gpu_start <= 0 || ends_on_read_back[st]) continue;
     const GpuActivity& a = ctx.profile.gpu[static_cast<std::size_t>(last[st])];
-    bool read_back = a.kind == GpuActivityKind::kMemcpy && a.memcpy_kind == MemcpyKind::kDtoH;
     double gap_ms = static_cast<double>(list[st + 1].gpu_start - a.end) / 1e6;
-    if (read_back || pageable_host_copy(ctx.profile, a) || gap_ms * 1e3 <= thresholds::kLaunchGapUs) continue;
-    by_step[st] += gap_ms;
+    if (gap_ms * 1e3 > thresholds::kLaunchGapUs) by_step[st] += gap_ms;
   }
 }
 

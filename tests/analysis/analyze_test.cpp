@@ -122,16 +122,14 @@ TEST(Analyze, TensorParallelRanksShowTheWaitingRank) {
   EXPECT_EQ(find(r.ranks[0].findings, "communication_dominant"), nullptr);
   // Ranked by what the fix would save per step: rank 1, host-bound, arrives last at every all-reduce (the straggler:
   // 1.3 ms per step of every rank), then rank 0's typical wait (the median call's excess per step; the 537 ms
-  // start-up wait happens once). Rank 1's idle GPU (79% of its 1.73 ms step) is still named, but low: under
+  // start-up wait happens once). Rank 1's idle GPU (79% of its 1.73 ms step) is not a finding of its own: under
   // torch.profiler (201 events per step, 2-7 us each) the step without the profiler may be as short as its GPU
-  // time, so gpu_idle can promise no saving beyond that.
+  // time, so gpu_idle can promise no saving; the straggler finding names its host gaps.
   ASSERT_GE(r.findings.size(), 3u);
   EXPECT_EQ(r.findings[0].id, "straggler_rank");
   EXPECT_EQ(r.findings[0].rank, 1);
   EXPECT_EQ(r.findings[1].id, "collective_wait");
-  const Finding* idle = find(r.ranks[1].findings, "gpu_idle");
-  ASSERT_NE(idle, nullptr);
-  EXPECT_EQ(idle->severity, "low");
+  EXPECT_EQ(find(r.ranks[1].findings, "gpu_idle"), nullptr);
   ASSERT_TRUE(wait->what_if.step_ms_after);
   EXPECT_LT(*wait->what_if.step_ms_after, wait->what_if.step_ms_now);
 }

@@ -49,6 +49,7 @@ constexpr Words kWords[] = {
     {"profiler_events_per_step", Unit::kCount, "", " profiler events recorded per {span}"},
     {"gpu_path_saving_ms", Unit::kMs, "at most ", " saved per {span}: the GPU waits for the host's launches"},
     {"step_ms_without_profiler", Unit::kMs, "{span} ", " without the profiler's own host time (estimated)"},
+    {"step_ms_without_profiler_least", Unit::kMs, "{span} as short as ", " without the tracer's own host time"},
     // The pattern findings (analysis/findings_patterns.h; docs/findings.md "Patterns").
     {"saved_ms_per_step", Unit::kMs, "the fix saves ", " per {span}"},
     {"framework_gap_ms_per_step", Unit::kMs, "", " per {span} idle while the host runs the framework"},
