@@ -225,8 +225,9 @@ TEST(SameWorkload, EveryImporterGivesOneVerdict) {
     EXPECT_EQ(other->steps, torch.steps);
     EXPECT_NEAR(other->step_ms, torch.step_ms, 1e-9);
     EXPECT_EQ(other->names, torch.names);
-    EXPECT_EQ(other->findings, torch.findings)
-        << (other == &with_api ? "run file --api" : other == &without_api ? "run file" : "nsys");
+    EXPECT_EQ(other->findings, torch.findings) << (other == &with_api      ? "run file --api"
+                                                   : other == &without_api ? "run file"
+                                                                           : "nsys");
   }
 }
 
