@@ -234,6 +234,8 @@ void add_step_gap_findings(FindingsContext& ctx) {
   double read_back_count = 0;
   for (const auto& [step, n] : read_backs) read_back_count += n >= 2 ? n : 0;
   ProfilerEvents profiler(ctx.profile);
+  // Without a profiler (run files) the host's catching up after a read-back is the read-back's too.
+  const bool under_profiler = ctx.profile.source == "kineto";
   for (const auto& g : gaps) {
     std::string origin = ctx.launches.operator_path(ctx.profile.gpu[g.after].correlation);
     // The host's own work in the gap: the gap less the profiler's work in it.
@@ -248,10 +250,10 @@ void add_step_gap_findings(FindingsContext& ctx) {
         s = &pageable;
         break;
       case GapCause::kReadBack:
-        // Only the gap right after each read-back: the starved gaps after it (the host catching up) stretch with
-        // the profiler's own cost per operator.
+        // Only the gap right after each read-back under torch.profiler: the starved gaps after it (the host
+        // catching up) stretch with the profiler's own cost per operator.
         if (read_backs[g.step] >= 2) {
-          s = read_back_gap(g) ? &sync : nullptr;
+          s = read_back_gap(g) || !under_profiler ? &sync : nullptr;
         } else {
           s = long_gap && !g.framework ? &host : nullptr;
         }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/pattern_thresholds.h"
+#include "analysis/thresholds.h"
 
 namespace cuprobe {
 
@@ -102,8 +103,10 @@ std::vector<StepGap> step_gaps(const Profile& profile, const StepAssignment& ste
       g.starved = launch && launch->end > g.start;
       g.framework = launch ? framework_ran(profile, launch->tid, g.start, g.end, operators)
                            : !operators && has_calls && framework_ran(profile, -1, g.start, g.end, operators);
-      // Still catching up after a stop: the same cause.
-      if (g.cause == GapCause::kOther && g.starved && g.ms() * 1e3 < thresholds::kHostWorkGapUs && !gaps.empty() &&
+      // Still catching up after a stop: the same cause. Without launch calls, a kernel that starts later than a
+      // queued one would (kQueuedGapUs after the work before it) was launched late: the host still catching up.
+      bool late = launch ? g.starved : !has_calls && g.ms() * 1e3 > thresholds::kQueuedGapUs;
+      if (g.cause == GapCause::kOther && late && g.ms() * 1e3 < thresholds::kHostWorkGapUs && !gaps.empty() &&
           gaps.back().step == g.step && gaps.back().cause != GapCause::kOther)
         g.cause = gaps.back().cause;
       gaps.push_back(g);
