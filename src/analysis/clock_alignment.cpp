@@ -5,18 +5,9 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/collective_calls.h"
+#include "common/percentile.h"
 
 namespace cuprobe {
-namespace {
-
-TimeNs median_of(std::vector<TimeNs> v) {
-  if (v.empty()) return 0;
-  auto mid = v.begin() + static_cast<std::ptrdiff_t>((v.size() - 1) / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
-
-}  // namespace
 
 std::vector<MatchedCollective> match_collectives(const std::vector<const RankSummary*>& ranks) {
   std::vector<MatchedCollective> matched;
@@ -65,9 +56,9 @@ ClockAlignment align_clocks(const std::vector<const RankSummary*>& ranks,
     delta.reserve(matched.size());
     for (const MatchedCollective& m : matched)
       delta.push_back(ranks[r]->calls[m.calls[r]].end - ranks[0]->calls[m.calls[0]].end);
-    a.offset_ns[r] = median_of(delta);
+    a.offset_ns[r] = lower_median(delta);
     for (TimeNs& d : delta) d = std::llabs(d - a.offset_ns[r]);
-    a.residual_ns[r] = median_of(std::move(delta));
+    a.residual_ns[r] = lower_median(std::move(delta));
   }
   return a;
 }

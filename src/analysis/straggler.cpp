@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/thresholds.h"
+#include "common/percentile.h"
 #include "common/units.h"
 
 namespace cuprobe {
@@ -12,13 +13,6 @@ namespace {
 
 constexpr std::size_t kKernelsNamed = 3;  // extra kernels named in the finding
 constexpr double kExplainsShare = 0.05;   // of the cost per step: less explains nothing of it
-
-double lower_median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  auto mid = v.begin() + static_cast<std::ptrdiff_t>((v.size() - 1) / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
 
 double per_step_divisor(const RankSummary& s) {
   return s.step_starts.empty() ? 1.0 : static_cast<double>(s.step_starts.size());

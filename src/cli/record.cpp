@@ -12,6 +12,7 @@
 #include "collect/record/inject_library.h"
 #include "collect/record/record_session.h"
 #include "common/atomic_file.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/say.h"
 #include "common/units.h"
@@ -29,12 +30,7 @@ std::string activity_kind_list(std::string_view separator) {
 }
 
 std::string default_output() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "cuprobe-%Y%m%d-%H%M%S.cuprobe", &tm);
-  return buf;
+  return clock_text(std::time(nullptr), "cuprobe-%Y%m%d-%H%M%S.cuprobe", TimeZone::kLocal);
 }
 
 // A usage error when a --kinds item is not an activity kind.

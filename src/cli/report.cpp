@@ -15,6 +15,7 @@
 #include "cli/verb.h"
 #include "common/atomic_file.h"
 #include "common/bounded_read.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
 #include "common/say.h"
@@ -31,14 +32,7 @@ namespace {
 // A bench result, its request lines or samples: bounded, a device refused (common/bounded_read).
 std::string read_text(const std::string& path) { return read_bounded_file(path, std::uint64_t{4} << 30); }
 
-std::string utc_now() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
-  return buf;
-}
+std::string utc_now() { return clock_text(std::time(nullptr), "%Y-%m-%d %H:%M:%S UTC", TimeZone::kUtc); }
 
 struct ReportFlags {
   std::vector<std::string> inputs;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <ctime>
+#include <string>
 
 namespace cuprobe {
 
@@ -36,6 +37,19 @@ inline std::int64_t monotonic_to_realtime_offset() {
     }
   }
   return offset;
+}
+
+// A unix time (seconds) as strftime's `format` writes it, in the local time zone or in UTC.
+enum class TimeZone { kLocal, kUtc };
+inline std::string clock_text(std::time_t secs, const char* format, TimeZone zone) {
+  std::tm tm{};
+  if (zone == TimeZone::kUtc) {
+    gmtime_r(&secs, &tm);
+  } else {
+    localtime_r(&secs, &tm);
+  }
+  char buf[128];
+  return std::string(buf, std::strftime(buf, sizeof buf, format, &tm));
 }
 
 }  // namespace cuprobe

@@ -6,6 +6,7 @@
 // how to show "none".
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -30,5 +31,14 @@ double percentile_sorted(std::span<const double> sorted, double q);
 
 // Percentile q of values in any order; NaN when empty.
 double percentile(std::vector<double> values, double q);
+
+// The lower median: the value at rank (n - 1) / 2, no interpolation (a value that occurred); T{} when empty.
+template <typename T>
+T lower_median(std::vector<T> values) {
+  if (values.empty()) return T{};
+  auto mid = values.begin() + static_cast<std::ptrdiff_t>((values.size() - 1) / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  return *mid;
+}
 
 }  // namespace cuprobe

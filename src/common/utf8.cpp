@@ -83,4 +83,10 @@ std::string printable_one_line(std::string_view s, std::size_t max_bytes) {
   return out;
 }
 
+std::string printable_ascii(std::string_view s, std::size_t max_bytes) {
+  std::string out;
+  for (char c : s.substr(0, max_bytes)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  return out;
+}
+
 }  // namespace cuprobe

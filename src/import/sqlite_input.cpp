@@ -32,4 +32,13 @@ SqliteInput::SqliteInput(const std::string& path, const std::string& shown_as) {
   db_->exec("SELECT count(*) FROM sqlite_master; PRAGMA query_only=1");
 }
 
+void throw_unreadable_sqlite(const Error& e, const std::string& path, const std::string& shown_as,
+                             const std::string& what) {
+  std::string reason = e.what();
+  for (const std::string& prefix : {path + ": ", shown_as + ": "}) {
+    if (reason.rfind(prefix, 0) == 0) reason = reason.substr(prefix.size());
+  }
+  throw InputError(shown_as, "unreadable " + what + ": " + reason);
+}
+
 }  // namespace cuprobe

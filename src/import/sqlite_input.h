@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "common/error.h"
 #include "import/temp_dir.h"
 #include "store/sqlite_db.h"
 
@@ -31,5 +32,10 @@ class SqliteInput {
   std::unique_ptr<SqliteDb> db_;
   std::string companion_;
 };
+
+// An input's SQLite failure (an Error whose text may start with "path: " or "shown_as: ") as one InputError
+// naming shown_as: "unreadable <what>: <SQLite's reason>".
+[[noreturn]] void throw_unreadable_sqlite(const Error& e, const std::string& path, const std::string& shown_as,
+                                          const std::string& what);
 
 }  // namespace cuprobe

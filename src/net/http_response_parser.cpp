@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/utf8.h"
+
 namespace cuprobe {
 namespace {
 
@@ -34,12 +36,6 @@ bool has_token(std::string_view value, std::string_view token) {
     value.remove_prefix(comma + 1);
   }
   return false;
-}
-
-std::string printable(std::string_view s) {
-  std::string out;
-  for (char c : s.substr(0, 80)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-  return out;
 }
 
 }  // namespace
@@ -75,14 +71,14 @@ bool HttpResponseParser::take_line(std::string_view& data, std::string_view& lin
 bool HttpResponseParser::on_status_line(std::string_view line) {
   // HTTP/1.1 200 OK
   if (!line.starts_with("HTTP/1.") || line.size() < 12 || line[8] != ' ') {
-    return fail("malformed_http", "bad status line '" + printable(line) + "'");
+    return fail("malformed_http", "bad status line '" + printable_ascii(line) + "'");
   }
   std::string_view code = line.substr(9, 3);
   int value = 0;
   auto [end, ec] = std::from_chars(code.data(), code.data() + code.size(), value);
   if (ec != std::errc() || end != code.data() + 3 || value < 100 || value > 599 ||
       (line.size() > 12 && line[12] != ' ')) {
-    return fail("malformed_http", "bad status code in '" + printable(line) + "'");
+    return fail("malformed_http", "bad status code in '" + printable_ascii(line) + "'");
   }
   status_ = value;
   http11_ = line[7] != '0';
@@ -94,7 +90,7 @@ bool HttpResponseParser::on_header_line(std::string_view line) {
   if (line.empty()) return on_headers_end();
   std::size_t colon = line.find(':');
   if (colon == std::string_view::npos || colon == 0) {
-    return fail("malformed_http", "bad header line '" + printable(line) + "'");
+    return fail("malformed_http", "bad header line '" + printable_ascii(line) + "'");
   }
   std::string_view name = line.substr(0, colon);
   std::string_view value = trim(line.substr(colon + 1));
@@ -110,7 +106,7 @@ bool HttpResponseParser::on_header_line(std::string_view line) {
     std::uint64_t length = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), length);
     if (ec != std::errc() || end != value.data() + value.size() || value.empty()) {
-      return fail("malformed_http", "bad Content-Length '" + printable(value) + "'");
+      return fail("malformed_http", "bad Content-Length '" + printable_ascii(value) + "'");
     }
     if (has_length_ && length != remaining_) return fail("malformed_http", "conflicting Content-Length headers");
     has_length_ = true;
@@ -143,11 +139,11 @@ bool HttpResponseParser::on_headers_end() {
 
 bool HttpResponseParser::on_chunk_size_line(std::string_view line) {
   std::string_view size = trim(line.substr(0, line.find(';')));
-  if (size.empty() || size.size() > 15) return fail("bad_chunk", "bad chunk size line '" + printable(line) + "'");
+  if (size.empty() || size.size() > 15) return fail("bad_chunk", "bad chunk size line '" + printable_ascii(line) + "'");
   std::uint64_t value = 0;
   auto [end, ec] = std::from_chars(size.data(), size.data() + size.size(), value, 16);
   if (ec != std::errc() || end != size.data() + size.size()) {
-    return fail("bad_chunk", "bad chunk size '" + printable(size) + "'");
+    return fail("bad_chunk", "bad chunk size '" + printable_ascii(size) + "'");
   }
   remaining_ = value;
   state_ = value == 0 ? State::kTrailers : State::kChunkData;

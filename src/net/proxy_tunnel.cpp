@@ -2,16 +2,9 @@
 
 #include <charconv>
 
+#include "common/utf8.h"
+
 namespace cuprobe {
-namespace {
-
-std::string printable(std::string_view s) {
-  std::string out;
-  for (char c : s.substr(0, 80)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-  return out;
-}
-
-}  // namespace
 
 std::string connect_request(const HttpUrl& origin, const ProxyServer& proxy) {
   return "CONNECT " + origin.authority() + " HTTP/1.1\r\nHost: " + origin.authority() + "\r\nUser-Agent: cuprobe\r\n" +
@@ -46,12 +39,12 @@ ConnectReply::State ConnectReply::feed(std::string_view data) {
     auto [digits_end, ec] = std::from_chars(line.data() + 9, line.data() + 12, code);
     if (ec != std::errc() || digits_end != line.data() + 12) code = 0;
   }
-  if (code < 100 || code > 599) return fail("answered CONNECT " + target_ + " with '" + printable(line) + "'");
+  if (code < 100 || code > 599) return fail("answered CONNECT " + target_ + " with '" + printable_ascii(line) + "'");
   status_ = code;
   if (code < 200 || code >= 300) {
     std::string_view reason = line.size() > 13 ? line.substr(13) : std::string_view();
     return fail("answered CONNECT " + target_ + " with HTTP " + std::to_string(code) +
-                (reason.empty() ? "" : " " + printable(reason)) +
+                (reason.empty() ? "" : " " + printable_ascii(reason)) +
                 (code == 407 ? " (give credentials as http://USER:PASSWORD@HOST:PORT in the proxy variable)" : ""));
   }
   if (before + data.size() > end + 4) rest_.assign(data.substr(end + 4 - before));

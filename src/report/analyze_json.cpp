@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "report/analyze_table_columns.h"
 #include "report/analyze_tables_json.h"
 #include "report/cross_rank_json.h"
 #include "report/kernel_display_names.h"
@@ -10,29 +11,6 @@ namespace cuprobe {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-json optional_bool(const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); }
-
-// Work columns of a kernel row (docs/findings.md, "Work per kernel"): null where unknown.
-void add_kernel_work(json& row, const KernelRow& k) {
-  row["dram_bytes_measured"] = k.dram_bytes_measured ? json(*k.dram_bytes_measured) : json(nullptr);
-  const std::optional<KernelWork>& w = k.work;
-  if (!w) {
-    for (const char* key : {"bytes", "flops", "achieved_tbps", "achieved_tflops", "peak_share", "bound", "beyond_peak"})
-      row[key] = nullptr;
-    return;
-  }
-  row["bytes"] = w->bytes;
-  row["flops"] = w->flops;
-  row["achieved_tbps"] = w->achieved_tbps;
-  row["achieved_tflops"] = w->achieved_tflops;
-  row["peak_share"] = w->peak_share ? json(*w->peak_share) : json(nullptr);
-  row["bound"] = w->bound.empty() ? json(nullptr) : json(w->bound);
-  row["work_calls"] = w->calls;
-  row["work_dtype"] = w->dtype.empty() ? json(nullptr) : json(w->dtype);
-  row["work_source"] = w->source;
-  row["beyond_peak"] = w->beyond_peak.empty() ? json(nullptr) : json(w->beyond_peak);  // physics as a check
-}
 
 json peaks_json(const std::optional<DevicePeaks>& p) {
   if (!p) return nullptr;
@@ -79,21 +57,8 @@ json steps_json(const StepSummary& s) {
   if (s.period_kernels > 0) j["period_kernels"] = s.period_kernels;
   j["assigned_activities"] = s.assigned_activities;
   json list = json::array();
-  for (const auto& st : s.steps) {
-    list.push_back({{"kind", st.kind},
-                    {"time_ms", static_cast<double>(st.time) / 1e6},
-                    {"gpu_start_ns", st.gpu_start},
-                    {"cpu_ms", static_cast<double>(st.cpu_end - st.cpu_start) / 1e6},
-                    {"gpu_ms", static_cast<double>(st.gpu_busy) / 1e6},
-                    {"gpu_span_ms", static_cast<double>(st.gpu_end - st.gpu_start) / 1e6},
-                    {"activities", st.activities},
-                    {"start_ns", st.cpu_start},
-                    {"outlier", st.outlier},
-                    {"comm_ms", static_cast<double>(st.comm_ns) / 1e6},
-                    {"comm_overlapped_ms", static_cast<double>(st.comm_overlapped_ns) / 1e6},
-                    {"copy_ms", static_cast<double>(st.copy_ns) / 1e6},
-                    {"copy_overlapped_ms", static_cast<double>(st.copy_overlapped_ns) / 1e6}});
-  }
+  for (std::size_t i = 0; i < s.steps.size(); ++i)
+    list.push_back(json_row(step_columns(), StepTableRow{s.steps[i], i}));
   j["list"] = std::move(list);
   j["typical_step"] = s.typical_step ? json(*s.typical_step) : json(nullptr);
   j["slowest_step"] = s.slowest_step ? json(*s.slowest_step) : json(nullptr);
@@ -142,18 +107,7 @@ json counters_json(const CounterAttribution& c) {
 
 }  // namespace
 
-json overlap_json(const CategoryOverlap& o) {
-  return {{"comm_ms", o.comm_ms},
-          {"comm_overlapped_ms", o.comm_overlapped_ms},
-          {"comm_overlapped_share", o.comm_overlapped_share},
-          {"comm_overlapped_share_step_median", o.comm_overlapped_share_step_median},
-          {"steps_with_comm", o.steps_with_comm},
-          {"copy_ms", o.copy_ms},
-          {"copy_overlapped_ms", o.copy_overlapped_ms},
-          {"copy_overlapped_share", o.copy_overlapped_share},
-          {"copy_overlapped_share_step_median", o.copy_overlapped_share_step_median},
-          {"steps_with_copy", o.steps_with_copy}};
-}
+json overlap_json(const RankAnalysis& a) { return json_row(overlap_columns(), a); }
 
 namespace {
 
@@ -181,18 +135,10 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   j["devices"] = std::move(devices);  // gpu_busy_ms is the time any of them works
   j["overlapped_step_ms"] = a.devices.size() > 1 ? json(a.overlapped_step_ms) : json(nullptr);
   json cats = json::array();
-  for (const auto& c : a.categories) {
-    cats.push_back({{"category", category_name(c.category)},
-                    {"time_ms", c.time_ms},
-                    {"share", c.share},
-                    {"calls", c.calls},
-                    {"per_step_ms", c.per_step_ms},
-                    {"summed_share", c.summed_share},
-                    {"busy_ratio", c.busy_ratio}});
-  }
+  for (const auto& c : a.categories) cats.push_back(json_row(category_columns(), c));
   j["categories"] = std::move(cats);
   j["summed_ms"] = a.summed_ms;  // what share (= summed_share) is of
-  j["overlap"] = overlap_json(a.overlap);
+  j["overlap"] = overlap_json(a);
   json decisions = json::array();
   for (const auto& d : a.category_decisions) {
     decisions.push_back({{"decided_by", category_source_name(d.source)},
@@ -211,27 +157,7 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
   json kernels = json::array();
   std::vector<std::string> display = rank_kernel_display_names(a);
   for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
-    const auto& k = a.kernels[i];
-    kernels.push_back({{"name", k.name},
-                       {"category", category_name(k.category)},
-                       {"tensor_core", optional_bool(k.tensor_core)},
-                       {"precision", k.precision ? json(precision_name(*k.precision)) : json(nullptr)},
-                       {"calls", k.calls},
-                       {"time_ms", k.time_ms},
-                       {"share", k.share},
-                       {"mean_us", k.mean_us},
-                       {"per_step_ms", k.per_step_ms},
-                       {"decided_by", category_source_name(k.decided_by)},
-                       {"rule", k.rule},
-                       {"summed_share", k.summed_share},
-                       {"busy_ratio", k.busy_ratio},
-                       {"display_name", display[i]},  // unique in the rank's table; "name" is the full name
-                       {"min_us", k.min_us},
-                       {"median_us", k.median_us},
-                       {"p90_us", k.p90_us},
-                       {"max_us", k.max_us},
-                       {"std_us", k.std_us}});
-    add_kernel_work(kernels.back(), k);
+    kernels.push_back(json_row(kernel_columns(), KernelTableRow{a.kernels[i], display[i]}));
   }
   j["kernels"] = std::move(kernels);
   j["kernels_total"] = a.kernels.size();
@@ -249,36 +175,7 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
 
 }  // namespace
 
-json finding_json(const Finding& f) {
-  json j;
-  j["id"] = f.id;
-  j["severity"] = f.severity;
-  j["share"] = f.share;
-  j["step_share"] = f.step_share;
-  j["rank"] = f.rank ? json(*f.rank) : json(nullptr);
-  j["title"] = f.title;
-  j["suggestion"] = f.suggestion;
-  j["kernels"] = f.kernels;
-  json numbers = json::object();
-  for (const auto& [k, v] : f.numbers) numbers[k] = v;
-  j["numbers"] = std::move(numbers);
-  j["what_if"] = {
-      {"description", f.what_if.description},
-      {"step_ms_now", f.what_if.step_ms_now},
-      {"step_ms_after", f.what_if.step_ms_after ? json(*f.what_if.step_ms_after) : json(nullptr)},
-      {"gain_ms", f.gain_ms()},
-      {"step_ms_after_alone", f.what_if.step_ms_after_alone ? json(*f.what_if.step_ms_after_alone) : json(nullptr)},
-      {"gain_ms_alone", f.alone_gain_ms()},
-      {"generic", f.claim.generic}};
-  if (!f.sources.empty()) {  // with_stack traces only: where in the user's code its kernels were launched
-    json sources = json::array();
-    for (const SourceLine& s : f.sources)
-      sources.push_back(
-          {{"file", s.file}, {"line", s.line}, {"function", s.function}, {"share", s.share}, {"time_ms", s.time_ms}});
-    j["sources"] = std::move(sources);
-  }
-  return j;
-}
+json finding_json(const Finding& f) { return json_row(finding_columns(), FindingTableRow{f}); }
 
 json analyze_json(const AnalyzeReport& report, std::size_t top_kernels) {
   json j;

@@ -14,7 +14,7 @@ inline constexpr auto kReplaceInvalidUtf8 = nlohmann::ordered_json::error_handle
 
 nlohmann::ordered_json finding_json(const Finding& f);
 // {"comm_ms", "comm_overlapped_ms", "comm_overlapped_share", ...}: the rank's "overlap" (also the page's).
-nlohmann::ordered_json overlap_json(const CategoryOverlap& o);
+nlohmann::ordered_json overlap_json(const RankAnalysis& a);
 nlohmann::ordered_json analyze_json(const AnalyzeReport& report, std::size_t top_kernels);
 
 }  // namespace cuprobe

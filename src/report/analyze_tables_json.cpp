@@ -1,5 +1,6 @@
 #include "report/analyze_tables_json.h"
 
+#include "report/analyze_table_columns.h"
 #include "report/trace_table_columns.h"
 
 namespace cuprobe {
@@ -55,15 +56,7 @@ void add_trace_tables_json(json& rank, const RankAnalysis& a) {
   rank["api_summary"] = rows_json(api_columns(), a.api);
   rank["copies"] = rows_json(copy_columns(), a.copies);
   rank["queue_length"] = rows_json(queue_columns(), a.queues);
-  const HtaCommOverlap& o = a.hta_overlap;
-  rank["hta_overlap"] = {
-      {"communication_kernels", o.communication_kernels},
-      {"communication_ms", o.communication_ms},
-      {"computation_ms", o.computation_ms},
-      {"overlap_ms", o.overlap_ms},
-      {"comp_comm_overlap_pctg", o.communication_kernels > 0 ? json(o.comp_comm_overlap_pctg) : json(nullptr)},
-      {"computation_only_ms", o.computation_only_ms()},
-      {"communication_only_ms", o.communication_only_ms()}};
+  rank["hta_overlap"] = json_row(hta_overlap_columns(), a.hta_overlap);
 }
 
 }  // namespace cuprobe

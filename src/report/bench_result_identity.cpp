@@ -1,5 +1,6 @@
 #include <ctime>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "report/bench_result.h"
 
@@ -20,12 +21,8 @@ nlohmann::ordered_json bench_identity_json(const BenchIdentityInput& in) {
   nlohmann::ordered_json j;
   j["cuprobe_version"] = in.version;
   j["host"] = in.host;
-  std::time_t secs = static_cast<std::time_t>(in.start_realtime_ns / 1'000'000'000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  j["start_time"] = buf;
+  j["start_time"] =
+      clock_text(static_cast<std::time_t>(in.start_realtime_ns / 1'000'000'000), "%Y-%m-%dT%H:%M:%SZ", TimeZone::kUtc);
   j["start_ns"] = in.start_realtime_ns;
   if (!in.gpus.is_null()) j["gpus"] = in.gpus;
   if (!in.gpus_note.empty()) j["gpus_note"] = in.gpus_note;

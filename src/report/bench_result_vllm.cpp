@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "common/clock.h"
 #include "common/utf8.h"
 #include "report/bench_result.h"
 
@@ -27,11 +28,7 @@ std::string backend_of(const ojson& s) {
 // vLLM's date: local time, %Y%m%d-%H%M%S, of the run's start.
 std::string date_of(const BenchReport& r) {
   std::time_t secs = static_cast<std::time_t>(r.identity.value("start_ns", std::int64_t{0}) / 1'000'000'000);
-  std::tm tm{};
-  localtime_r(&secs, &tm);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y%m%d-%H%M%S", &tm);
-  return date;
+  return clock_text(secs, "%Y%m%d-%H%M%S", TimeZone::kLocal);
 }
 
 // The cap as vLLM writes it: --max-concurrency, null without one.
@@ -147,13 +144,9 @@ ojson rps_change_events(const BenchReport& r) {
     if (!rec.warmup) sent.push_back(&rec);
   auto iso = [&](std::int64_t mono_ns) {
     const std::int64_t ns = mono_ns + r.load->realtime_offset_ns;
-    std::time_t secs = static_cast<std::time_t>(ns / 1'000'000'000);
-    std::tm tm{};
-    localtime_r(&secs, &tm);
-    char text[64];
-    std::size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
-    std::snprintf(text + n, sizeof text - n, ".%06lld", static_cast<long long>(ns % 1'000'000'000 / 1000));
-    return std::string(text);
+    char micros[16];
+    std::snprintf(micros, sizeof micros, ".%06lld", static_cast<long long>(ns % 1'000'000'000 / 1000));
+    return clock_text(static_cast<std::time_t>(ns / 1'000'000'000), "%Y-%m-%dT%H:%M:%S", TimeZone::kLocal) + micros;
   };
   ojson events = ojson::array();
   long long last = static_cast<long long>(start);

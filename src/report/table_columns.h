@@ -2,6 +2,9 @@
 // column's name (the JSON key, and the CSV header unless it has its own), its
 // value in a row, and, for the columns the text table shows, the text header
 // and the cell as text. A writer walks the list; no writer spells a name.
+// A column can be in one form only (`in`); where the CSV keeps a column in
+// another place than the JSON (the older files' order), the list holds the one
+// column twice, once for each form (only()).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +21,9 @@ namespace cuprobe {
 // A value: an integer, a number, a text, or none (empty in CSV, null in JSON).
 using TableCell = std::variant<std::monostate, std::int64_t, double, std::string>;
 
+// The forms a column is written in (the text table: the columns with a text header).
+enum TableForms : unsigned char { kCsvForm = 1, kJsonForm = 2, kCsvAndJson = kCsvForm | kJsonForm };
+
 template <typename Row>
 struct TableColumn {
   const char* name;                           // the JSON key (and the CSV header)
@@ -25,7 +31,17 @@ struct TableColumn {
   const char* text_header = nullptr;          // nullptr: not in the text table ('>': right-aligned)
   std::string (*text)(const Row&) = nullptr;  // the text table's cell
   const char* csv_name = nullptr;             // the CSV header where it differs from `name`
+  // The JSON value where it is not `value`'s (a boolean, a list, an object); a discarded value leaves the key out.
+  nlohmann::ordered_json (*json)(const Row&) = nullptr;
+  TableForms in = kCsvAndJson;
 };
+
+// The column in the forms `in` only.
+template <typename Row>
+constexpr TableColumn<Row> only(TableColumn<Row> column, TableForms in) {
+  column.in = in;
+  return column;
+}
 
 template <typename Row>
 using TableColumns = std::span<const TableColumn<Row>>;
@@ -47,14 +63,18 @@ inline nlohmann::ordered_json json_cell(const TableCell& c) {
 // The CSV header: `first` (e.g. "rank"), then every column's name.
 template <typename Row>
 std::vector<std::string> csv_header(TableColumns<Row> columns, std::vector<std::string> first) {
-  for (const TableColumn<Row>& c : columns) first.push_back(c.csv_name ? c.csv_name : c.name);
+  for (const TableColumn<Row>& c : columns) {
+    if (c.in & kCsvForm) first.push_back(c.csv_name ? c.csv_name : c.name);
+  }
   return first;
 }
 
 // A CSV row: `first` (e.g. the rank), then every column's value.
 template <typename Row>
 std::vector<std::string> csv_row(TableColumns<Row> columns, const Row& row, std::vector<std::string> first) {
-  for (const TableColumn<Row>& c : columns) first.push_back(csv_cell(c.value(row)));
+  for (const TableColumn<Row>& c : columns) {
+    if (c.in & kCsvForm) first.push_back(csv_cell(c.value(row)));
+  }
   return first;
 }
 
@@ -62,7 +82,11 @@ std::vector<std::string> csv_row(TableColumns<Row> columns, const Row& row, std:
 template <typename Row>
 nlohmann::ordered_json json_row(TableColumns<Row> columns, const Row& row) {
   nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  for (const TableColumn<Row>& c : columns) j[c.name] = json_cell(c.value(row));
+  for (const TableColumn<Row>& c : columns) {
+    if (!(c.in & kJsonForm)) continue;
+    nlohmann::ordered_json v = c.json ? c.json(row) : json_cell(c.value(row));
+    if (!v.is_discarded()) j[c.name] = std::move(v);
+  }
   return j;
 }
 

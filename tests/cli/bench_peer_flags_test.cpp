@@ -7,12 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "cli/bench_flags.h"
 #include "cli/bench_peer_args.h"
 #include "common/error.h"
+#include "support/run_cuprobe.h"
 #include "support/test_paths.h"
 
 namespace cuprobe {
@@ -35,12 +34,10 @@ TEST(BenchPeerFlags, EveryPeerFlagIsDeclared) {
 
 TEST(BenchPeerFlags, NoOpsAndRefusalsAreDocumented) {
   Declared d;
-  std::ifstream in(CUPROBE_SOURCE_DIR "/docs/bench.md");
-  std::stringstream doc;
-  doc << in.rdbuf();
-  std::size_t section = doc.str().find("### The peers' other flags");
+  const std::string doc = test::slurp(CUPROBE_SOURCE_DIR "/docs/bench.md");
+  std::size_t section = doc.find("### The peers' other flags");
   ASSERT_NE(section, std::string::npos);
-  std::string text = doc.str().substr(section);
+  std::string text = doc.substr(section);
   int hidden = 0;
   for (const CLI::Option* o : d.app.get_options([](const CLI::Option* o) { return o->get_group().empty(); })) {
     for (const std::string& l : o->get_lnames()) {

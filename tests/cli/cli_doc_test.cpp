@@ -2,7 +2,6 @@
 // --help shows is in that verb's table, and each option a table names exists.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -13,12 +12,7 @@
 namespace cuprobe::test {
 namespace {
 
-std::string read_doc() {
-  std::ifstream in(std::string(CUPROBE_TEST_DATA_DIR) + "/../../docs/cli.md");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_doc() { return slurp(std::string(CUPROBE_TEST_DATA_DIR) + "/../../docs/cli.md"); }
 
 // Every --name in text (std::regex trips GCC 12's -Wmaybe-uninitialized under ASan).
 std::set<std::string> long_options(const std::string& text) {

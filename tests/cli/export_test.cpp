@@ -5,7 +5,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "store/run_file_schema.h"
 #include "store/run_file_writer.h"
@@ -28,10 +27,7 @@ TEST(ExportCli, WritesAChromeTraceOfARunFile) {
   }
   auto r = run_cuprobe({"export", "--chrome", dir + "/run.cuprobe", "-o", dir + "/trace.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::ifstream in(dir + "/trace.json");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto j = nlohmann::json::parse(ss.str());
+  auto j = nlohmann::json::parse(slurp(dir + "/trace.json"));
   ASSERT_EQ(j["traceEvents"][0]["name"], "gemm_kernel");
   EXPECT_DOUBLE_EQ(j["traceEvents"][0]["dur"].get<double>(), 2.0);
 }
@@ -41,10 +37,7 @@ TEST(ExportCli, WritesATrimmedChromeTraceOfAKinetoTrace) {
   auto r =
       run_cuprobe({"export", "--chrome", data_path("mla_fp8pool_fullcast_small.json.gz"), "-o", dir + "/trace.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::ifstream in(dir + "/trace.json");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto j = nlohmann::json::parse(ss.str());
+  auto j = nlohmann::json::parse(slurp(dir + "/trace.json"));
   std::size_t kernels = 0, annotations = 0;
   for (const auto& e : j["traceEvents"]) {
     kernels += e.value("cat", "") == "kernel";
@@ -72,10 +65,7 @@ TEST(ExportCli, MergesRanksIntoOneTraceAProcessEach) {
   auto r = run_cuprobe({"export", "--chrome", files[0], files[1], "-o", dir + "/merged.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("2 ranks"), std::string::npos) << r.err;
-  std::ifstream in(dir + "/merged.json");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto j = nlohmann::json::parse(ss.str());
+  auto j = nlohmann::json::parse(slurp(dir + "/merged.json"));
   ASSERT_EQ(j["otherData"]["ranks"].size(), 2u);
   EXPECT_EQ(j["otherData"]["ranks"][0]["rank"], 0);  // in rank order, whatever the order given
   EXPECT_EQ(j["otherData"]["ranks"][0]["pid"], 1);

@@ -17,18 +17,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 void expect_refused(const std::vector<std::string>& args, const std::string& output, const std::string& input) {
-  std::string before = bytes_of(input);
+  std::string before = slurp(input);
   auto r = run_cuprobe(args);
   EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
   EXPECT_NE(r.err.find(output + ": this output is the input " + input), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(bytes_of(input), before) << args[0];
+  EXPECT_EQ(slurp(input), before) << args[0];
 }
 
 TEST(OutputOverInput, EveryVerbRefusesToWriteOverWhatItReads) {
@@ -76,9 +71,9 @@ TEST(OutputOverInput, ALinkPlantedAtTheOldTemporaryNameIsNotFollowed) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   r = run_cuprobe({"report", trace, "-o", dir + "/page.html"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(bytes_of(victim), "precious");
+  EXPECT_EQ(slurp(victim), "precious");
   EXPECT_FALSE(fs::is_symlink(dir + "/out.json"));
-  EXPECT_NE(bytes_of(dir + "/out.json").find("traceEvents"), std::string::npos);
+  EXPECT_NE(slurp(dir + "/out.json").find("traceEvents"), std::string::npos);
 }
 
 TEST(OutputOverInput, WriterErrorsNameTheTargetAndTheErrno) {

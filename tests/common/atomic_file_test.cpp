@@ -18,23 +18,18 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "common/error.h"
 #include "support/error_text.h"
+#include "support/run_cuprobe.h"
 
 namespace cuprobe {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_all(const fs::path& p) { return test::slurp(p.string()); }
 
 std::vector<std::string> names_in(const fs::path& dir) {
   std::vector<std::string> names;

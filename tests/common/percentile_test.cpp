@@ -42,5 +42,11 @@ TEST(Percentile, RankSaysBetweenWhichValues) {
   EXPECT_NEAR(interpolate(r, 9, 10), 9.1, 1e-12);
 }
 
+TEST(Percentile, LowerMedianIsAValueThatOccurred) {
+  EXPECT_EQ(lower_median(std::vector<double>{4, 1, 3, 2}), 2.0);  // ranks 1 and 2: the lower, not 2.5
+  EXPECT_EQ(lower_median(std::vector<long>{9, 7, 8}), 8);
+  EXPECT_EQ(lower_median(std::vector<double>{}), 0.0);
+}
+
 }  // namespace
 }  // namespace cuprobe

@@ -8,10 +8,10 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "common/atomic_file.h"
 #include "import/temp_dir.h"
+#include "support/run_cuprobe.h"
 
 namespace cuprobe {
 namespace {
@@ -92,15 +92,11 @@ TEST(DefaultStop, SaysSoEndsBySignalAndRemovesTheTemporaryFile) {
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
-  std::stringstream said;
-  said << std::ifstream(err).rdbuf();
-  EXPECT_EQ(said.str(), "cuprobe test: stopped by SIGTERM\n");
+  EXPECT_EQ(test::slurp(err), "cuprobe test: stopped by SIGTERM\n");
   std::vector<std::string> names;
   for (const auto& e : std::filesystem::directory_iterator(out.path())) names.push_back(e.path().filename().string());
   EXPECT_EQ(names, std::vector<std::string>{"result.json"});
-  std::stringstream kept;
-  kept << std::ifstream(target).rdbuf();
-  EXPECT_EQ(kept.str(), "before");
+  EXPECT_EQ(test::slurp(target), "before");
 }
 
 // A SIGINT the process was started with ignored (a background job's) stays ignored.

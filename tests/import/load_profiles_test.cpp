@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
-#include <sstream>
 
 #include "common/error.h"
 #include "store/sqlite_db.h"
@@ -20,17 +19,10 @@
 namespace cuprobe {
 namespace {
 
-std::string file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // issue 11 B8: the sniff must not eat the first bytes of a pipe.
 TEST(LoadProfiles, ReadsTracesFromAPipe) {
   for (const char* name : {"tp2_mlp_decode_rank0.json.gz", "mla_fp8pool_fullcast_small.json.gz"}) {
-    std::string bytes = file_bytes(test::data_path(name));
+    std::string bytes = test::slurp(test::data_path(name));
     auto r = test::run_cuprobe({"analyze", "--json", "/dev/stdin"}, bytes);
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
     EXPECT_NE(r.out.find("cuprobe.analyze/1"), std::string::npos);
@@ -40,7 +32,7 @@ TEST(LoadProfiles, ReadsTracesFromAPipe) {
 TEST(LoadProfiles, ReadsATraceFromAFifoOnce) {
   std::string fifo = test::temp_dir() + "/t.fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  std::string bytes = file_bytes(test::data_path("tp2_mlp_decode_rank0.json.gz"));
+  std::string bytes = test::slurp(test::data_path("tp2_mlp_decode_rank0.json.gz"));
   // The writer is there before the reader (O_RDWR opens without waiting for one).
   int fd = ::open(fifo.c_str(), O_RDWR);
   ASSERT_GE(fd, 0);

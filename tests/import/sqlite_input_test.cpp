@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -23,10 +22,7 @@ namespace fs = std::filesystem;
 // Every file in the directory with its size and bytes, to prove a reader changed nothing there.
 std::map<std::string, std::string> snapshot(const std::string& dir) {
   std::map<std::string, std::string> files;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    std::ifstream in(e.path(), std::ios::binary);
-    files[e.path().filename().string()] = std::string(std::istreambuf_iterator<char>(in), {});
-  }
+  for (const auto& e : fs::directory_iterator(dir)) files[e.path().filename().string()] = test::slurp(e.path());
   return files;
 }
 

@@ -102,10 +102,7 @@ TEST(TraceFormat, GzipAndXzRunFilesAreReadByEveryVerb) {
     EXPECT_EQ(rep.exit_code, 0) << rep.err;
     auto d = test::run_cuprobe({"diff", run, packed});
     EXPECT_EQ(d.exit_code, 0) << d.err;
-    auto piped = test::run_cuprobe({"analyze", "--json", "/dev/stdin"}, [&] {
-      std::ifstream in(packed, std::ios::binary);
-      return std::string(std::istreambuf_iterator<char>(in), {});
-    }());
+    auto piped = test::run_cuprobe({"analyze", "--json", "/dev/stdin"}, test::slurp(packed));
     EXPECT_EQ(piped.exit_code, 0) << piped.err;
   }
   // A gzip run file cut short: one line naming it.
@@ -135,8 +132,7 @@ TEST(TraceFormat, ReportAndAnalyzeTakeTheSameDirectory) {
   auto report = test::run_cuprobe({"report", traces, "-o", dir + "/r.html"});
   ASSERT_EQ(report.exit_code, 0) << report.err;
   EXPECT_EQ(report.err.find("filesystem error"), std::string::npos) << report.err;
-  std::ifstream in(dir + "/r.html");
-  std::string page(std::istreambuf_iterator<char>(in), {});
+  std::string page = test::slurp(dir + "/r.html");
   EXPECT_NE(page.find("rank2.cuprobe.gz"), std::string::npos);
   EXPECT_NE(page.find("rank1.sqlite"), std::string::npos);
   EXPECT_NE(page.find("bench.json (JSON without"), std::string::npos);  // skipped, and said so

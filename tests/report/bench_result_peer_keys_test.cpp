@@ -5,11 +5,10 @@
 // docs/bench.md ("Key by key against the peers").
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "report/bench_result.h"
+#include "support/run_cuprobe.h"
 #include "support/test_paths.h"
 
 namespace cuprobe {
@@ -21,12 +20,7 @@ std::set<std::string> keys_of(const nlohmann::ordered_json& j) {
   return keys;
 }
 
-std::string bench_doc() {
-  std::ifstream in(CUPROBE_SOURCE_DIR "/docs/bench.md");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string bench_doc() { return test::slurp(CUPROBE_SOURCE_DIR "/docs/bench.md"); }
 
 BenchReport closed_loop_report(const LoadResult& load) {
   BenchReport r;

@@ -9,12 +9,11 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "common/start_command.h"
 #include "net/http_fetch.h"
+#include "support/run_cuprobe.h"
 
 namespace cuprobe::test {
 
@@ -73,12 +72,7 @@ int BackgroundProcess::stop(int signal, int timeout_ms) {
   return -1;
 }
 
-std::string BackgroundProcess::err() const {
-  std::ifstream in(log_prefix_ + ".err");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string BackgroundProcess::err() const { return slurp(log_prefix_ + ".err"); }
 
 int free_tcp_port() {
   int fd = socket(AF_INET, SOCK_STREAM, 0);

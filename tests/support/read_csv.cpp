@@ -2,16 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include "support/run_cuprobe.h"
 
 namespace cuprobe::test {
 
 std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
+  const std::string text = slurp(path);
   std::vector<std::vector<std::string>> rows(1);
   std::string field;
   bool quoted = false;

@@ -99,6 +99,13 @@ class Session {
   void check_size(std::int64_t now);
   void finish(std::int64_t now);
   void print_messages(RecordConnection& c);
+  void start_run_file();
+  void tick();
+  void read_connection(int fd, std::int64_t now);
+  void follow_window(std::int64_t now);
+  void stop_when_done(std::int64_t now);
+  void wait_for_command();
+  RecordOutcome outcome() const;
 
   const RecordOptions& o_;
   CaptureWindow window_;
@@ -116,6 +123,7 @@ class Session {
   std::vector<std::string> metric_names_;
   std::int64_t start_ns_ = 0;
   std::int64_t window_closed_at_ = -1;
+  std::int64_t last_drain_ = 0;
   std::string status_ = kRunStatusComplete;
   int interrupts_ = 0;
   std::int64_t interrupted_at_ = -1;
@@ -424,7 +432,8 @@ void Session::finish(std::int64_t now) {
   writer_->finish(status_);
 }
 
-RecordOutcome Session::run() {
+// The run file and its first metadata: the command, when, where, and the capture options.
+void Session::start_run_file() {
   writer_ = std::make_unique<RunFileWriter>(o_.output, o_.force);
   start_ns_ = realtime_ns();
   writer_->set_metadata("command", join(o_.command));
@@ -440,85 +449,87 @@ RecordOutcome Session::run() {
   if (o_.delay) writer_->set_metadata("delay_ns", std::to_string(o_.delay->count()));
   if (o_.duration) writer_->set_metadata("duration_ns", std::to_string(o_.duration->count()));
   if (o_.max_size) writer_->set_metadata("max_size_bytes", std::to_string(o_.max_size));
+}
 
-  // The command gets the dispositions cuprobe was started with (SignalFd::restore).
-  signals_.emplace(std::vector<int>{SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD});
-
-  setup_socket();
-  if (o_.capture == CaptureMode::kAll && !o_.delay) window_.open(start_ns_);
-  setup_environment();
-  ordinals_ = gpu_ordinals();
-  start_counters();
-  spawn();
-  writer_->commit();
-
-  const std::int64_t delay_ns = o_.delay ? o_.delay->count() : 0;
-  std::int64_t last_drain = 0;
-  while (!finished_) {
-    std::vector<pollfd> fds;
-    fds.push_back({signals_->fd(), POLLIN, 0});
-    fds.push_back({listen_fd_, POLLIN, 0});
-    for (auto& [fd, c] : conns_) fds.push_back({fd, POLLIN, 0});
-    poll(fds.data(), fds.size(), 20);
-    std::int64_t now = realtime_ns();
-    if (fds[0].revents & POLLIN) {
-      while (auto si = signals_->next()) on_signal(*si, now);
-      if (finished_) break;
-    }
-    if (fds[1].revents & POLLIN) accept_connections(now);
-    for (std::size_t i = 2; i < fds.size(); ++i) {
-      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      int fd = fds[i].fd;
-      auto it = conns_.find(fd);
-      if (it == conns_.end()) continue;
-      char buf[1 << 16];
-      bool closed = false;
-      for (int reads = 0; reads < 64; ++reads) {
-        ssize_t n = read(fd, buf, sizeof buf);
-        if (n > 0) {
-          if (!it->second->on_bytes(buf, static_cast<std::size_t>(n), now)) {
-            closed = true;
-            break;
-          }
-          continue;
-        }
-        if (n == 0 || (errno != EAGAIN && errno != EINTR)) closed = true;
+// What one connection has sent (up to 64 reads); closes it at its end or on bad bytes.
+void Session::read_connection(int fd, std::int64_t now) {
+  auto it = conns_.find(fd);
+  if (it == conns_.end()) return;
+  char buf[1 << 16];
+  bool closed = false;
+  for (int reads = 0; reads < 64; ++reads) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n > 0) {
+      if (!it->second->on_bytes(buf, static_cast<std::size_t>(n), now)) {
+        closed = true;
         break;
       }
-      print_messages(*it->second);
-      if (closed) close_connection(fd, now);
+      continue;
     }
-    reap_child(now);
-    // Windows.
-    if (o_.capture == CaptureMode::kAll && (o_.delay || o_.duration)) {
-      if (window_closed_at_ < 0 && now >= start_ns_ + delay_ns) open_window(now, "--delay");
-      if (o_.duration && window_.is_open() && now >= start_ns_ + delay_ns + o_.duration->count()) {
-        close_window(now, "--duration");
-        window_closed_at_ = now;
-      }
-    }
-    if (now - last_drain >= 100'000'000) {
-      drain_counters(false);
-      for (auto& [fd, c] : conns_) c->flush_losses();
-      last_drain = now;
-    }
-    check_size(now);
-    writer_->maybe_commit();
-    // When to stop: the window is over (late records have had time to arrive),
-    // or the command is gone and its processes have said goodbye (or timed out).
-    constexpr std::int64_t kLateRecords = 1'000'000'000;
-    if (window_closed_at_ >= 0 && now - window_closed_at_ > kLateRecords) {
-      say("capture window over: run file complete; waiting for the command to exit");
-      finish(now);
-    }
-    if (child_exit_ && (conns_.empty() || now - child_exit_ns_ > o_.drain_grace.count())) finish(now);
-    if (interrupted_at_ >= 0 && !child_exit_ && now - interrupted_at_ > 10'000'000'000) {
-      say("the command did not exit within 10 s of the interrupt: stopping the recording");
-      finish(now);
-    }
+    if (n == 0 || (errno != EAGAIN && errno != EINTR)) closed = true;
+    break;
   }
-  RecordOutcome out;
-  // After a window closed, the command runs on: wait for it, to pass its exit code through.
+  print_messages(*it->second);
+  if (closed) close_connection(fd, now);
+}
+
+// --delay and --duration under --capture all: the window opens and closes by the clock.
+void Session::follow_window(std::int64_t now) {
+  if (o_.capture != CaptureMode::kAll || !(o_.delay || o_.duration)) return;
+  const std::int64_t delay_ns = o_.delay ? o_.delay->count() : 0;
+  if (window_closed_at_ < 0 && now >= start_ns_ + delay_ns) open_window(now, "--delay");
+  if (o_.duration && window_.is_open() && now >= start_ns_ + delay_ns + o_.duration->count()) {
+    close_window(now, "--duration");
+    window_closed_at_ = now;
+  }
+}
+
+// When to stop: the window is over (late records have had time to arrive),
+// or the command is gone and its processes have said goodbye (or timed out).
+void Session::stop_when_done(std::int64_t now) {
+  constexpr std::int64_t kLateRecords = 1'000'000'000;
+  if (window_closed_at_ >= 0 && now - window_closed_at_ > kLateRecords) {
+    say("capture window over: run file complete; waiting for the command to exit");
+    finish(now);
+  }
+  if (child_exit_ && (conns_.empty() || now - child_exit_ns_ > o_.drain_grace.count())) finish(now);
+  if (interrupted_at_ >= 0 && !child_exit_ && now - interrupted_at_ > 10'000'000'000) {
+    say("the command did not exit within 10 s of the interrupt: stopping the recording");
+    finish(now);
+  }
+}
+
+// One turn of the loop: signals, new and talking connections, the command's exit, the window, the counters
+// (every 100 ms), the size limit, then whether the recording is over.
+void Session::tick() {
+  std::vector<pollfd> fds;
+  fds.push_back({signals_->fd(), POLLIN, 0});
+  fds.push_back({listen_fd_, POLLIN, 0});
+  for (auto& [fd, c] : conns_) fds.push_back({fd, POLLIN, 0});
+  poll(fds.data(), fds.size(), 20);
+  std::int64_t now = realtime_ns();
+  if (fds[0].revents & POLLIN) {
+    while (auto si = signals_->next()) on_signal(*si, now);
+    if (finished_) return;
+  }
+  if (fds[1].revents & POLLIN) accept_connections(now);
+  for (std::size_t i = 2; i < fds.size(); ++i) {
+    if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) read_connection(fds[i].fd, now);
+  }
+  reap_child(now);
+  follow_window(now);
+  if (now - last_drain_ >= 100'000'000) {
+    drain_counters(false);
+    for (auto& [fd, c] : conns_) c->flush_losses();
+    last_drain_ = now;
+  }
+  check_size(now);
+  writer_->maybe_commit();
+  stop_when_done(now);
+}
+
+// After a window closed, the command runs on: wait for it, to pass its exit code through.
+void Session::wait_for_command() {
   while (child_ > 0 && !child_exit_) {
     pollfd p{signals_->fd(), POLLIN, 0};
     poll(&p, 1, 200);
@@ -535,6 +546,10 @@ RecordOutcome Session::run() {
     }
     if (interrupts_ >= 2) break;
   }
+}
+
+RecordOutcome Session::outcome() const {
+  RecordOutcome out;
   out.exit_code = child_exit_.value_or(kExitFailed);
   out.status = status_;
   const auto& counts = writer_->counts();
@@ -549,6 +564,22 @@ RecordOutcome Session::run() {
   out.kernels_recorded = kernels_possible_ && any_connection_;
   out.counters_recorded = counts.samples > 0;
   return out;
+}
+
+RecordOutcome Session::run() {
+  start_run_file();
+  // The command gets the dispositions cuprobe was started with (SignalFd::restore).
+  signals_.emplace(std::vector<int>{SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD});
+  setup_socket();
+  if (o_.capture == CaptureMode::kAll && !o_.delay) window_.open(start_ns_);
+  setup_environment();
+  ordinals_ = gpu_ordinals();
+  start_counters();
+  spawn();
+  writer_->commit();
+  while (!finished_) tick();
+  wait_for_command();
+  return outcome();
 }
 
 }  // namespace

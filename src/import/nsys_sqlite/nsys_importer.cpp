@@ -290,11 +290,7 @@ std::vector<Profile> import_nsys_sqlite(const std::string& path, const std::stri
   } catch (const InputError&) {
     throw;
   } catch (const Error& e) {
-    std::string reason = e.what();
-    for (const std::string& prefix : {path + ": ", name + ": "}) {
-      if (reason.rfind(prefix, 0) == 0) reason = reason.substr(prefix.size());
-    }
-    throw InputError(name, "unreadable Nsight Systems export: " + reason);
+    throw_unreadable_sqlite(e, path, name, "Nsight Systems export");
   }
 }
 

@@ -315,11 +315,7 @@ Profile import_run_file(const std::string& path, const std::string& shown_as) {
   } catch (const InputError&) {
     throw;
   } catch (const Error& e) {
-    std::string reason = e.what();
-    for (const std::string& prefix : {path + ": ", name + ": "}) {
-      if (reason.rfind(prefix, 0) == 0) reason = reason.substr(prefix.size());
-    }
-    throw InputError(name, "unreadable run file: " + reason);
+    throw_unreadable_sqlite(e, path, name, "run file");
   }
   std::string format, version, status;
   for (const auto& [k, v] : p.metadata) {

@@ -164,7 +164,7 @@ json rank_json(const Profile& p, const RankAnalysis& a) {
   }
   j["categories"] = std::move(cats);
   j["summed_ms"] = round4(a.summed_ms);
-  j["overlap"] = overlap_json(a.overlap);
+  j["overlap"] = overlap_json(a);
   json kernels = json::array();
   std::vector<std::string> display = rank_kernel_display_names(a);
   for (std::size_t i = 0; i < a.kernels.size() && i < kReportMaxKernels; ++i) {

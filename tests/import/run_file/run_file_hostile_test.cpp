@@ -97,8 +97,7 @@ TEST(RunFileHostile, AJournalBesideTheFileIsLeftAlone) {
   EXPECT_EQ(p.gpu.size(), 2u);
   EXPECT_EQ(p.stats.count(ImportStat::kJournalBeside), 1);
   ASSERT_TRUE(std::filesystem::exists(path + "-journal"));
-  std::ifstream in(path + "-journal", std::ios::binary);
-  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), junk);
+  EXPECT_EQ(test::slurp(path + "-journal"), junk);
   EXPECT_EQ(std::filesystem::last_write_time(path), before);
 }
 
