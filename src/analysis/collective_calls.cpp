@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 
 namespace cuprobe {
 namespace {
@@ -32,15 +33,16 @@ std::vector<Interval> arrival_intervals(const std::vector<CollectiveCall>& calls
 
 void collect_collective_calls(const Profile& profile, const std::vector<KernelClass>& classes, RankSummary& summary) {
   std::map<std::int64_t, int> stream_order;  // stream -> order of its first communication kernel
-  std::map<std::pair<std::string, int>, std::uint32_t> key_index;
+  std::map<std::tuple<std::string, int, StringId>, std::uint32_t> key_index;
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     if (!is_communication(classes, i)) continue;
     const GpuActivity& a = profile.gpu[i];
     auto [order, fresh_stream] = stream_order.try_emplace(a.stream, static_cast<int>(stream_order.size()));
     (void)fresh_stream;
     std::string name(profile.name_of(a.name));
-    auto [it, fresh] = key_index.try_emplace({name, order->second}, static_cast<std::uint32_t>(summary.keys.size()));
-    if (fresh) summary.keys.push_back({name, order->second});
+    auto [it, fresh] =
+        key_index.try_emplace({name, order->second, a.communicator}, static_cast<std::uint32_t>(summary.keys.size()));
+    if (fresh) summary.keys.push_back({name, order->second, std::string(profile.name_of(a.communicator))});
     summary.calls.push_back({it->second, a.start, a.end, i});
   }
 }

@@ -37,6 +37,10 @@ struct GpuActivity {
   std::int32_t block[3] = {0, 0, 0};
   std::int32_t registers_per_thread = -1;
   std::int32_t shared_memory_bytes = -1;
+  // A collective's communicator (process group) where the source names it (Kineto's "Process Group Name",
+  // "Process Group Description" and "Process Group Ranks" on NCCL kernels: "pg 0 (default_pg) ranks [0, 1]");
+  // kNoString where it does not.
+  StringId communicator = kNoString;
 
   TimeNs duration() const { return end - start; }
 };
