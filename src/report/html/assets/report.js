@@ -820,6 +820,9 @@
     var sg = document.querySelector("#sec-ranks .straggler");
     out.straggler = sg ? sg.textContent : null;
     out.cross_rank_rows = Array.prototype.map.call(document.querySelectorAll("#sec-ranks table.data"), function (t) { return t.tBodies[0].rows.length; });
+    var calls = document.querySelectorAll("#sec-ranks table.data")[1];
+    out.cross_rank_calls_header = calls ? Array.prototype.map.call(calls.tHead.rows[0].cells, function (h) { return h.textContent; }) : null;
+    out.cross_rank_calls_first = calls && calls.tBodies[0].rows.length ? calls.tBodies[0].rows[0].cells[1].textContent : null;
     out.peer_tables = Array.prototype.map.call(document.querySelectorAll("#sec-tables h3"), function (h) { return h.textContent.split(" (")[0]; });
     out.bench_parts = Array.prototype.map.call(document.querySelectorAll("#sec-bench h3"), function (h) { return h.textContent.split(" (")[0]; });
     document.getElementById("cuprobe-selfcheck").textContent = JSON.stringify(out);
