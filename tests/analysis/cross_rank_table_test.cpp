@@ -188,6 +188,7 @@ TEST(CrossRank, SixtyFourRanksThroughTheCli) {
   EXPECT_TRUE(found);
   EXPECT_NE(test::slurp(csv + "/ranks.csv").find("clock_offset_ms"), std::string::npos);
   EXPECT_NE(test::slurp(csv + "/collectives.csv").find("last_rank"), std::string::npos);
+  EXPECT_NE(test::slurp(csv + "/collectives.csv").find(",64,communicator\r\n"), std::string::npos);  // ranks, matching
   auto text = test::run_cuprobe({"analyze", dir});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("across 64 ranks:"), std::string::npos);
