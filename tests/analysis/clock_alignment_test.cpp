@@ -122,6 +122,14 @@ TEST(CollectiveMatching, TensorAndDataParallelCommunicatorsPairTheirOwnCalls) {
   EXPECT_NEAR(t.ranks[0].wait_ms, kSteps * 0.5, 1e-6);
   ASSERT_TRUE(t.straggler);
   EXPECT_EQ(t.straggler->rank, 3);
+  // collective_wait pairs calls the same way: rank 0's calls last 30 + 20 us longer than rank 1's (TP) and 450 us
+  // longer than rank 2's (DP) per step.
+  double excess_ms = -1;
+  for (const Finding& f : report.findings) {
+    if (f.id != "collective_wait" || f.rank != 0) continue;
+    for (const auto& [key, value] : f.numbers) excess_ms = key == "excess_ms" ? value : excess_ms;
+  }
+  EXPECT_NEAR(excess_ms, kSteps * 0.5, 1e-6);
 }
 
 // The same job without communicators in the trace: matching falls back to kernel name and stream order, says so, and
