@@ -64,6 +64,9 @@ struct CpuRange {
   std::int64_t correlation = -1;  // runtime/driver calls only
   std::int64_t external_id = -1;  // Kineto's "External id" (operators; their launches and kernels repeat it)
   std::int32_t inputs = -1;       // operators recorded with shapes: index into Profile::op_inputs
+  // torch's record_param_comms operator: its collective's communicator (GpuActivity::communicator), which its kernels
+  // (the same External id) carry themselves only in newer traces.
+  StringId communicator = kNoString;
 };
 
 // One hardware-counter sample over [start, end) on one GPU (cuprobe's own runs).

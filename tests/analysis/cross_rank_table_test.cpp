@@ -130,6 +130,30 @@ TEST(CrossRank, EightRanksPlantedKernelStragglerAndOffsets) {
   EXPECT_EQ(f->kernels.front(), "straggler_extra_work_kernel");
 }
 
+// Traces that name the process group on record_param_comms alone, not on its kernels: each kernel takes its
+// operator's (the same External id), and the calls are matched by communicator all the same.
+TEST(CrossRank, CommunicatorFromTheOperatorWhereKernelsDoNotNameIt) {
+  Truth truth;
+  std::string dir = make_tp2_rank_set({"--ranks", "4", "--straggler", "3", "--delay-us", "300", "--offset-spread-us",
+                                       "2000", "--groups-on-operators-only"},
+                                      truth);
+  std::vector<Profile> profiles = load_profiles({dir});
+  ASSERT_EQ(profiles.size(), 4u);
+  std::size_t kernels_named = 0, operators_named = 0;
+  for (const GpuActivity& a : profiles[0].gpu) kernels_named += a.communicator != kNoString ? 1 : 0;
+  for (const CpuRange& r : profiles[0].cpu) operators_named += r.communicator != kNoString ? 1 : 0;
+  EXPECT_EQ(kernels_named, 0u);
+  EXPECT_EQ(operators_named, 64u);  // record_param_comms, one per all-reduce
+  AnalyzeReport report = analyze_profiles(profiles, {});
+  ASSERT_TRUE(report.cross_rank);
+  EXPECT_EQ(report.cross_rank->matching, "communicator");
+  ASSERT_FALSE(report.cross_rank->calls.empty());
+  EXPECT_EQ(report.cross_rank->calls.front().communicator, "pg 0 (default_pg) ranks [0, 1, 2, 3]");
+  EXPECT_EQ(report.cross_rank->matched_calls, 64u);
+  expect_offsets(*report.cross_rank, truth);
+  expect_straggler(report, truth);
+}
+
 // A host gap instead of a kernel, and the clocks several ms apart; every rank a copy of tp2's rank 1, so the
 // straggler's extra idle time is the planted gaps alone.
 TEST(CrossRank, EightRanksPlantedHostGap) {

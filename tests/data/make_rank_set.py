@@ -27,6 +27,8 @@ rank 0 gets 0). The offsets the analysis should find are offset[r] - offset[0].
 The base's process group (torch's "Process Group Ranks" and "Group size" on its
 NCCL kernels and record_param_comms) is widened to all N ranks: the set is one
 communicator of N ranks, as the calls are matched (issue 37: per communicator).
+--groups-on-operators-only drops it from the kernels (record_param_comms keeps
+it), as traces that name it on the operator alone.
 
 Writes DIR/rank<r>.json.gz and DIR/truth.json (the planted values).
 """
@@ -123,6 +125,7 @@ def main():
     ap.add_argument("--insert-collectives-every", type=int, default=0)
     ap.add_argument("--offsets-us", default="")
     ap.add_argument("--offset-spread-us", type=float, default=0.0)
+    ap.add_argument("--groups-on-operators-only", action="store_true")
     a = ap.parse_args()
 
     bases = [load(p) for p in a.base]
@@ -142,6 +145,9 @@ def main():
             if isinstance(args, dict) and "Process Group Ranks" in args:
                 args["Process Group Ranks"] = members
                 args["Group size"] = a.ranks
+                if a.groups_on_operators_only and e.get("cat") == "kernel":
+                    for key in ("Process Group Name", "Process Group Description", "Process Group Ranks"):
+                        del args[key]
     os.makedirs(a.out, exist_ok=True)
     planted_calls = 0
     # The planted variants of each base, made once: the straggler's and the waiting ranks'.

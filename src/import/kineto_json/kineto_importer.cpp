@@ -447,6 +447,7 @@ class KinetoImporter {
     const auto inputs_offset = static_cast<std::int32_t>(profile_.op_inputs.size());
     for (auto& r : half.cpu) {
       r.name = remap[r.name];
+      r.communicator = remap[r.communicator];
       if (r.inputs >= 0) r.inputs += inputs_offset;
       profile_.cpu.push_back(r);
     }
@@ -847,6 +848,7 @@ class KinetoImporter {
     r.correlation = ev.correlation;
     r.external_id = ev.external_id;
     if (r.kind == CpuRangeKind::kOperator && !ev.shapes.empty()) r.inputs = intern_inputs(ev.shapes);
+    if (!ev.group_name.empty()) r.communicator = profile_.strings.intern(communicator_label(ev));
     profile_.cpu.push_back(r);
   }
 
