@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 
 namespace cuprobe {
 namespace {
@@ -31,16 +33,28 @@ std::vector<Interval> arrival_intervals(const std::vector<CollectiveCall>& calls
 }  // namespace
 
 void collect_collective_calls(const Profile& profile, const std::vector<KernelClass>& classes, RankSummary& summary) {
+  // A kernel that does not name its communicator takes its operator's (record_param_comms, the same External id).
+  std::unordered_map<std::int64_t, StringId> by_operator;
+  for (const CpuRange& r : profile.cpu) {
+    if (r.communicator != kNoString && r.external_id >= 0) by_operator.emplace(r.external_id, r.communicator);
+  }
+  auto communicator_of = [&](const GpuActivity& a) {
+    if (a.communicator != kNoString || a.external_id < 0) return a.communicator;
+    auto it = by_operator.find(a.external_id);
+    return it == by_operator.end() ? kNoString : it->second;
+  };
   std::map<std::int64_t, int> stream_order;  // stream -> order of its first communication kernel
-  std::map<std::pair<std::string, int>, std::uint32_t> key_index;
+  std::map<std::tuple<std::string, int, StringId>, std::uint32_t> key_index;
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     if (!is_communication(classes, i)) continue;
     const GpuActivity& a = profile.gpu[i];
     auto [order, fresh_stream] = stream_order.try_emplace(a.stream, static_cast<int>(stream_order.size()));
     (void)fresh_stream;
     std::string name(profile.name_of(a.name));
-    auto [it, fresh] = key_index.try_emplace({name, order->second}, static_cast<std::uint32_t>(summary.keys.size()));
-    if (fresh) summary.keys.push_back({name, order->second});
+    StringId communicator = communicator_of(a);
+    auto [it, fresh] =
+        key_index.try_emplace({name, order->second, communicator}, static_cast<std::uint32_t>(summary.keys.size()));
+    if (fresh) summary.keys.push_back({name, order->second, std::string(profile.name_of(communicator))});
     summary.calls.push_back({it->second, a.start, a.end, i});
   }
 }

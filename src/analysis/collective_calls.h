@@ -1,7 +1,7 @@
 // collective_calls: a rank's communication kernels as collective calls, each
-// keyed by its kernel name and its stream's order among the rank's
-// communication streams (the n-th call of a key is matched across ranks:
-// clock_alignment.h), and what the rank ran between one call's end and the
+// keyed by its kernel name, its communicator where the trace names it and its
+// stream's order among the rank's communication streams (the n-th call of a
+// key is matched across ranks: clock_alignment.h), and what the rank ran between one call's end and the
 // next call's start (the interval before each arrival).
 #pragma once
 

@@ -2,28 +2,15 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <string>
 
+#include "analysis/clock_alignment.h"
 #include "analysis/thresholds.h"
 #include "common/percentile.h"
 #include "common/units.h"
 
 namespace cuprobe {
 namespace {
-
-using Durations = std::map<std::string, std::vector<double>>;   // kernel name -> ms, in call order
-using Calls = std::map<std::string, std::vector<std::size_t>>;  // kernel name -> profile.gpu index, in call order
-
-Durations communication_durations(const RankInput& r, Calls& calls) {
-  Durations d;
-  for (const CollectiveCall& c : r.summary->calls) {
-    const std::string& name = r.summary->keys[c.key].name;
-    d[name].push_back(static_cast<double>(c.end - c.start) / 1e6);
-    calls[name].push_back(c.activity);
-  }
-  return d;
-}
 
 std::string rank_label(const RankInput& r, std::size_t index) {
   return "rank " + std::to_string(r.analysis->rank.value_or(static_cast<int>(index)));
@@ -51,9 +38,12 @@ void discount_waiting(RankAnalysis& a, double comm_ms, double waiting_ms) {
 
 void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
   if (ranks.size() < 2) return;
-  std::vector<Durations> durations;
-  std::vector<Calls> calls_of(ranks.size());
-  for (std::size_t r = 0; r < ranks.size(); ++r) durations.push_back(communication_durations(ranks[r], calls_of[r]));
+  std::vector<const RankSummary*> summaries;
+  for (const RankInput& r : ranks) summaries.push_back(r.summary);
+  auto call_ms = [&](const MatchedCollective& m, std::size_t r) {
+    const CollectiveCall& c = summaries[r]->calls[m.calls[r]];
+    return static_cast<double>(c.end - c.start) / 1e6;
+  };
 
   struct Worst {
     std::string name;
@@ -65,33 +55,21 @@ void add_collective_wait_findings(const std::vector<RankInput>& ranks) {
   std::vector<std::vector<double>> call_excess(ranks.size());                        // per paired call, for the what-if
   std::vector<std::vector<std::pair<std::size_t, double>>> excess_at(ranks.size());  // profile.gpu index -> excess
   std::vector<Worst> worst(ranks.size());
-  for (const auto& [name, first_rank_calls] : durations[0]) {
-    std::size_t calls = first_rank_calls.size();
-    bool everywhere = true;
-    for (const auto& d : durations) {
-      auto it = d.find(name);
-      if (it == d.end()) {
-        everywhere = false;
-        break;
-      }
-      calls = std::min(calls, it->second.size());
+  // Each call among the ranks that take part (the cross-rank table's matching: per communicator where named).
+  for (const MatchedCollective& m : match_collectives(summaries)) {
+    std::size_t fastest = kNotInCall;
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      if (m.calls[r] != kNotInCall && (fastest == kNotInCall || call_ms(m, r) < call_ms(m, fastest))) fastest = r;
     }
-    if (!everywhere) continue;
-    for (std::size_t k = 0; k < calls; ++k) {
-      std::size_t fastest = 0;
-      for (std::size_t r = 1; r < ranks.size(); ++r) {
-        if (durations[r].at(name)[k] < durations[fastest].at(name)[k]) fastest = r;
-      }
-      double min_ms = durations[fastest].at(name)[k];
-      for (std::size_t r = 0; r < ranks.size(); ++r) {
-        double extra = durations[r].at(name)[k] - min_ms;
-        excess[r] += extra;
-        call_excess[r].push_back(extra);
-        excess_at[r].emplace_back(calls_of[r].at(name)[k], extra);
-        if (extra > worst[r].here_ms - worst[r].peer_ms) {
-          worst[r] = {name, k, durations[r].at(name)[k], min_ms, fastest};
-        }
-      }
+    const double min_ms = call_ms(m, fastest);
+    const std::string& name = summaries[m.first]->keys[m.key].name;
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      if (m.calls[r] == kNotInCall) continue;
+      double here = call_ms(m, r), extra = here - min_ms;
+      excess[r] += extra;
+      call_excess[r].push_back(extra);
+      excess_at[r].emplace_back(summaries[r]->calls[m.calls[r]].activity, extra);
+      if (extra > worst[r].here_ms - worst[r].peer_ms) worst[r] = {name, m.n, here, min_ms, fastest};
     }
   }
 

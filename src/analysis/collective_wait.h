@@ -1,7 +1,8 @@
 // collective_wait: the same collective far longer on one rank than on its
 // peers. A collective ends together on every rank, so the extra time on one
 // rank is time it waited for a late peer (skew, a straggler), not bandwidth.
-// The n-th call of each communication kernel name is matched across ranks.
+// Calls are matched across ranks as the cross-rank table matches them
+// (clock_alignment.h: per communicator where the traces name it).
 #pragma once
 
 #include <vector>

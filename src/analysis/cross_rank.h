@@ -23,6 +23,7 @@ struct CrossRankRow {
   double wait_ms = 0;
   double wait_share = 0;
   double clock_offset_ms = 0;      // its clock minus the reference rank's (what alignment subtracted)
+  bool clock_aligned = false;      // on the reference's clock (false: no matched call reached it, offset 0)
   double clock_residual_us = 0;    // median distance of its aligned collective ends from the reference's
   std::int64_t last_arrivals = 0;  // matched calls it arrived at last
   // Summed over those calls: how much later it came than the call would have started had it arrived with the
@@ -30,15 +31,18 @@ struct CrossRankRow {
   double late_ms = 0;
 };
 
-// One matched collective call (the n-th call of a kernel name on a communication stream, on every rank).
+// One matched collective call (the n-th call of a kernel name on a communicator, on every rank that takes part;
+// without communicators: on a communication stream, on every rank).
 struct CollectiveRow {
   std::string name;
-  int stream_order = 0;
+  std::string communicator;   // "pg 1 (tp) ranks [0, 1]"; empty when matched by stream order
+  int stream_order = 0;       // the first rank's that takes part
+  std::int64_t ranks = 0;     // the ranks that take part
   std::int64_t call = 0;      // 1-based n
   std::size_t last = 0;       // position (CrossRank::ranks) of the rank that arrived last
-  double late_ms = 0;         // the last arrival after the median rank's arrival
+  double late_ms = 0;         // the last arrival after the median arrival of the ranks that take part
   double saving_ms = 0;       // the call's start were the last rank to arrive with the median rank
-  double others_wait_ms = 0;  // the other ranks' waits, summed
+  double others_wait_ms = 0;  // the other ranks' waits (those that take part), summed
   double max_wait_ms = 0;     // the longest of them
 };
 
@@ -60,9 +64,10 @@ struct StragglerAnalysis {
 
 struct CrossRank {
   std::optional<int> reference_rank;  // the clock the others are aligned to
-  std::size_t matched_calls = 0;      // 0: no collective on every rank, clocks not aligned
+  std::size_t matched_calls = 0;      // 0: no collective on two ranks or more, clocks not aligned
+  std::string matching;               // how calls were matched: "communicator" or "stream order" (clock_alignment.h)
   std::vector<CrossRankRow> ranks;
-  std::vector<CollectiveRow> calls;  // in the reference rank's order
+  std::vector<CollectiveRow> calls;  // in the order of each call's first rank
   std::optional<StragglerAnalysis> straggler;
 };
 

@@ -22,11 +22,14 @@ struct CollectiveCall {
   std::size_t activity = 0;  // profile.gpu index (findings' claims)
 };
 
-// A collective's identity on a rank: the kernel name, and its stream's position among the rank's streams that run
-// communication (by first call: 0, 1, ...), which stands for the communicator where the trace does not name it.
+// A collective's identity on a rank: the kernel name, its communicator where the trace names it (process group:
+// "pg 1 (tp) ranks [0, 1]", GpuActivity::communicator; empty where it does not), and its stream's position among
+// the rank's streams that run communication (by first call: 0, 1, ...), which stands for the communicator where the
+// trace does not name it (clock_alignment.h: CollectiveMatching).
 struct CollectiveKey {
   std::string name;
   int stream_order = 0;
+  std::string communicator;
   bool operator==(const CollectiveKey&) const = default;
 };
 

@@ -65,12 +65,20 @@ std::vector<Profile> load(const ExportPlan& p) {
 // Several ranks: their clocks aligned on matched collective calls (analysis/clock_alignment), said on stderr.
 ClockAlignment align_ranks(const std::vector<Profile>& ranks) {
   ClockAlignment clocks = align_profile_clocks(ranks);
+  std::string how(collective_matching_name(clocks.matching));
   if (clocks.matched_calls == 0) {
-    say("export", "clocks not aligned: no collective call on every rank; each rank keeps its own timestamps");
+    say("export",
+        "clocks not aligned: no collective call matched across ranks (by %s); each rank keeps its own "
+        "timestamps",
+        how.c_str());
   } else {
     auto [lo, hi] = std::minmax_element(clocks.offset_ns.begin(), clocks.offset_ns.end());
-    say("export", "clocks aligned on %zu collective calls: offsets %+.3f to %+.3f ms (otherData.ranks lists each)",
-        clocks.matched_calls, static_cast<double>(*lo) / 1e6, static_cast<double>(*hi) / 1e6);
+    std::size_t unaligned = static_cast<std::size_t>(std::count(clocks.aligned.begin(), clocks.aligned.end(), false));
+    say("export",
+        "clocks aligned on %zu collective calls matched by %s: offsets %+.3f to %+.3f ms (otherData.ranks lists "
+        "each)%s",
+        clocks.matched_calls, how.c_str(), static_cast<double>(*lo) / 1e6, static_cast<double>(*hi) / 1e6,
+        unaligned ? "; ranks no matched call reaches keep their own timestamps" : "");
   }
   return clocks;
 }

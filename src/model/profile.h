@@ -37,6 +37,10 @@ struct GpuActivity {
   std::int32_t block[3] = {0, 0, 0};
   std::int32_t registers_per_thread = -1;
   std::int32_t shared_memory_bytes = -1;
+  // A collective's communicator (process group) where the source names it (Kineto's "Process Group Name",
+  // "Process Group Description" and "Process Group Ranks" on NCCL kernels: "pg 0 (default_pg) ranks [0, 1]");
+  // kNoString where it does not.
+  StringId communicator = kNoString;
 
   TimeNs duration() const { return end - start; }
 };
@@ -60,6 +64,9 @@ struct CpuRange {
   std::int64_t correlation = -1;  // runtime/driver calls only
   std::int64_t external_id = -1;  // Kineto's "External id" (operators; their launches and kernels repeat it)
   std::int32_t inputs = -1;       // operators recorded with shapes: index into Profile::op_inputs
+  // torch's record_param_comms operator: its collective's communicator (GpuActivity::communicator), which its kernels
+  // (the same External id) carry themselves only in newer traces.
+  StringId communicator = kNoString;
 };
 
 // One hardware-counter sample over [start, end) on one GPU (cuprobe's own runs).

@@ -38,13 +38,16 @@ json cross_rank_json(const CrossRank& t) {
                      {"wait_share", r.wait_share},
                      {"clock_offset_ms", r.clock_offset_ms},
                      {"clock_residual_us", r.clock_residual_us},
+                     {"clock_aligned", r.clock_aligned},
                      {"last_arrivals", r.last_arrivals},
                      {"late_ms", r.late_ms}});
   }
   json calls = json::array();
   for (const CollectiveRow& c : t.calls) {
     calls.push_back({{"name", c.name},
+                     {"communicator", c.communicator.empty() ? json(nullptr) : json(c.communicator)},
                      {"stream_order", c.stream_order},
+                     {"ranks", c.ranks},
                      {"call", c.call},
                      {"last_rank", rank_or_null(t.ranks[c.last].rank)},
                      {"late_ms", c.late_ms},
@@ -54,6 +57,7 @@ json cross_rank_json(const CrossRank& t) {
   }
   return {{"reference_rank", rank_or_null(t.reference_rank)},
           {"matched_calls", t.matched_calls},
+          {"matching", t.matching},
           {"aligned", t.matched_calls > 0},
           {"ranks", std::move(ranks)},
           {"calls", std::move(calls)},

@@ -28,12 +28,26 @@ std::string signed_ms(double ms) {
   return buf;
 }
 
+std::string matching_words(const CrossRank& t) {
+  if (t.matching == "communicator")
+    return "matched by communicator (the n-th call of a kernel on a process group, among its ranks)";
+  return "matched by kernel name and communication stream order (the traces name no communicator)";
+}
+
 std::string alignment_line(const CrossRank& t) {
   std::string ref = t.reference_rank ? "rank " + std::to_string(*t.reference_rank) : "the first rank";
   if (t.matched_calls == 0)
-    return "  clocks: not aligned (no collective call on every rank); each rank's own timestamps are used\n";
-  return "  clocks: aligned on the ends of " + std::to_string(t.matched_calls) +
-         " collective calls matched across ranks; offsets are each rank's clock minus " + ref + "'s\n";
+    return "  clocks: not aligned (no collective call matched across ranks; " + matching_words(t) +
+           "); each rank's own timestamps are used\n";
+  std::string out = "  clocks: aligned on the ends of " + std::to_string(t.matched_calls) + " collective calls, " +
+                    matching_words(t) + "; offsets are each rank's clock minus " + ref + "'s\n";
+  std::string unaligned;
+  for (std::size_t r = 0; r < t.ranks.size(); ++r) {
+    if (!t.ranks[r].clock_aligned) unaligned += (unaligned.empty() ? "" : ", ") + rank_cell(t.ranks[r].rank, r);
+  }
+  if (!unaligned.empty())
+    out += "  clocks: not aligned (no matched call links them to " + ref + "): rank " + unaligned + "\n";
+  return out;
 }
 
 std::string ranks_table(const CrossRank& t) {
@@ -57,12 +71,14 @@ std::string calls_table(const CrossRank& t, std::size_t top) {
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return t.calls[a].others_wait_ms > t.calls[b].others_wait_ms; });
   if (order.size() > top) order.resize(top);
-  TextTable table({"collective", ">stream", ">call", ">last rank", ">late by", ">others waited", ">longest wait"});
+  const bool by_communicator = t.matching == "communicator";
+  TextTable table({"collective", by_communicator ? "communicator" : ">stream", ">ranks", ">call", ">last rank",
+                   ">late by", ">others waited", ">longest wait"});
   for (std::size_t i : order) {
     const CollectiveRow& c = t.calls[i];
     std::string name = c.name.size() > 60 ? c.name.substr(0, 57) + "..." : c.name;
-    table.add_row({name, std::to_string(c.stream_order), std::to_string(c.call),
-                   rank_cell(t.ranks[c.last].rank, c.last), format_duration_ms(c.late_ms),
+    table.add_row({name, by_communicator ? c.communicator : std::to_string(c.stream_order), std::to_string(c.ranks),
+                   std::to_string(c.call), rank_cell(t.ranks[c.last].rank, c.last), format_duration_ms(c.late_ms),
                    format_duration_ms(c.others_wait_ms), format_duration_ms(c.max_wait_ms)});
   }
   return table.render("    ");

@@ -17,7 +17,8 @@ json rank_or_null(const std::optional<int>& rank) { return rank ? json(*rank) : 
 
 json summary_json(const RankSummary& s) {
   json keys = json::array();
-  for (const CollectiveKey& k : s.keys) keys.push_back({{"name", k.name}, {"stream_order", k.stream_order}});
+  for (const CollectiveKey& k : s.keys)
+    keys.push_back({{"name", k.name}, {"stream_order", k.stream_order}, {"communicator", k.communicator}});
   json calls = json::array();  // [key, start_ns, end_ns]: the bulk of the file, kept flat
   for (const CollectiveCall& c : s.calls) calls.push_back({c.key, c.start, c.end});
   json kernels = json::array();
@@ -42,7 +43,7 @@ json summary_json(const RankSummary& s) {
 // One rank of a summary file, every value through the checked accessor: a
 // missing key or a value of another type is one InputError naming the file and
 // the key (e.g. "ranks[2].step_ms: missing"), never the JSON library's words.
-RankSummary summary_from(const json& j, const std::string& path, const std::string& where) {
+RankSummary summary_from(const json& j, const std::string& path, const std::string& where, bool v1) {
   auto need_ms = [&](const json& in, std::string_view key, const std::string& at) {
     return json_need<double>(in, key, path, at);
   };
@@ -62,8 +63,9 @@ RankSummary summary_from(const json& j, const std::string& path, const std::stri
   const json& keys = json_need_list(j, "collective_keys", path, where);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     std::string at = where + ".collective_keys[" + std::to_string(i) + "]";
-    s.keys.push_back(
-        {json_need<std::string>(keys[i], "name", path, at), json_need<int>(keys[i], "stream_order", path, at)});
+    s.keys.push_back({json_need<std::string>(keys[i], "name", path, at),
+                      json_need<int>(keys[i], "stream_order", path, at),
+                      v1 ? std::string() : json_need<std::string>(keys[i], "communicator", path, at)});
   }
   const json& calls = json_need_list(j, "collective_calls", path, where);
   for (std::size_t i = 0; i < calls.size(); ++i) {
@@ -115,7 +117,8 @@ bool is_rank_summary_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   char head[64] = {};
   in.read(head, sizeof head - 1);
-  return std::string(head).find(std::string("{\"schema\":\"") + kRankSummarySchema + "\"") == 0;
+  // Any version: one this build cannot read is refused by read_rank_summary_file, naming it.
+  return std::string(head).find("{\"schema\":\"cuprobe.rank-summary/") == 0;
 }
 
 std::vector<RankSummary> read_rank_summary_file(const std::string& path) {
@@ -127,13 +130,16 @@ std::vector<RankSummary> read_rank_summary_file(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path, "a damaged summary file: " + json_error_words(e));
   }
-  if (json_at(j, "schema") != kRankSummarySchema) {
-    throw InputError(path, "not a " + std::string(kRankSummarySchema) + " file");
+  const json& schema = json_at(j, "schema");
+  const bool v1 = schema == kRankSummarySchemaV1;
+  if (schema != kRankSummarySchema && !v1) {
+    std::string named = schema.is_string() ? "schema \"" + schema.get<std::string>() + "\"" : "no schema";
+    throw InputError(path, "not a " + std::string(kRankSummarySchema) + " (or /1) file: " + named);
   }
   const json& ranks = json_need_list(j, "ranks", path);
   std::vector<RankSummary> out;
   for (std::size_t i = 0; i < ranks.size(); ++i)
-    out.push_back(summary_from(ranks[i], path, "ranks[" + std::to_string(i) + "]"));
+    out.push_back(summary_from(ranks[i], path, "ranks[" + std::to_string(i) + "]", v1));
   return out;
 }
 

@@ -87,6 +87,9 @@ TEST(CrossRank, RanksOnOneClockGetOffsetsNearZero) {
       load_profiles({data_path("tp2_mlp_decode_rank0.json.gz"), data_path("tp2_mlp_decode_rank1.json.gz")}), {});
   ASSERT_TRUE(r.cross_rank);
   EXPECT_EQ(r.cross_rank->matched_calls, 64u);
+  EXPECT_EQ(r.cross_rank->matching, "communicator");  // torch 2.11 names the process group on every NCCL kernel
+  EXPECT_EQ(r.cross_rank->calls.front().communicator, "pg 0 (default_pg) ranks [0, 1]");
+  EXPECT_EQ(r.cross_rank->calls.front().ranks, 2);
   EXPECT_EQ(r.cross_rank->reference_rank, 0);
   EXPECT_EQ(r.cross_rank->ranks[0].clock_offset_ms, 0.0);
   EXPECT_LT(std::abs(r.cross_rank->ranks[1].clock_offset_ms), 0.010);  // 10 us
@@ -127,6 +130,30 @@ TEST(CrossRank, EightRanksPlantedKernelStragglerAndOffsets) {
   EXPECT_EQ(f->kernels.front(), "straggler_extra_work_kernel");
 }
 
+// Traces that name the process group on record_param_comms alone, not on its kernels: each kernel takes its
+// operator's (the same External id), and the calls are matched by communicator all the same.
+TEST(CrossRank, CommunicatorFromTheOperatorWhereKernelsDoNotNameIt) {
+  Truth truth;
+  std::string dir = make_tp2_rank_set({"--ranks", "4", "--straggler", "3", "--delay-us", "300", "--offset-spread-us",
+                                       "2000", "--groups-on-operators-only"},
+                                      truth);
+  std::vector<Profile> profiles = load_profiles({dir});
+  ASSERT_EQ(profiles.size(), 4u);
+  std::size_t kernels_named = 0, operators_named = 0;
+  for (const GpuActivity& a : profiles[0].gpu) kernels_named += a.communicator != kNoString ? 1 : 0;
+  for (const CpuRange& r : profiles[0].cpu) operators_named += r.communicator != kNoString ? 1 : 0;
+  EXPECT_EQ(kernels_named, 0u);
+  EXPECT_EQ(operators_named, 64u);  // record_param_comms, one per all-reduce
+  AnalyzeReport report = analyze_profiles(profiles, {});
+  ASSERT_TRUE(report.cross_rank);
+  EXPECT_EQ(report.cross_rank->matching, "communicator");
+  ASSERT_FALSE(report.cross_rank->calls.empty());
+  EXPECT_EQ(report.cross_rank->calls.front().communicator, "pg 0 (default_pg) ranks [0, 1, 2, 3]");
+  EXPECT_EQ(report.cross_rank->matched_calls, 64u);
+  expect_offsets(*report.cross_rank, truth);
+  expect_straggler(report, truth);
+}
+
 // A host gap instead of a kernel, and the clocks several ms apart; every rank a copy of tp2's rank 1, so the
 // straggler's extra idle time is the planted gaps alone.
 TEST(CrossRank, EightRanksPlantedHostGap) {
@@ -156,6 +183,7 @@ TEST(CrossRank, EightRanksFromAnMoeTraceWithInsertedCollectives) {
                                   truth);
   AnalyzeReport report = analyze_profiles(load_profiles({dir}), {});
   ASSERT_TRUE(report.cross_rank);
+  EXPECT_EQ(report.cross_rank->matching, "stream order");  // the inserted kernels name no communicator
   expect_offsets(*report.cross_rank, truth);
   ASSERT_TRUE(report.cross_rank->straggler);
   EXPECT_EQ(report.cross_rank->straggler->rank, 7);
@@ -176,12 +204,15 @@ TEST(CrossRank, SixtyFourRanksThroughTheCli) {
   for (std::size_t r = 0; r < 64; ++r)
     EXPECT_NEAR(t["ranks"][r]["clock_offset_ms"].get<double>() * 1e3, truth.offsets_us[r], 50.0) << r;
   EXPECT_EQ(t["straggler"]["rank"], 41);
+  EXPECT_EQ(t["matching"], "communicator");
+  EXPECT_EQ(t["calls"][0]["ranks"], 64);  // the set's one communicator (make_rank_set.py widens it to all ranks)
   EXPECT_NEAR(t["straggler"]["late_median_ms"].get<double>() * 1e3, 250.0, 12.5);
   bool found = false;
   for (const auto& f : j["findings"]) found = found || (f["id"] == "straggler_rank" && f["rank"] == 41);
   EXPECT_TRUE(found);
   EXPECT_NE(test::slurp(csv + "/ranks.csv").find("clock_offset_ms"), std::string::npos);
   EXPECT_NE(test::slurp(csv + "/collectives.csv").find("last_rank"), std::string::npos);
+  EXPECT_NE(test::slurp(csv + "/collectives.csv").find(",64,communicator\r\n"), std::string::npos);  // ranks, matching
   auto text = test::run_cuprobe({"analyze", dir});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("across 64 ranks:"), std::string::npos);
@@ -222,6 +253,45 @@ TEST(CrossRank, SummariesGiveTheSameAnswerAsTheTraces) {
   auto mixed = test::run_cuprobe({"analyze", summaries[0], dir + "/rank0.json.gz"});
   EXPECT_EQ(mixed.exit_code, 1);
   EXPECT_NE(mixed.err.find("not both"), std::string::npos) << mixed.err;
+}
+
+// The cross_rank of `analyze --json ARGS`, its ranks' file paths and what only a torch trace can say (the NCCL
+// kernels' process group, so the matching) left out.
+nlohmann::json cross_rank_of(const std::vector<std::string>& args) {
+  std::vector<std::string> cmd{"analyze", "--json"};
+  cmd.insert(cmd.end(), args.begin(), args.end());
+  auto run = test::run_cuprobe(cmd);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  auto j = nlohmann::json::parse(run.out)["cross_rank"];
+  for (auto& r : j["ranks"]) r.erase("file");
+  for (auto& c : j["calls"]) c.erase("communicator");
+  j.erase("matching");
+  return j;
+}
+
+// Issue 37 item 5: the real tp2 pair as Nsight Systems exports (tests/data/kineto_to_nsys.py: the same GPU work,
+// runtime calls and step ranges as NVTX), once as one export of both processes and once as one export per rank, the
+// second rank's session 7 s apart: the same cross-rank table as the Kineto traces (matched by stream order: nsys does
+// not carry torch's process group), the 7 s found as rank 1's clock offset.
+TEST(CrossRank, NsysExportsOfSeveralRanksGiveTheSameTable) {
+  std::string rank0 = data_path("tp2_mlp_decode_rank0.json.gz"), rank1 = data_path("tp2_mlp_decode_rank1.json.gz");
+  std::string dir = test::temp_dir(), script = data_path("kineto_to_nsys.py");
+  auto convert = [&](std::vector<std::string> args) {
+    auto r = test::run_program("/usr/bin/python3", args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  };
+  convert({script, "--out", dir + "/both.sqlite", rank0, rank1});
+  convert({script, "--out", dir + "/node0.sqlite", rank0});
+  convert({script, "--out", dir + "/node1.sqlite", "--offset-ns", "-7000000000", rank1});
+  nlohmann::json kineto = cross_rank_of({rank0, rank1});
+  ASSERT_EQ(kineto["calls"].size(), 64u);
+  EXPECT_EQ(cross_rank_of({dir + "/both.sqlite"}), kineto);
+  nlohmann::json per_rank = cross_rank_of({dir + "/node0.sqlite", dir + "/node1.sqlite"});
+  EXPECT_NEAR(per_rank["ranks"][1]["clock_offset_ms"].get<double>(), -7000.0, 0.01);
+  per_rank["ranks"][1]["clock_offset_ms"] = kineto["ranks"][1]["clock_offset_ms"];
+  EXPECT_EQ(per_rank, kineto);
+  auto text = test::run_cuprobe({"analyze", dir + "/both.sqlite"});
+  EXPECT_NE(text.out.find("matched by kernel name and communication stream order"), std::string::npos) << text.out;
 }
 
 // export --chrome of ranks with planted offsets: the merged timeline has the collectives' ends together again.

@@ -24,6 +24,12 @@ Clock offsets: rank r's timestamps get offset[r] us added (--offsets-us a,b,...
 or --offset-spread-us M: rank r gets ((r * 7919) % 2001 - 1000) / 1000 * M,
 rank 0 gets 0). The offsets the analysis should find are offset[r] - offset[0].
 
+The base's process group (torch's "Process Group Ranks" and "Group size" on its
+NCCL kernels and record_param_comms) is widened to all N ranks: the set is one
+communicator of N ranks, as the calls are matched (issue 37: per communicator).
+--groups-on-operators-only drops it from the kernels (record_param_comms keeps
+it), as traces that name it on the operator alone.
+
 Writes DIR/rank<r>.json.gz and DIR/truth.json (the planted values).
 """
 import argparse
@@ -119,6 +125,7 @@ def main():
     ap.add_argument("--insert-collectives-every", type=int, default=0)
     ap.add_argument("--offsets-us", default="")
     ap.add_argument("--offset-spread-us", type=float, default=0.0)
+    ap.add_argument("--groups-on-operators-only", action="store_true")
     a = ap.parse_args()
 
     bases = [load(p) for p in a.base]
@@ -131,6 +138,16 @@ def main():
     else:
         offsets = [((r * 7919) % 2001 - 1000) / 1000.0 * a.offset_spread_us for r in range(a.ranks)]
         offsets[0] = 0.0
+    members = str(list(range(a.ranks)))
+    for b in bases:
+        for e in b["traceEvents"]:
+            args = e.get("args")
+            if isinstance(args, dict) and "Process Group Ranks" in args:
+                args["Process Group Ranks"] = members
+                args["Group size"] = a.ranks
+                if a.groups_on_operators_only and e.get("cat") == "kernel":
+                    for key in ("Process Group Name", "Process Group Description", "Process Group Ranks"):
+                        del args[key]
     os.makedirs(a.out, exist_ok=True)
     planted_calls = 0
     # The planted variants of each base, made once: the straggler's and the waiting ranks'.

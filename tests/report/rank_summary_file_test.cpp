@@ -22,7 +22,7 @@ RankSummary one_rank() {
   RankSummary s;
   s.rank = 1;
   s.file = "rank1.json";
-  s.keys.push_back({"ncclAllReduce", 0});
+  s.keys.push_back({"ncclAllReduce", 0, "pg 1 (tp) ranks [0, 1]"});
   s.calls.push_back({0, 100, 200, 0});
   s.step_starts = {10, 20};
   s.step_ms = 1.5;
@@ -63,6 +63,37 @@ TEST(RankSummaryFile, RoundTrip) {
   EXPECT_EQ(ranks[0].file, "rank1.json");
   EXPECT_EQ(ranks[0].calls.size(), 1u);
   EXPECT_EQ(ranks[0].before.kernel_ms.size(), 1u);
+  ASSERT_EQ(ranks[0].keys.size(), 1u);
+  EXPECT_EQ(ranks[0].keys[0], one_rank().keys[0]);  // the communicator kept
+}
+
+// A version 1 file (before keys named their communicator) is still read: its calls are matched by stream order.
+TEST(RankSummaryFile, VersionOneIsReadWithoutCommunicators) {
+  ojson j = ojson::parse(rank_summary_file({one_rank()}));
+  j["schema"] = "cuprobe.rank-summary/1";
+  j["ranks"][0]["collective_keys"][0].erase("communicator");
+  TempDir dir;
+  std::string path = write(dir, j.dump());
+  EXPECT_TRUE(is_rank_summary_file(path));
+  auto ranks = read_rank_summary_file(path);
+  ASSERT_EQ(ranks.size(), 1u);
+  ASSERT_EQ(ranks[0].keys.size(), 1u);
+  EXPECT_EQ(ranks[0].keys[0].name, "ncclAllReduce");
+  EXPECT_EQ(ranks[0].keys[0].communicator, "");
+}
+
+// A version this build does not know is one line naming it, through the verb too.
+TEST(RankSummaryFile, UnknownVersionIsNamed) {
+  EXPECT_EQ(error_for([](ojson& j) { j["schema"] = "cuprobe.rank-summary/3"; }),
+            "not a cuprobe.rank-summary/2 (or /1) file: schema \"cuprobe.rank-summary/3\"");
+  ojson j = ojson::parse(rank_summary_file({one_rank()}));
+  j["schema"] = "cuprobe.rank-summary/3";
+  TempDir dir;
+  std::string path = write(dir, j.dump());
+  auto r = test::run_cuprobe({"analyze", path});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, "cuprobe analyze: " + path +
+                       ": not a cuprobe.rank-summary/2 (or /1) file: schema \"cuprobe.rank-summary/3\"\n");
 }
 
 TEST(RankSummaryFile, HostileValuesNameTheKey) {
@@ -92,12 +123,15 @@ TEST(RankSummaryFile, HostileValuesNameTheKey) {
             "ranks[0].before_arrival.span_ms: missing");
   EXPECT_EQ(error_for([](ojson& j) { j["ranks"] = ojson::object(); }), "ranks: expected a list, found an object");
   EXPECT_EQ(error_for([](ojson& j) { j["ranks"][0] = 3; }), "ranks[0].file: missing");
-  EXPECT_EQ(error_for([](ojson& j) { j["schema"] = "other"; }), "not a cuprobe.rank-summary/1 file");
+  EXPECT_EQ(error_for([](ojson& j) { j["schema"] = "other"; }),
+            "not a cuprobe.rank-summary/2 (or /1) file: schema \"other\"");
+  EXPECT_EQ(error_for([](ojson& j) { j["ranks"][0]["collective_keys"][0].erase("communicator"); }),
+            "ranks[0].collective_keys[0].communicator: missing");
 }
 
 TEST(RankSummaryFile, DamagedJsonInOurWords) {
   TempDir dir;
-  std::string path = write(dir, "{\"schema\":\"cuprobe.rank-summary/1\",\"ranks\":[{\"file\":");
+  std::string path = write(dir, "{\"schema\":\"cuprobe.rank-summary/2\",\"ranks\":[{\"file\":");
   try {
     read_rank_summary_file(path);
     ADD_FAILURE() << "no error";

@@ -87,6 +87,8 @@ struct RawEvent {
   std::int32_t block[3] = {0, 0, 0};
   std::int32_t registers = -1;
   std::int32_t shared_memory = -1;
+  // NCCL kernels' process group (torch >= 2.2 repeats record_param_comms' args on the kernel).
+  std::string group_name, group_description, group_ranks;
   std::vector<std::pair<std::string, double>> counters;  // range-profiler events: metric, value
   OpShapeReader shapes;                                  // record_shapes arguments (operators)
 
@@ -102,10 +104,21 @@ struct RawEvent {
     pid = tid = correlation = external_id = device = stream = bytes = -1;
     for (int i = 0; i < 3; ++i) grid[i] = block[i] = 0;
     registers = shared_memory = -1;
+    group_name.clear();
+    group_description.clear();
+    group_ranks.clear();
     counters.clear();
     shapes.reset();
   }
 };
+
+// "pg 0 (default_pg) ranks [0, 1]": the communicator's name as torch gives it, with what else the trace says.
+std::string communicator_label(const RawEvent& ev) {
+  std::string label = "pg " + ev.group_name;
+  if (!ev.group_description.empty()) label += " (" + ev.group_description + ")";
+  if (!ev.group_ranks.empty()) label += " ranks " + ev.group_ranks;
+  return label;
+}
 
 // An 'E' event, waiting for its 'B'.
 struct EndEvent {
@@ -428,11 +441,13 @@ class KinetoImporter {
     for (StringId id = 0; id < half.strings.size(); ++id) remap[id] = profile_.strings.intern(half.strings.view(id));
     for (auto& a : half.gpu) {
       a.name = remap[a.name];
+      a.communicator = remap[a.communicator];
       profile_.gpu.push_back(a);
     }
     const auto inputs_offset = static_cast<std::int32_t>(profile_.op_inputs.size());
     for (auto& r : half.cpu) {
       r.name = remap[r.name];
+      r.communicator = remap[r.communicator];
       if (r.inputs >= 0) r.inputs += inputs_offset;
       profile_.cpu.push_back(r);
     }
@@ -494,6 +509,13 @@ class KinetoImporter {
     if (cursor_.peek() == '"') return true;
     skip_mistyped(what);
     return false;
+  }
+
+  // A string arg (another type is skipped and counted), its UTF-8 repaired.
+  void read_text(const char* what, std::string& out) {
+    if (!string_next(what)) return;
+    std::string_view text = cursor_.string();
+    out = repair_utf8(text);
   }
 
   void read_dims(std::int32_t (&dims)[3], const char* what) {
@@ -558,6 +580,24 @@ class KinetoImporter {
         case 13:
           if (key_is(key, "shared memory")) {
             ev.shared_memory = read_int32_field("args.shared memory", -1);
+            continue;
+          }
+          break;
+        case 18:
+          if (key_is(key, "Process Group Name")) {
+            read_text("args.Process Group Name", ev.group_name);
+            continue;
+          }
+          break;
+        case 19:
+          if (key_is(key, "Process Group Ranks")) {
+            read_text("args.Process Group Ranks", ev.group_ranks);
+            continue;
+          }
+          break;
+        case 25:
+          if (key_is(key, "Process Group Description")) {
+            read_text("args.Process Group Description", ev.group_description);
             continue;
           }
           break;
@@ -784,6 +824,7 @@ class KinetoImporter {
       }
       a.registers_per_thread = ev.registers;
       a.shared_memory_bytes = ev.shared_memory;
+      if (!ev.group_name.empty()) a.communicator = profile_.strings.intern(communicator_label(ev));
       profile_.gpu.push_back(a);
       if (ev.category == EventCategory::kProfilerRange) {
         ++profiler_ranges_;
@@ -807,6 +848,7 @@ class KinetoImporter {
     r.correlation = ev.correlation;
     r.external_id = ev.external_id;
     if (r.kind == CpuRangeKind::kOperator && !ev.shapes.empty()) r.inputs = intern_inputs(ev.shapes);
+    if (!ev.group_name.empty()) r.communicator = profile_.strings.intern(communicator_label(ev));
     profile_.cpu.push_back(r);
   }
 

@@ -211,6 +211,11 @@ TEST_F(ReportBrowser, SeveralRanks) {
   EXPECT_NE(c.value("straggler", "").find("Straggler: rank 1, last at 64 calls"), std::string::npos) << c["straggler"];
   EXPECT_NE(c.value("straggler", "").find("GPU idle (host gaps)"), std::string::npos) << c["straggler"];
   EXPECT_EQ(c["cross_rank_rows"], json::array({2, 50}));
+  // Matched by communicator (torch names the process group): the calls say on which, and among how many ranks.
+  ASSERT_TRUE(c["cross_rank_calls_header"].is_array()) << c["cross_rank_calls_header"];
+  EXPECT_EQ(c["cross_rank_calls_header"][1].get<std::string>().rfind("communicator", 0), 0u)
+      << c["cross_rank_calls_header"];
+  EXPECT_EQ(c["cross_rank_calls_first"], "pg 0 (default_pg) ranks [0, 1]");
 }
 
 // A run file as `cuprobe record` writes it: 30 NVTX steps, each launching a GEMM and

@@ -524,8 +524,13 @@
     function us(v) { return (v >= 0 ? "+" : "") + ms(v); }
     function rankName(r) { return r === null || r === undefined ? "-" : "rank " + r; }
     el("h3", {}, s, "Who holds the others back");
-    note(s, c.aligned ? "Clocks aligned on the ends of " + c.matched_calls + " collective calls matched across ranks; offsets are each rank's clock minus " +
-                        rankName(c.reference_rank) + "'s." : "No collective call on every rank: the clocks are not aligned.");
+    var byComm = c.matching === "communicator";
+    var matchedBy = byComm ? "matched by communicator (the n-th call of a kernel on a process group, among its ranks)"
+                           : "matched by kernel name and communication stream order (the traces name no communicator)";
+    var unaligned = c.ranks.filter(function (r) { return !r.clock_aligned; }).map(function (r) { return rankName(r.rank); });
+    note(s, c.aligned ? "Clocks aligned on the ends of " + c.matched_calls + " collective calls, " + matchedBy + "; offsets are each rank's clock minus " +
+                        rankName(c.reference_rank) + "'s." + (unaligned.length ? " Not aligned (no matched call links them): " + unaligned.join(", ") + "." : "")
+                      : "No collective call matched across ranks (" + matchedBy + "): the clocks are not aligned.");
     var shortName = {};  // a kernel's display name, as the kernel tables show it
     D.ranks.forEach(function (r) { r.kernels.forEach(function (k) { if (k.display_name) shortName[k.name] = k.display_name; }); });
     var st = c.straggler;
@@ -553,11 +558,12 @@
     if (!c.calls.length) return;
     note(s, "Collective calls by the wait they caused" + (c.calls_total > c.calls.length ? " (the " + c.calls.length + " longest of " + c.calls_total +
             "; `cuprobe analyze --csv DIR` has them all)" : "") + ".");
-    table(s, [{title: "collective", name: 1}, {title: "stream", num: 1}, {title: "call", num: 1}, {title: "last rank"},
+    table(s, [{title: "collective", name: 1}, byComm ? {title: "communicator"} : {title: "stream", num: 1}, {title: "ranks", num: 1},
+              {title: "call", num: 1}, {title: "last rank"},
               {title: "late by", num: 1, fmt: ms}, {title: "saving", num: 1, fmt: ms}, {title: "others waited", num: 1, fmt: ms},
               {title: "longest wait", num: 1, fmt: ms}],
           c.calls.map(function (k) {
-            return [{text: k.name.split("(")[0], title: k.name}, k.stream_order, k.call, rankName(k.last_rank), k.late_ms, k.saving_ms,
+            return [{text: k.name.split("(")[0], title: k.name}, byComm ? k.communicator : k.stream_order, k.ranks, k.call, rankName(k.last_rank), k.late_ms, k.saving_ms,
                     k.others_wait_ms, k.max_wait_ms];
           }), "search collectives");
   }
@@ -814,6 +820,9 @@
     var sg = document.querySelector("#sec-ranks .straggler");
     out.straggler = sg ? sg.textContent : null;
     out.cross_rank_rows = Array.prototype.map.call(document.querySelectorAll("#sec-ranks table.data"), function (t) { return t.tBodies[0].rows.length; });
+    var calls = document.querySelectorAll("#sec-ranks table.data")[1];
+    out.cross_rank_calls_header = calls ? Array.prototype.map.call(calls.tHead.rows[0].cells, function (h) { return h.textContent; }) : null;
+    out.cross_rank_calls_first = calls && calls.tBodies[0].rows.length ? calls.tBodies[0].rows[0].cells[1].textContent : null;
     out.peer_tables = Array.prototype.map.call(document.querySelectorAll("#sec-tables h3"), function (h) { return h.textContent.split(" (")[0]; });
     out.bench_parts = Array.prototype.map.call(document.querySelectorAll("#sec-bench h3"), function (h) { return h.textContent.split(" (")[0]; });
     document.getElementById("cuprobe-selfcheck").textContent = JSON.stringify(out);
