@@ -1,13 +1,12 @@
 #include "report/analyze_tables_csv.h"
 
+#include <span>
+
 #include "report/csv_table.h"
 #include "report/trace_table_columns.h"
 
 namespace cuprobe {
 namespace {
-
-std::string num(double v) { return csv_number(v); }
-std::string count(std::int64_t v) { return std::to_string(v); }
 
 // Calls add(rank label, rank) for each rank.
 template <typename Fn>
@@ -24,19 +23,6 @@ std::string table_csv(const AnalyzeReport& report, TableColumns<Row> columns, Ro
   CsvText csv(csv_header(columns, {"rank"}));
   for_each_rank(report, [&](const std::string& rank, const RankAnalysis& a) {
     for (const Row& r : rows_of(a)) csv.row(csv_row(columns, r, {rank}));
-  });
-  return csv.text;
-}
-
-// One row per rank (analysis/hta_comm_overlap.h); comp_comm_overlap_pctg empty without communication kernels.
-std::string hta_overlap_csv(const AnalyzeReport& report) {
-  CsvText csv({"rank", "communication_kernels", "communication_ms", "computation_ms", "overlap_ms",
-               "comp_comm_overlap_pctg", "computation_only_ms", "communication_only_ms"});
-  for_each_rank(report, [&](const std::string& rank, const RankAnalysis& a) {
-    const HtaCommOverlap& o = a.hta_overlap;
-    csv.row({rank, count(o.communication_kernels), num(o.communication_ms), num(o.computation_ms), num(o.overlap_ms),
-             o.communication_kernels > 0 ? num(o.comp_comm_overlap_pctg) : "", num(o.computation_only_ms()),
-             num(o.communication_only_ms())});
   });
   return csv.text;
 }
@@ -59,7 +45,9 @@ std::vector<std::pair<std::string, std::string>> trace_tables_csv(const AnalyzeR
                          report, copy_columns(), [](const RankAnalysis& a) -> const auto& { return a.copies; })},
       {"queues.csv", table_csv(
                          report, queue_columns(), [](const RankAnalysis& a) -> const auto& { return a.queues; })},
-      {"hta_overlap.csv", hta_overlap_csv(report)}};
+      {"hta_overlap.csv", table_csv(report, hta_overlap_columns(), [](const RankAnalysis& a) {
+         return std::span<const HtaCommOverlap>(&a.hta_overlap, 1);
+       })}};
 }
 
 }  // namespace cuprobe

@@ -41,29 +41,24 @@ json launches_json(const LaunchStats& l) {
 
 }  // namespace
 
+json hta_window_json(const HtaWindowInfo& w) {
+  return {{"window", w.keep_all ? "all" : "default"},
+          {"last_step_left_out", w.cut},
+          {"last_step", w.last_step},
+          {"cut_at_ms", w.cut_at_ms},
+          {"activities_left_out", w.activities_left_out},
+          {"gpu_ms_left_out", w.gpu_ms_left_out}};
+}
+
 void add_trace_tables_json(json& rank, const RankAnalysis& a) {
-  const HtaWindowInfo& w = a.hta_window;
-  rank["hta_window"] = {{"window", w.keep_all ? "all" : "default"},
-                        {"last_step_left_out", w.cut},
-                        {"last_step", w.last_step},
-                        {"cut_at_ms", w.cut_at_ms},
-                        {"activities_left_out", w.activities_left_out},
-                        {"gpu_ms_left_out", w.gpu_ms_left_out}};
+  rank["hta_window"] = hta_window_json(a.hta_window);
   rank["idle_by_stream"] = idle_json(a.idle);
   rank["launch_stats"] = launches_json(a.launches);
   rank["annotations"] = rows_json(annotation_columns(), a.annotations);
   rank["api_summary"] = rows_json(api_columns(), a.api);
   rank["copies"] = rows_json(copy_columns(), a.copies);
   rank["queue_length"] = rows_json(queue_columns(), a.queues);
-  const HtaCommOverlap& o = a.hta_overlap;
-  rank["hta_overlap"] = {
-      {"communication_kernels", o.communication_kernels},
-      {"communication_ms", o.communication_ms},
-      {"computation_ms", o.computation_ms},
-      {"overlap_ms", o.overlap_ms},
-      {"comp_comm_overlap_pctg", o.communication_kernels > 0 ? json(o.comp_comm_overlap_pctg) : json(nullptr)},
-      {"computation_only_ms", o.computation_only_ms()},
-      {"communication_only_ms", o.communication_only_ms()}};
+  rank["hta_overlap"] = json_row(hta_overlap_columns(), a.hta_overlap);
 }
 
 }  // namespace cuprobe

@@ -111,6 +111,20 @@ constexpr TableColumn<QueueRow> kQueues[] = {
      [](const QueueRow& r) { return std::to_string(r.max); }},
 };
 
+// HTA's communication overlap of a rank; comp_comm_overlap_pctg none without communication kernels (HTA: NaN).
+constexpr TableColumn<HtaCommOverlap> kHtaOverlap[] = {
+    {"communication_kernels", [](const HtaCommOverlap& o) -> Cell { return o.communication_kernels; }},
+    {"communication_ms", [](const HtaCommOverlap& o) -> Cell { return o.communication_ms; }},
+    {"computation_ms", [](const HtaCommOverlap& o) -> Cell { return o.computation_ms; }},
+    {"overlap_ms", [](const HtaCommOverlap& o) -> Cell { return o.overlap_ms; }},
+    {"comp_comm_overlap_pctg",
+     [](const HtaCommOverlap& o) -> Cell {
+       return o.communication_kernels > 0 ? Cell(o.comp_comm_overlap_pctg) : Cell();
+     }},
+    {"computation_only_ms", [](const HtaCommOverlap& o) -> Cell { return o.computation_only_ms(); }},
+    {"communication_only_ms", [](const HtaCommOverlap& o) -> Cell { return o.communication_only_ms(); }},
+};
+
 }  // namespace
 
 TableColumns<StreamIdle> idle_columns() { return kIdle; }
@@ -119,5 +133,6 @@ TableColumns<AnnotationRow> annotation_columns() { return kAnnotations; }
 TableColumns<ApiRow> api_columns() { return kApi; }
 TableColumns<CopyRow> copy_columns() { return kCopies; }
 TableColumns<QueueRow> queue_columns() { return kQueues; }
+TableColumns<HtaCommOverlap> hta_overlap_columns() { return kHtaOverlap; }
 
 }  // namespace cuprobe
