@@ -147,6 +147,19 @@ std::string diff_text(const DiffReport& d, const std::string& a_label, const std
   return out;
 }
 
+nlohmann::ordered_json diff_hta_json(const DiffReport& d) {
+  using json = nlohmann::ordered_json;
+  json hta = json::array();
+  for (const auto& r : d.hta) {
+    auto side = [](bool has, const HtaCommOverlap& o, const HtaWindowInfo& w) {
+      return has ? json{{"hta_window", hta_window_json(w)}, {"hta_overlap", json_row(hta_overlap_columns(), o)}}
+                 : json(nullptr);
+    };
+    hta.push_back({{"rank", r.rank}, {"a", side(r.a_has, r.a, r.a_window)}, {"b", side(r.b_has, r.b, r.b_window)}});
+  }
+  return hta;
+}
+
 nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::string>& a_files,
                                  const std::vector<std::string>& b_files, std::size_t top,
                                  const std::optional<DiffGate>& gate) {
@@ -187,15 +200,7 @@ nlohmann::ordered_json diff_json(const DiffReport& d, const std::vector<std::str
   j["findings"] = {
       {"appeared", findings(d.appeared)}, {"disappeared", findings(d.disappeared)}, {"kept", findings(d.kept)}};
   j["ranks"] = {{"a", d.a_ranks}, {"b", d.b_ranks}};
-  json hta = json::array();
-  for (const auto& r : d.hta) {
-    auto side = [](bool has, const HtaCommOverlap& o, const HtaWindowInfo& w) {
-      return has ? json{{"hta_window", hta_window_json(w)}, {"hta_overlap", json_row(hta_overlap_columns(), o)}}
-                 : json(nullptr);
-    };
-    hta.push_back({{"rank", r.rank}, {"a", side(r.a_has, r.a, r.a_window)}, {"b", side(r.b_has, r.b, r.b_window)}});
-  }
-  j["hta_overlap"] = std::move(hta);
+  j["hta_overlap"] = diff_hta_json(d);
   if (gate) {
     j["gate"] = {{"metric", gate->metric}, {"limit_pct", gate->limit_pct},   {"a_ms", gate->a_ms},
                  {"b_ms", gate->b_ms},     {"change_pct", gate->change_pct}, {"tripped", gate->tripped}};
