@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "common/error.h"
 
@@ -73,6 +74,41 @@ void pair_ranks(const AnalyzeReport& a, const AnalyzeReport& b, DiffReport& d, s
                    " in B: per-step figures averaged over each side's ranks";
 }
 
+// The rank of B that goes with A's rank i: the only one, one with one; else the same rank id (by position when neither
+// side has ids).
+std::optional<std::size_t> partner(const AnalyzeReport& a, const AnalyzeReport& b, std::size_t i) {
+  if (a.ranks.size() == 1 && b.ranks.size() == 1) return 0;
+  const std::optional<int>& id = a.ranks[i].rank;
+  for (std::size_t j = 0; j < b.ranks.size(); ++j) {
+    const std::optional<int>& other = b.ranks[j].rank;
+    if (id && other ? *id == *other : !id && !other && i == j) return j;
+  }
+  return std::nullopt;
+}
+
+// HTA's overlap of the paired ranks where either side ran NCCL kernels (analyze's figures, taken as they are).
+std::vector<DiffHtaRank> hta_ranks(const AnalyzeReport& a, const AnalyzeReport& b) {
+  std::vector<DiffHtaRank> out;
+  for (std::size_t i = 0; i < a.ranks.size(); ++i) {
+    std::optional<std::size_t> j = partner(a, b, i);
+    if (!j) continue;
+    const RankAnalysis &ra = a.ranks[i], &rb = b.ranks[*j];
+    DiffHtaRank r;
+    r.a_has = ra.hta_overlap.communication_kernels > 0;
+    r.b_has = rb.hta_overlap.communication_kernels > 0;
+    if (!r.a_has && !r.b_has) continue;
+    std::string id_a = std::to_string(ra.rank.value_or(static_cast<int>(i)));
+    std::string id_b = std::to_string(rb.rank.value_or(static_cast<int>(*j)));
+    r.rank = id_a == id_b ? id_a : id_a + " (A) / " + id_b + " (B)";
+    r.a = ra.hta_overlap;
+    r.b = rb.hta_overlap;
+    r.a_window = ra.hta_window;
+    r.b_window = rb.hta_window;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 std::string finding_key(const Finding& f, const std::map<int, int>& rank_map) {
   std::string rank;
   if (f.rank) {
@@ -126,6 +162,7 @@ DiffReport diff_reports(const AnalyzeReport& a, const AnalyzeReport& b) {
   for (const auto& f : b.findings) {
     (in_a.count(finding_key(f, b_to_a)) ? d.kept : d.appeared).push_back(f);
   }
+  d.hta = hta_ranks(a, b);
   return d;
 }
 

@@ -21,6 +21,15 @@ struct DiffChange {
   double delta_ms() const { return b_ms - a_ms; }
 };
 
+// HTA's communication overlap of one rank on both sides (RankAnalysis::hta_overlap, computed by analyze: the same
+// figures, never recomputed here). Totals over each side's HTA window, not per step: HTA's figures.
+struct DiffHtaRank {
+  std::string rank;                   // "0"; one with one of different ids: "3 (A) / 1 (B)"
+  bool a_has = false, b_has = false;  // the side ran NCCL kernels (HTA's communication kernels)
+  HtaCommOverlap a, b;
+  HtaWindowInfo a_window, b_window;
+};
+
 struct DiffReport {
   std::string basis;                    // "step" or "trace"
   double a_ms = 0, b_ms = 0;            // GPU time per step (or per trace)
@@ -31,6 +40,8 @@ struct DiffReport {
   std::string pairing_note;                          // "rank 3 (A) with rank 1 (B)", ranks without a partner, ...
   std::vector<DiffChange> changes;                   // largest |delta| first
   std::vector<Finding> appeared, disappeared, kept;  // kept: B's version
+  // Paired ranks where either side ran NCCL kernels, in A's rank order; empty when neither did.
+  std::vector<DiffHtaRank> hta;
   double ratio() const { return b_ms > 0 ? a_ms / b_ms : 0; }
   double wall_ratio() const { return b_wall_ms > 0 ? a_wall_ms / b_wall_ms : 0; }
   std::size_t a_ranks = 0, b_ranks = 0;

@@ -3,10 +3,11 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <map>
 #include <mutex>
 
+#include "cli/csv_dir.h"
+#include "cli/hta_window_flag.h"
 #include "cli/parse_args.h"
 #include "cli/peak_flag.h"
 #include "cli/verb.h"
@@ -22,20 +23,6 @@
 namespace cuprobe {
 namespace {
 
-void write_csv_tables(const AnalyzeReport& report, const std::string& dir, const std::vector<std::string>& inputs) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw Error("--csv: cannot create directory " + dir + ": " + ec.message());
-  std::vector<std::pair<std::string, std::string>> files;
-  std::string names;
-  for (auto& [name, text] : analyze_csv(report)) {
-    files.emplace_back((std::filesystem::path(dir) / name).string(), text);
-    names += (names.empty() ? "" : ", ") + name;
-  }
-  write_files_atomically(files, inputs);  // replaced together, or none
-  say("analyze", "wrote %s in %s", names.c_str(), dir.c_str());
-}
-
 struct AnalyzeFlags {
   std::vector<std::string> files;
   AnalyzeOptions options;
@@ -48,11 +35,7 @@ void declare(CLI::App& app, AnalyzeFlags& f) {
   app.add_option("files", f.files, "trace files (one per rank) or directories of them")->required();
   app.add_option("--step-marker", f.options.step_marker,
                  "annotation name (prefix) that marks one step; default: detect ProfilerStep#, SGLang, vLLM markers");
-  app.add_option("--hta-window", f.hta_window,
-                 "what idle time, launch delays, queue length and HTA's communication overlap cover: 'default' is\n"
-                 "HTA's default (include_last_profiler_step=False: the last ProfilerStep left out), 'all' the whole "
-                 "trace")
-      ->check(CLI::IsMember({"default", "all"}));
+  add_hta_window_flag(app, f.hta_window);
   app.add_flag("--json", f.json, "print the cuprobe.analyze/1 JSON report");
   add_peak_flag(app, f.peak);
   app.add_option("--top", f.top, "kernels to list per rank (default 15)");
@@ -70,9 +53,8 @@ void declare(CLI::App& app, AnalyzeFlags& f) {
 // The flags are the plan but for --peak, which sets the options' peaks.
 AnalyzeFlags plan(AnalyzeFlags f) {
   apply_peak_flag(f.peak, f.options);
-  f.options.hta_window = f.hta_window == "all" ? HtaWindow::kAll : HtaWindow::kDefault;
-  if (f.csv_dir == "-")
-    throw Error("--csv names a directory for several tables, not stdout ('-'): use --json", kExitUsage);
+  apply_hta_window_flag(f.hta_window, f.options);
+  check_csv_dir(f.csv_dir);
   return f;
 }
 
@@ -179,7 +161,7 @@ int run(const AnalyzeFlags& p) {
     file.commit();
     say("analyze", "wrote the summary of %zu rank(s) to %s", summaries.size(), p.summary.c_str());
   }
-  if (!p.csv_dir.empty()) write_csv_tables(report, p.csv_dir, profile_files(profiles));
+  if (!p.csv_dir.empty()) write_csv_files("analyze", p.csv_dir, analyze_csv(report), profile_files(profiles));
   std::string out = p.json ? analyze_json(report, SIZE_MAX).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
                            : analyze_text(report, p.top);
   std::fwrite(out.data(), 1, out.size(), stdout);

@@ -6,6 +6,8 @@
 #include <optional>
 
 #include "analysis/analyze.h"
+#include "cli/csv_dir.h"
+#include "cli/hta_window_flag.h"
 #include "cli/parse_args.h"
 #include "cli/peak_flag.h"
 #include "cli/verb.h"
@@ -43,7 +45,7 @@ std::string label(const std::vector<std::string>& files) {
 }
 
 struct DiffFlags {
-  std::string a, b, fail_if_slower, metric = "gpu", peak;
+  std::string a, b, fail_if_slower, metric = "gpu", peak, hta_window = "default", csv_dir;
   AnalyzeOptions options;
   bool json = false, force = false;
   std::size_t top = 12;
@@ -53,7 +55,11 @@ void declare(CLI::App& app, DiffFlags& f) {
   app.add_option("A", f.a, "before: trace file(s), comma-separated for ranks")->required();
   app.add_option("B", f.b, "after: trace file(s), comma-separated for ranks")->required();
   app.add_option("--step-marker", f.options.step_marker, "annotation name (prefix) that marks one step");
+  add_hta_window_flag(app, f.hta_window);
   app.add_flag("--json", f.json, "print the cuprobe.diff/1 JSON report");
+  app.add_option("--csv", f.csv_dir,
+                 "also write changes.csv (every row of what moved) and hta_overlap.csv (HTA's communication overlap\n"
+                 "per rank and side) into DIR (created if missing)");
   app.add_option("--top", f.top, "changes to list (default 12)");
   add_peak_flag(app, f.peak);
   app.add_option("--fail-if-slower", f.fail_if_slower,
@@ -65,6 +71,7 @@ void declare(CLI::App& app, DiffFlags& f) {
 
 struct DiffPlan {
   std::vector<std::string> a_files, b_files;
+  std::string csv_dir;
   AnalyzeOptions options;
   std::optional<double> limit_pct;  // --fail-if-slower
   std::string metric;
@@ -76,6 +83,9 @@ DiffPlan plan(const DiffFlags& f) {
   DiffPlan p;
   p.options = f.options;
   apply_peak_flag(f.peak, p.options);
+  apply_hta_window_flag(f.hta_window, p.options);
+  check_csv_dir(f.csv_dir);
+  p.csv_dir = f.csv_dir;
   if (!f.fail_if_slower.empty()) p.limit_pct = parse_percent(f.fail_if_slower);
   p.a_files = split_commas(f.a);
   p.b_files = split_commas(f.b);
@@ -99,6 +109,11 @@ int run(const DiffPlan& p) {
   AnalyzeReport a = analyze_profiles(a_profiles, p.options);
   AnalyzeReport b = analyze_profiles(b_profiles, p.options);
   DiffReport d = diff_reports(a, b);
+  if (!p.csv_dir.empty()) {
+    std::vector<std::string> inputs = profile_files(a_profiles), b_inputs = profile_files(b_profiles);
+    inputs.insert(inputs.end(), b_inputs.begin(), b_inputs.end());
+    write_csv_files("diff", p.csv_dir, diff_csv(d), inputs);
+  }
   std::optional<DiffGate> gate;
   if (p.limit_pct) gate = evaluate_gate(d, p.metric, *p.limit_pct);
   std::string out =

@@ -11,6 +11,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/diff.h"
+#include "cli/hta_window_flag.h"
 #include "cli/parse_args.h"
 #include "cli/verb.h"
 #include "common/atomic_file.h"
@@ -36,7 +37,7 @@ std::string utc_now() { return clock_text(std::time(nullptr), "%Y-%m-%d %H:%M:%S
 
 struct ReportFlags {
   std::vector<std::string> inputs;
-  std::string baseline, output, bench, requests, samples, title = "cuprobe report";
+  std::string baseline, output, bench, requests, samples, title = "cuprobe report", hta_window = "default";
   AnalyzeOptions options;
 };
 
@@ -50,6 +51,7 @@ void declare(CLI::App& app, ReportFlags& f) {
       ->needs(app.get_option("--bench"));
   app.add_option("--samples", f.samples, "`cuprobe sample` output (CSV or JSONL): counters over time");
   app.add_option("--step-marker", f.options.step_marker, "annotation name (prefix) that marks one step");
+  add_hta_window_flag(app, f.hta_window);
   app.add_option("--title", f.title, "the page's title");
 }
 
@@ -64,7 +66,9 @@ ReportPlan plan(const ReportFlags& f) {
     throw Error("give the traces (INPUT...), a bench result (--bench), or both", kExitUsage);
   if (f.inputs.empty() && !f.baseline.empty())
     throw Error("--baseline compares traces: give the traces too", kExitUsage);
-  return {f.inputs, split_commas(f.baseline), f.output, f.bench, f.requests, f.samples, f.title, f.options};
+  AnalyzeOptions options = f.options;
+  apply_hta_window_flag(f.hta_window, options);
+  return {f.inputs, split_commas(f.baseline), f.output, f.bench, f.requests, f.samples, f.title, options};
 }
 
 // What moved since the baseline (`report` is this run's analysis, of `ranks` ranks).

@@ -98,6 +98,9 @@ void add_workload_flags(CLI::App& app, WorkloadSpec& f) {
 }
 
 void check_workload_flags_used(const CLI::App& app, const WorkloadSpec& flags) {
+  // vLLM's main_async: the flag means something only to timed_trace, and vLLM refuses it elsewhere.
+  if (app.get_option("--self-timed")->count() > 0 && flags.dataset_name != "timed_trace")
+    throw Error("--self-timed/--no-self-timed is only supported with --dataset-name timed_trace (as vLLM)", kExitUsage);
   if (!flags.dataset_name.empty()) return;
   for (const CLI::Option* o : app.get_options([](const CLI::Option* o) { return o->get_group() == kGroup; })) {
     if (o->count() > 0) throw Error(o->get_name() + " needs --dataset-name", kExitUsage);

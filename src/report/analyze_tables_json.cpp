@@ -42,14 +42,17 @@ json launches_json(const LaunchStats& l) {
 
 }  // namespace
 
+json hta_window_json(const HtaWindowInfo& w) {
+  return {{"window", w.keep_all ? "all" : "default"},
+          {"last_step_left_out", w.cut},
+          {"last_step", w.last_step},
+          {"cut_at_ms", w.cut_at_ms},
+          {"activities_left_out", w.activities_left_out},
+          {"gpu_ms_left_out", w.gpu_ms_left_out}};
+}
+
 void add_trace_tables_json(json& rank, const RankAnalysis& a) {
-  const HtaWindowInfo& w = a.hta_window;
-  rank["hta_window"] = {{"window", w.keep_all ? "all" : "default"},
-                        {"last_step_left_out", w.cut},
-                        {"last_step", w.last_step},
-                        {"cut_at_ms", w.cut_at_ms},
-                        {"activities_left_out", w.activities_left_out},
-                        {"gpu_ms_left_out", w.gpu_ms_left_out}};
+  rank["hta_window"] = hta_window_json(a.hta_window);
   rank["idle_by_stream"] = idle_json(a.idle);
   rank["launch_stats"] = launches_json(a.launches);
   rank["annotations"] = rows_json(annotation_columns(), a.annotations);

@@ -9,6 +9,9 @@
 
 namespace cuprobe {
 
+// A rank's `hta_window` object: the window of the tables named after HTA (also in diff's JSON).
+nlohmann::ordered_json hta_window_json(const HtaWindowInfo& w);
+
 // Adds the tables' keys to a rank's object.
 void add_trace_tables_json(nlohmann::ordered_json& rank, const RankAnalysis& a);
 

@@ -318,6 +318,8 @@ TEST(BenchPeerLines, UsageErrors) {
            {"bench", "--backend", "vllm", "--percentile-metrics", "ttft,foo"},
            {"bench", "--backend", "vllm", "--result-dir", "/tmp"},
            {"bench", "--backend", "vllm", "--ignore-eos", "--no-ignore-eos"},
+           {"bench", "--backend", "vllm", "--self-timed"},  // vLLM: only with --dataset-name timed_trace
+           {"bench", "--backend", "vllm", "--dataset-name", "random", "--no-self-timed"},
            {"bench", "--profile"}}) {
     auto r = run_cuprobe(args);
     EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.err;

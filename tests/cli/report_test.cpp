@@ -81,6 +81,23 @@ TEST(ReportCli, BaselineWithOtherRankCountIsNotedOnThePage) {
   EXPECT_NE(r.err.find("warning"), std::string::npos);
 }
 
+// The page says "`--hta-window all` keeps it" under HTA's default window: report takes that flag, as analyze does.
+TEST(ReportCli, HtaWindowFlagAsAnalyzes) {
+  std::string dir = temp_dir(), trace = data_path("format_pipeline_two_gpus.json");  // ProfilerStep#1..#4
+  ASSERT_EQ(run_cuprobe({"report", trace, "-o", dir + "/d.html"}).exit_code, 0);
+  auto r = run_cuprobe({"report", trace, "--hta-window", "all", "-o", dir + "/a.html"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto def = page_data(slurp(dir + "/d.html"))["ranks"][0]["hta_window"];
+  auto all = page_data(slurp(dir + "/a.html"))["ranks"][0]["hta_window"];
+  EXPECT_TRUE(def["last_step_left_out"].get<bool>()) << def;
+  EXPECT_EQ(def["last_step"], "ProfilerStep#4");
+  EXPECT_EQ(all["window"], "all");
+  EXPECT_FALSE(all["last_step_left_out"].get<bool>());
+  auto analyzed = nlohmann::json::parse(run_cuprobe({"analyze", "--json", "--hta-window", "all", trace}).out);
+  EXPECT_EQ(page_data(slurp(dir + "/a.html"))["ranks"][0]["launch_stats"], analyzed["ranks"][0]["launch_stats"]);
+  EXPECT_EQ(run_cuprobe({"report", trace, "--hta-window", "last", "-o", dir + "/x.html"}).exit_code, 2);
+}
+
 TEST(ReportCli, BadInputIsOneLineAndNoPage) {
   std::string dir = temp_dir();
   std::filesystem::create_directories(dir + "/empty");

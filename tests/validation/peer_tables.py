@@ -346,9 +346,12 @@ def main():
         sys.exit(__doc__)
     if planted:
         with tempfile.TemporaryDirectory() as folder:
-            compare(args[0], planted_steps(args[1:], folder), expect_cut=True)
+            traces = planted_steps(args[1:], folder)
+            compare(args[0], traces, expect_cut=True)
+            compare_diff(args[0], traces, args[1:])
     else:
         compare(args[0], args[1:], expect_cut=False)
+        compare_diff(args[0], args[1:], args[1:])
     if failures:
         print("MISMATCH (cuprobe differs from the same definition):", *failures[:20], sep="\n  ")
         sys.exit(1)
@@ -420,6 +423,36 @@ def compare(cuprobe, traces, expect_cut):
                 check(f"HTA comm/comp {f}", same_o[f], ours_o[f])
         row("HTA comm/comp communication_ms, whole trace", None, whole["communication_ms"], None)
         print()
+
+
+def compare_diff(cuprobe, a_traces, b_traces):
+    """`cuprobe diff --json A B` and `--csv`: per rank, each side's HTA overlap equals HTA's formula over that side's
+    own HTA window (A with planted ProfilerSteps: the last one left out; B the originals: the whole trace)."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = subprocess.run([cuprobe, "diff", "--json", "--csv", folder, ",".join(a_traces), ",".join(b_traces)],
+                             check=True, capture_output=True, text=True).stdout
+        with open(os.path.join(folder, "hta_overlap.csv"), newline="") as f:
+            csv_rows = {(r["rank"], r["side"]): r for r in __import__("csv").DictReader(f)}
+    rows = json.loads(out)["hta_overlap"]
+    if len(rows) != len(a_traces):
+        failures.append(f"diff: {len(rows)} hta_overlap rows for {len(a_traces)} ranks")
+    print("cuprobe diff A B: HTA's comm/comp overlap per side, each over its own HTA window")
+    print(f"  {'figure':<58} {'peer':>14} {'same def.':>14} {'cuprobe':>14}")
+    for row_, a_path, b_path in zip(rows, a_traces, b_traces):
+        for side, path in (("a", a_path), ("b", b_path)):
+            all_gpu, all_runtime, annotations, _ = events(load(path))
+            gpu, _ = hta_window(all_gpu, all_runtime, annotations)
+            peer_o, same_o, ours = hta_overlap(gpu, True), hta_overlap(gpu, False), row_[side]["hta_overlap"]
+            cut = len(gpu) < len(all_gpu)
+            if row_[side]["hta_window"]["last_step_left_out"] != cut:
+                failures.append(f"diff {side} rank {row_['rank']}: last_step_left_out is not {cut}")
+            for f in ("communication_kernels", "communication_ms", "comp_comm_overlap_pctg"):
+                row(f"diff rank {row_['rank']} {side.upper()} {f}", peer_o[f], same_o[f], ours[f])
+            for f in ("communication_kernels", "communication_ms", "computation_ms", "overlap_ms"):
+                check(f"diff {side} rank {row_['rank']} {f}", same_o[f], ours[f])
+                check(f"diff --csv {side} rank {row_['rank']} {f}", same_o[f],
+                      float(csv_rows[(row_["rank"], side)][f]))
+    print()
 
 
 if __name__ == "__main__":

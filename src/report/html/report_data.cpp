@@ -7,6 +7,7 @@
 #include "report/analyze_json.h"
 #include "report/analyze_tables_json.h"
 #include "report/cross_rank_json.h"
+#include "report/diff_report.h"
 #include "report/html/report_findings.h"
 #include "report/html/report_headline.h"
 #include "report/html/step_timeline.h"
@@ -230,6 +231,7 @@ json baseline_json(const ReportBaseline& b) {
     return arr;
   };
   j["findings"] = {{"appeared", list(d.appeared)}, {"disappeared", list(d.disappeared)}, {"kept", list(d.kept)}};
+  j["hta_overlap"] = diff_hta_json(d);
   return j;
 }
 

@@ -337,6 +337,25 @@ TEST_F(ReportBrowser, Baseline) {
   EXPECT_EQ(charts(c, "waterfall"), 1);
 }
 
+// issue 35: the baseline section shows HTA's communication overlap per rank as `cuprobe diff` does (its JSON).
+TEST_F(ReportBrowser, BaselineCarriesHtasCommunicationOverlap) {
+  std::string pair = data_path("tp2_mlp_decode_rank0.json.gz") + "," + data_path("tp2_mlp_decode_rank1.json.gz");
+  json c = report(
+      {data_path("tp2_mlp_decode_rank0.json.gz"), data_path("tp2_mlp_decode_rank1.json.gz"), "--baseline", pair});
+  auto parts = c.value("baseline_parts", std::vector<std::string>{});
+  EXPECT_NE(std::find(parts.begin(), parts.end(), "Communication beside computation"), parts.end()) << c.dump();
+  EXPECT_TRUE(c["overflow"].empty()) << c["overflow"].dump();
+  auto diffed = run_cuprobe({"diff", "--json", pair, pair});
+  ASSERT_EQ(diffed.exit_code, 0) << diffed.err;
+  std::string page = slurp(dir_ + "/report.html");
+  const std::string open = "id=\"cuprobe-data\">";
+  auto at = page.find(open);
+  ASSERT_NE(at, std::string::npos);
+  json data = json::parse(page.substr(at + open.size(), page.find("</script>", at) - at - open.size()));
+  EXPECT_EQ(data["baseline"]["hta_overlap"], json::parse(diffed.out)["hta_overlap"]);
+  EXPECT_EQ(data["baseline"]["hta_overlap"].size(), 2u);
+}
+
 // Names that are not UTF-8, hold quotes, or no steps at all: still a page with no error.
 TEST_F(ReportBrowser, HostileNamesAndNoSteps) {
   json c = report({data_path("hostile_fields.json.gz")});

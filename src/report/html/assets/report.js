@@ -768,6 +768,24 @@
     legend(s, [["total", "#4e79a7"], ["slower in B", "#e15759"], ["faster in B", "#59a14f"]]);
     table(s, [{title: "kind"}, {title: "name", name: 1}, {title: "A", num: 1, fmt: ms}, {title: "B", num: 1, fmt: ms}, {title: "change", num: 1, fmt: function (v) { return (v > 0 ? "+" : "") + ms(v); }}],
           b.changes.map(function (c) { return [c.kind, c.name, c.a_ms, c.b_ms, c.b_ms - c.a_ms]; }), "search changes");
+    var ho = b.hta_overlap || [];
+    if (ho.length) {  // as `cuprobe diff` prints it (docs/cli.md)
+      el("h3", {}, s, "Communication beside computation (as HTA: NCCL kernels by name, the rank's GPUs together; totals over each side's HTA window, not per step; '-': no NCCL kernels)");
+      var side = function (x, f) { return x ? f(x.hta_overlap) : "-"; };
+      var comm = function (o) { return o.communication_ms; }, pctg = function (o) { return (+o.comp_comm_overlap_pctg).toFixed(2) + "%"; };
+      table(s, [{title: "rank"}, {title: "communication A", num: 1, fmt: function (v) { return v === "-" ? v : ms(v); }},
+                {title: "communication B", num: 1, fmt: function (v) { return v === "-" ? v : ms(v); }},
+                {title: "comp/comm overlap A", num: 1}, {title: "comp/comm overlap B", num: 1}],
+            ho.map(function (r) { return [r.rank, side(r.a, comm), side(r.b, comm), side(r.a, pctg), side(r.b, pctg)]; }), "search ranks");
+      var words = function (x) {
+        if (!x) return null;
+        var w = x.hta_window;
+        return w.last_step_left_out ? "without its last step (" + w.last_step + ", " + w.activities_left_out + " activities)"
+             : w.window === "all" ? "the whole trace (--hta-window all)" : "the whole trace (fewer than two ProfilerSteps: HTA keeps it all too)";
+      };
+      var wa = ho.map(function (r) { return words(r.a); }).filter(Boolean), wb = ho.map(function (r) { return words(r.b); }).filter(Boolean);
+      note(s, "HTA's window, A: " + (wa[0] || "-") + "; B: " + (wb[0] || "-") + (wa[0] !== wb[0] ? " (the windows differ: the totals cover different parts of the runs)" : ""));
+    }
     var f = b.findings;
     [["findings gone in B", f.disappeared], ["findings new in B", f.appeared]].forEach(function (x) {
       if (!x[1].length) return;
@@ -824,6 +842,7 @@
     out.cross_rank_calls_header = calls ? Array.prototype.map.call(calls.tHead.rows[0].cells, function (h) { return h.textContent; }) : null;
     out.cross_rank_calls_first = calls && calls.tBodies[0].rows.length ? calls.tBodies[0].rows[0].cells[1].textContent : null;
     out.peer_tables = Array.prototype.map.call(document.querySelectorAll("#sec-tables h3"), function (h) { return h.textContent.split(" (")[0]; });
+    out.baseline_parts = Array.prototype.map.call(document.querySelectorAll("#sec-baseline h3"), function (h) { return h.textContent.split(" (")[0]; });
     out.bench_parts = Array.prototype.map.call(document.querySelectorAll("#sec-bench h3"), function (h) { return h.textContent.split(" (")[0]; });
     document.getElementById("cuprobe-selfcheck").textContent = JSON.stringify(out);
   }
