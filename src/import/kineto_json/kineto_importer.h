@@ -21,7 +21,18 @@ namespace cuprobe {
 // compare the whole output of both paths through the command line with it.
 // Compressed files are inflated on a thread of their own (read_ahead.h).
 inline constexpr std::uint64_t kDefaultSplitAbove = 48ull << 20;  // smaller files parse too fast to gain
-Profile import_kineto_json(const std::string& path, std::uint64_t split_above = kDefaultSplitAbove);
-Profile import_kineto_json(ByteSource& source, const std::string& display_name);
+
+// Which reader reads the events of traceEvents: simdjson's On-Demand API over bounded windows
+// (simd_window.h), where cuprobe was built with simdjson (libsimdjson-dev), else the streaming
+// cursor (json_cursor.h); both give the same Profile. CUPROBE_KINETO_READER=cursor in the
+// environment picks the cursor: tests compare both through the command line with it.
+enum class KinetoReader { kCursor, kSimdjson };
+bool kineto_simdjson_built();
+KinetoReader default_kineto_reader();  // kSimdjson when built, unless the environment says cursor
+
+Profile import_kineto_json(const std::string& path, std::uint64_t split_above = kDefaultSplitAbove,
+                           KinetoReader reader = default_kineto_reader());
+Profile import_kineto_json(ByteSource& source, const std::string& display_name,
+                           KinetoReader reader = default_kineto_reader());
 
 }  // namespace cuprobe
