@@ -421,7 +421,10 @@ class KinetoImporter {
   // the cursor is left after the last one's '}'.
   void read_elements_here() {
 #ifdef CUPROBE_HAVE_SIMDJSON
-    if (reader_ == KinetoReader::kSimdjson && cursor_.offset() >= simd_resume_at_ && read_window()) return;
+    if (reader_ == KinetoReader::kSimdjson && cursor_.offset() >= simd_resume_at_) {
+      if (read_window()) return;
+      if (cursor_.peek() != '{') cursor_.fail("trace event is not an object");  // where simdjson stopped
+    }
 #endif
     if (read_event(cursor_)) commit_event();
     ++profile_.stats.events;
@@ -779,11 +782,11 @@ class KinetoImporter {
   // Once the whole file is read: what is still open, or closed nothing.
   void count_unmatched_durations() {
     durations_.for_each_open([&](const RawEvent& b) {
-      if (b.category != EventCategory::kIgnored) stats_->add(ImportStat::kUnmatchedBegin, b.name, b.offset);
+      if (b.category != EventCategory::kIgnored) profile_.stats.add(ImportStat::kUnmatchedBegin, b.name, b.offset);
     });
     for (const auto& [thread, e] : durations_.unmatched_ends()) {
-      stats_->add(ImportStat::kUnmatchedEnd,
-                  "pid " + std::to_string(thread.first) + " tid " + std::to_string(thread.second), e.offset);
+      profile_.stats.add(ImportStat::kUnmatchedEnd,
+                         "pid " + std::to_string(thread.first) + " tid " + std::to_string(thread.second), e.offset);
     }
   }
 
@@ -802,7 +805,7 @@ class KinetoImporter {
       bool valid = is_valid_utf8(raw);
       it = raw_names_.emplace(raw, NameEntry{profile_.strings.intern(valid ? raw : repair_utf8(raw)), valid}).first;
     }
-    if (!it->second.valid_utf8) stats_->add(ImportStat::kInvalidUtf8, raw, offset);
+    if (!it->second.valid_utf8) profile_.stats.add(ImportStat::kInvalidUtf8, raw, offset);
     return it->second.id;
   }
 
@@ -838,29 +841,29 @@ class KinetoImporter {
       }
     }
     if (ev.phase != 'X') {
-      stats_->add(ImportStat::kNotCompleteEvent, ev.name, ev.offset);
+      profile_.stats.add(ImportStat::kNotCompleteEvent, ev.name, ev.offset);
       return;
     }
     if (!ev.ts || !ev.dur) {
-      stats_->add(ImportStat::kEventMissingField, ev.name + (ev.ts ? " (no usable \"dur\")" : " (no usable \"ts\")"),
-                  ev.offset);
+      profile_.stats.add(ImportStat::kEventMissingField,
+                         ev.name + (ev.ts ? " (no usable \"dur\")" : " (no usable \"ts\")"), ev.offset);
       return;
     }
     if (*ev.dur < 0) {
-      stats_->add(ImportStat::kNegativeDuration, ev.name, ev.offset);
+      profile_.stats.add(ImportStat::kNegativeDuration, ev.name, ev.offset);
       return;
     }
     auto end = checked_time_add(*ev.ts, *ev.dur);
     if (!time_in_range(*ev.ts) || !end) {
-      stats_->add(ImportStat::kTimeOutOfRange, ev.name, ev.offset);
+      profile_.stats.add(ImportStat::kTimeOutOfRange, ev.name, ev.offset);
       return;
     }
     bool gpu = ev.category == EventCategory::kKernel || ev.category == EventCategory::kMemcpy ||
                ev.category == EventCategory::kMemset || ev.category == EventCategory::kProfilerRange;
     if (gpu) {
-      if (*ev.dur == 0) stats_->add(ImportStat::kZeroDurationGpu, ev.name, ev.offset);
+      if (*ev.dur == 0) profile_.stats.add(ImportStat::kZeroDurationGpu, ev.name, ev.offset);
       if (ev.correlation < 0 && ev.category != EventCategory::kProfilerRange)
-        stats_->add(ImportStat::kNoCorrelation, ev.name, ev.offset);
+        profile_.stats.add(ImportStat::kNoCorrelation, ev.name, ev.offset);
       GpuActivity a;
       a.kind = ev.category == EventCategory::kMemcpy   ? GpuActivityKind::kMemcpy
                : ev.category == EventCategory::kMemset ? GpuActivityKind::kMemset

@@ -74,14 +74,14 @@ std::string import_with(const std::string& text, KinetoReader reader, std::size_
 }
 
 std::string event(int i, const std::string& cat = "kernel") {
-  return R"({"ph":"X","cat":")" + cat + R"(","name":"k)" + std::to_string(i) + R"(","pid":0,"tid":7,"ts":)" +
-         std::to_string(1000 + i) + R"(.5,"dur":2,"args":{"device":0,"stream":7,"correlation":)" + std::to_string(i) +
-         R"(,"grid":[1,2,3],"block":[4,1,1]}})";
+  return R"J({"ph":"X","cat":")J" + cat + R"J(","name":"k)J" + std::to_string(i) + R"J(","pid":0,"tid":7,"ts":)J" +
+         std::to_string(1000 + i) + R"J(.5,"dur":2,"args":{"device":0,"stream":7,"correlation":)J" + std::to_string(i) +
+         R"J(,"grid":[1,2,3],"block":[4,1,1]}})J";
 }
 
 // A trace whose middle event is `middle`, with enough events around it for simdjson to read windows.
 std::string trace_around(const std::string& middle, const std::string& after_events = "") {
-  std::string text = R"({"schemaVersion":1,"traceEvents":[)";
+  std::string text = R"J({"schemaVersion":1,"traceEvents":[)J";
   for (int i = 0; i < 40; ++i) text += event(i) + ",\n";
   text += middle;
   for (int i = 40; i < 80; ++i) text += ",\n" + event(i, i % 3 == 0 ? "ac2g" : "kernel");
@@ -110,35 +110,35 @@ TEST_F(KinetoReaders, AwkwardInputReadsAsTheCursorReadsIt) {
   const std::vector<std::string> middles = {
       event(50, "cpu_op"),
       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"bad \xff utf8\",\"pid\":0,\"tid\":7,\"ts\":5,\"dur\":1}",
-      R"({"ph":"X","cat":"kernel","name":"lone \ud800 surrogate","pid":0,"tid":7,"ts":5,"dur":1})",
-      R"({"ph":"X","cat":"kernel","name":"pair \ud83d\ude00 and \n\t\"q\"","pid":0,"tid":7,"ts":5,"dur":1})",
+      R"J({"ph":"X","cat":"kernel","name":"lone \ud800 surrogate","pid":0,"tid":7,"ts":5,"dur":1})J",
+      R"J({"ph":"X","cat":"kernel","name":"pair \ud83d\ude00 and \n\t\"q\"","pid":0,"tid":7,"ts":5,"dur":1})J",
       "{\"ph\":\"X\",\"cat\":\"ac2g\",\"name\":\"control \x01 in a skipped string\",\"ts\":5}",
       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"control \x01 in a read string\",\"ts\":5,\"dur\":1}",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"x":tru})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"x":truex})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"x":nul})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"x":12abc})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5.5.5,"dur":1})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":+5,"dur":1})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":"5","dur":"x"})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"pid":"Spans","tid":"12"})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"args":{"grid":"grid(100,)","block":[1,2,3,4]}})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"args":[1,2]})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"args":{"registers per thread":99999999999}})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"args":{"x":[{"a":1}, {"b":2}]}})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1 "pid":0})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,,"pid":0})",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"pid"0})",
-      R"({"ph":"X","cat":"ac2g","name":"n","ts":5,"rest":[1}, "x":[}]})",
-      R"({"ph":"B","cat":"cpu_op","name":"b","pid":1,"tid":1,"ts":5},{"ph":"E","pid":1,"tid":1,"ts":9})",
-      R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":5,"dur":3,"args":{"External id":4,)"
-      R"("Input Dims":[[2,3],[]],"Input type":["float","Scalar"],"Input Strides":[[3,1],[]],"Concrete Inputs":["","2"]}})",
-      R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":5,"dur":3,"args":{"Input Dims":[[2,"x"]],)"
-      R"("Input type":"float","Concrete Inputs":7}})",
-      R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":5,"dur":3,"args":{"Input Dims":[[2,3})",
-      R"({"ph":"X","cat":"kernel","name":"n\u0000nul","ts":5,"dur":1,"\u0070id":3})",
-      R"(7)",
-      R"({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1}  {"ph":"X"})",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"x":tru})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"x":truex})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"x":nul})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"x":12abc})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5.5.5,"dur":1})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":+5,"dur":1})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":"5","dur":"x"})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"pid":"Spans","tid":"12"})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"args":{"grid":"grid(100,)","block":[1,2,3,4]}})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"args":[1,2]})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"args":{"registers per thread":99999999999}})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"args":{"x":[{"a":1}, {"b":2}]}})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1 "pid":0})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,,"pid":0})J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1,"pid"0})J",
+      R"J({"ph":"X","cat":"ac2g","name":"n","ts":5,"rest":[1}, "x":[}]})J",
+      R"J({"ph":"B","cat":"cpu_op","name":"b","pid":1,"tid":1,"ts":5},{"ph":"E","pid":1,"tid":1,"ts":9})J",
+      R"J({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":5,"dur":3,"args":{"External id":4,)J"
+      R"J("Input Dims":[[2,3],[]],"Input type":["float","Scalar"],"Input Strides":[[3,1],[]],"Concrete Inputs":["","2"]}})J",
+      R"J({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":5,"dur":3,"args":{"Input Dims":[[2,"x"]],)J"
+      R"J("Input type":"float","Concrete Inputs":7}})J",
+      R"J({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":5,"dur":3,"args":{"Input Dims":[[2,3})J",
+      R"J({"ph":"X","cat":"kernel","name":"n\u0000nul","ts":5,"dur":1,"\u0070id":3})J",
+      R"J(7)J",
+      R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1}  {"ph":"X"})J",
   };
   for (const std::string& middle : middles) {
     std::string text = trace_around(middle);
@@ -150,8 +150,8 @@ TEST_F(KinetoReaders, AwkwardInputReadsAsTheCursorReadsIt) {
 
 TEST_F(KinetoReaders, WhatFollowsTheArrayAndTruncationReadAsTheCursorReadsThem) {
   std::vector<std::string> texts = {
-      trace_around(event(50), R"(,"deviceProperties":[{"id":0,"name":"H200"}, {"id":1,"name":"H200"}],"traceName":"t")"),
-      trace_around(event(50), R"(,"distributedInfo":{"rank":1,"world_size":2},"baseTimeNanoseconds":1000)"),
+      trace_around(event(50), R"J(,"deviceProperties":[{"id":0,"name":"H200"}, {"id":1,"name":"H200"}],"traceName":"t")J"),
+      trace_around(event(50), R"J(,"distributedInfo":{"rank":1,"world_size":2},"baseTimeNanoseconds":1000)J"),
   };
   std::string whole = trace_around(event(50));
   for (std::size_t cut : {whole.size() / 3, whole.size() / 2, whole.size() - 3}) texts.push_back(whole.substr(0, cut));
@@ -204,7 +204,10 @@ TEST_F(KinetoReaders, EveryFixtureGivesTheSameProfile) {
     for (std::uint64_t split : {std::uint64_t{UINT64_MAX}, std::uint64_t{0}}) {
       Profile simd = import_kineto_json(plain, split, KinetoReader::kSimdjson);
       EXPECT_EQ(profile_text(cursor), profile_text(simd)) << name << " split " << split;
-      if (cursor.stats.events > 1000) EXPECT_GT(std::stoll(simd_events(simd)), cursor.stats.events / 2) << name;
+      // (hostile_fields has invalid UTF-8 in its one window: simdjson refuses it whole, the cursor reads it)
+      if (cursor.stats.events > 1000 && name.find("hostile") == std::string::npos) {
+        EXPECT_GT(std::stoll(simd_events(simd)), cursor.stats.events / 2) << name;
+      }
     }
     ++traces;
   }
