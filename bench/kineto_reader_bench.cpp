@@ -49,7 +49,9 @@ int main(int argc, char** argv) {
                              {"simdjson windows", cuprobe::KinetoReader::kSimdjson, {}, {}}};
   if (argc > 3) {
     std::string only = argv[3];
-    std::erase_if(sides, [&](const Side& s) { return only != (s.reader == cuprobe::KinetoReader::kCursor ? "cursor" : "simdjson"); });
+    std::erase_if(sides, [&](const Side& s) {
+      return only != (s.reader == cuprobe::KinetoReader::kCursor ? "cursor" : "simdjson");
+    });
   }
   try {
     for (int r = 0; r < rounds; ++r) {

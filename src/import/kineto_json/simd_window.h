@@ -13,13 +13,13 @@
 // Built only with simdjson (CUPROBE_HAVE_SIMDJSON); without it the cursor reads everything.
 #pragma once
 
+#include <simdjson.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include <simdjson.h>
 
 #include "import/kineto_json/json_cursor.h"
 
@@ -42,9 +42,7 @@ class SimdWindow {
   bool start(std::string_view text, std::uint64_t file_offset, simdjson::ondemand::document& doc);
 
   // Where in the file a byte of the copied text lies.
-  std::uint64_t file_offset(const char* p) const {
-    return offset_ + static_cast<std::uint64_t>(p - (buf_.get() + 1));
-  }
+  std::uint64_t file_offset(const char* p) const { return offset_ + static_cast<std::uint64_t>(p - (buf_.get() + 1)); }
   const char* end() const { return buf_.get() + size_; }  // just past the closing ']'
 
  private:

@@ -23,8 +23,8 @@ std::string profile_text(const Profile& p) {
   out << "events " << p.stats.events << " rank " << p.rank.value_or(-9) << " world " << p.world_size.value_or(-9)
       << "\n";
   for (const auto& d : p.devices)
-    out << "device " << d.id << " " << d.name << " " << d.sm_count << " " << d.compute_major << "."
-        << d.compute_minor << " " << d.memory_bytes << "\n";
+    out << "device " << d.id << " " << d.name << " " << d.sm_count << " " << d.compute_major << "." << d.compute_minor
+        << " " << d.memory_bytes << "\n";
   for (const auto& a : p.gpu) {
     out << "gpu " << static_cast<int>(a.kind) << " " << static_cast<int>(a.memcpy_kind) << " " << p.name_of(a.name)
         << " " << a.start << " " << a.end << " " << a.device << " " << a.stream << " " << a.correlation << " "
@@ -150,7 +150,8 @@ TEST_F(KinetoReaders, AwkwardInputReadsAsTheCursorReadsIt) {
 
 TEST_F(KinetoReaders, WhatFollowsTheArrayAndTruncationReadAsTheCursorReadsThem) {
   std::vector<std::string> texts = {
-      trace_around(event(50), R"J(,"deviceProperties":[{"id":0,"name":"H200"}, {"id":1,"name":"H200"}],"traceName":"t")J"),
+      trace_around(event(50),
+                   R"J(,"deviceProperties":[{"id":0,"name":"H200"}, {"id":1,"name":"H200"}],"traceName":"t")J"),
       trace_around(event(50), R"J(,"distributedInfo":{"rank":1,"world_size":2},"baseTimeNanoseconds":1000)J"),
   };
   std::string whole = trace_around(event(50));
