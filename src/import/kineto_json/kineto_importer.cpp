@@ -963,8 +963,8 @@ bool kineto_simdjson_built() {
 
 KinetoReader default_kineto_reader() {
   const char* env = std::getenv("CUPROBE_KINETO_READER");
-  if (env && std::string_view(env) == "cursor") return KinetoReader::kCursor;
-  return kineto_simdjson_built() ? KinetoReader::kSimdjson : KinetoReader::kCursor;
+  if (env && std::string_view(env) == "simdjson" && kineto_simdjson_built()) return KinetoReader::kSimdjson;
+  return KinetoReader::kCursor;
 }
 
 Profile import_kineto_json(ByteSource& source, const std::string& display_name, KinetoReader reader) {

@@ -22,13 +22,15 @@ namespace cuprobe {
 // Compressed files are inflated on a thread of their own (read_ahead.h).
 inline constexpr std::uint64_t kDefaultSplitAbove = 48ull << 20;  // smaller files parse too fast to gain
 
-// Which reader reads the events of traceEvents: simdjson's On-Demand API over bounded windows
-// (simd_window.h), where cuprobe was built with simdjson (libsimdjson-dev), else the streaming
-// cursor (json_cursor.h); both give the same Profile. CUPROBE_KINETO_READER=cursor in the
-// environment picks the cursor: tests compare both through the command line with it.
+// Which reader reads the events of traceEvents: the streaming cursor (json_cursor.h), or
+// simdjson's On-Demand API over bounded windows (simd_window.h) where cuprobe was built with
+// simdjson (libsimdjson-dev); both give the same Profile. The cursor is the default: simdjson
+// reads the import 5-7% faster, which analyze's time does not show (docs/validation.md, issue 38).
+// CUPROBE_KINETO_READER=simdjson in the environment picks simdjson where built in: tests compare
+// both through the command line with it.
 enum class KinetoReader { kCursor, kSimdjson };
 bool kineto_simdjson_built();
-KinetoReader default_kineto_reader();  // kSimdjson when built, unless the environment says cursor
+KinetoReader default_kineto_reader();  // the cursor, unless the environment says simdjson (and it is built)
 
 Profile import_kineto_json(const std::string& path, std::uint64_t split_above = kDefaultSplitAbove,
                            KinetoReader reader = default_kineto_reader());

@@ -10,7 +10,11 @@
 // read exactly as the cursor would (a literal or number the cursor would reject, an escape
 // simdjson decodes otherwise), SimdPull throws SimdFallback and the importer reads from that
 // element on with the cursor, which reads it as before (or fails with its own InputError).
-// Built only with simdjson (CUPROBE_HAVE_SIMDJSON); without it the cursor reads everything.
+// The rest of that window is the cursor's too; simdjson starts again at the next one. One
+// difference is left: nesting deeper than the cursor's 512 levels inside a value the importer
+// skips, which the cursor refuses and simdjson's skip (bracket counting) does not.
+// Built only with simdjson (CUPROBE_HAVE_SIMDJSON); without it the cursor reads everything. Not the
+// default reader (kineto_importer.h says why); CUPROBE_KINETO_READER=simdjson picks it.
 #pragma once
 
 #include <simdjson.h>

@@ -104,6 +104,20 @@ TEST_F(KinetoReaders, SimdjsonReadsMostEventsOfAPlainTrace) {
   EXPECT_EQ(profile_text(p), import_with(text, KinetoReader::kCursor));
 }
 
+// The cursor is the default; CUPROBE_KINETO_READER=simdjson picks simdjson (the command line's way).
+TEST_F(KinetoReaders, TheEnvironmentPicksSimdjsonTheCursorIsTheDefault) {
+  std::string text = trace_around(event(99));
+  ::unsetenv("CUPROBE_KINETO_READER");
+  EXPECT_EQ(default_kineto_reader(), KinetoReader::kCursor);
+  auto source = memory_byte_source(text);
+  EXPECT_EQ(simd_events(import_kineto_json(*source, "t.json")), "0");
+  ::setenv("CUPROBE_KINETO_READER", "simdjson", 1);
+  EXPECT_EQ(default_kineto_reader(), KinetoReader::kSimdjson);
+  source = memory_byte_source(text);
+  EXPECT_NE(simd_events(import_kineto_json(*source, "t.json")), "0");
+  ::unsetenv("CUPROBE_KINETO_READER");
+}
+
 // Each awkward middle event: what simdjson refuses or decodes otherwise goes back to the cursor,
 // so the result (or the error, byte offset and all) is the cursor's.
 TEST_F(KinetoReaders, AwkwardInputReadsAsTheCursorReadsIt) {
