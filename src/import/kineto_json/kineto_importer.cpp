@@ -450,7 +450,7 @@ class KinetoImporter {
     if (!simd_->start(text.substr(0, cut), at, doc)) return false;
     SimdPull pull(*simd_, profile_.file);
     std::uint64_t element_at = at;  // the element being read, or read and not yet committed
-    bool pending = false, keep = false;
+    bool pending = false, keep = false, simd_fell_back = false;
     stats_ = &staged_;
     try {
       simdjson::ondemand::array events;
@@ -470,6 +470,11 @@ class KinetoImporter {
       const char* after = nullptr;  // the array closed before the window's end: the cursor reads the last element
       if (doc.current_location().get(after) != simdjson::OUT_OF_BOUNDS) SimdPull::fallback();
     } catch (const SimdFallback&) {
+      simd_fell_back = true;
+    } catch (const InputError&) {  // (the record_shapes arguments, parsed by a second cursor)
+      simd_fell_back = true;       // the cursor reads the element and says what is wrong, or not
+    }
+    if (simd_fell_back) {
       stats_ = &profile_.stats;
       if (!staged_.empty()) staged_ = ImportStats{};
       cursor_.advance(static_cast<std::size_t>(element_at - at));

@@ -201,6 +201,20 @@ std::size_t SimdPull::container_size() const {
   fallback();
 }
 
+bool SimdPull::odd_first_element() const {
+  const char* p = token_.data() + 1;
+  const char* end = window_.end();
+  while (p < end && is_space(*p)) ++p;
+  if (p >= end || *p == ',' || *p == ':') return true;
+  if (*p != '"') return false;
+  for (++p; p < end && *p != '"'; ++p) {
+    if (*p == '\\') ++p;
+  }
+  for (++p; p < end && is_space(*p); ++p) {
+  }
+  return p >= end || *p == ':';
+}
+
 std::optional<JsonCursor::RawValue> SimdPull::raw_value(std::size_t context) {
   if (!has_value_) fallback();
   std::size_t size = 0;
@@ -213,6 +227,10 @@ std::optional<JsonCursor::RawValue> SimdPull::raw_value(std::size_t context) {
       break;
     }
     case '[': {  // stepped over by simdjson's structural index
+      if (odd_first_element()) {
+        size = container_size();
+        break;
+      }
       simdjson::ondemand::array array;
       std::string_view raw;
       if (value_.get_array().get(array) || array.raw_json().get(raw)) fallback();

@@ -101,10 +101,16 @@ class SimdPull {
     value_ = v;
     token_ = value_.raw_json_token();
     if (token_.empty()) fallback();
+    // A string followed by ':' is a key to simdjson's skip, which then walks on as if in an
+    // object; the cursor refuses the ':' after a value (the next token follows the whitespace).
+    if (token_[0] == '"' && token_.data()[token_.size()] == ':') fallback();
     has_value_ = true;
   }
   void check_literal(std::string_view word) const;
   std::size_t container_size() const;  // bytes of the object or array at token_, as the cursor skips it
+  // The array at token_ starts with ',' or ':' or a string followed by ':': simdjson's skip of a
+  // started array takes such a first token for a key or a separator and ends at the wrong ']'.
+  bool odd_first_element() const;
 
   const SimdWindow& window_;
   const std::string& file_;

@@ -152,6 +152,11 @@ TEST_F(KinetoReaders, AwkwardInputReadsAsTheCursorReadsIt) {
       R"J({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":5,"dur":3,"args":{"Input Dims":[[2,3})J",
       R"J({"ph":"X","cat":"kernel","name":"n\u0000nul","ts":5,"dur":1,"\u0070id":3})J",
       R"J(7)J",
+      R"J({"ph":"X","cat":"cpu_op","name":"n","ts":5,"dur":1,"args":{"Input Dims":[,576],[576,4096]],"x":1}})J",
+      R"J({"ph":"X","cat":"cpu_op","name":"n","ts":5,"dur":1,"args":{"Input Dims":["a":1],[2]],"x":1}})J",
+      R"J({"ph":"X","cat":"cpu_op","name":"n","ts":5,"dur":1,"args":{"Input type":[:1],"x":[1]}})J",
+      R"J({"ph":"X","cat":"cpu_op","name":"n","ts":5,"dur":1,"args":"External id": 9}})J",
+      R"J({"ph":"X","cat":"cpu_op","name":"n":"m","ts":5,"dur":1})J",
       R"J({"ph":"X","cat":"kernel","name":"n","ts":5,"dur":1}  {"ph":"X"})J",
   };
   for (const std::string& middle : middles) {
