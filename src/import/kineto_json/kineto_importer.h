@@ -25,7 +25,8 @@ inline constexpr std::uint64_t kDefaultSplitAbove = 48ull << 20;  // smaller fil
 // Which reader reads the events of traceEvents: the streaming cursor (json_cursor.h), or
 // simdjson's On-Demand API over bounded windows (simd_window.h) where cuprobe was built with
 // simdjson (libsimdjson-dev); both give the same Profile. The cursor is the default: simdjson
-// reads the import 5-7% faster, which analyze's time does not show (docs/validation.md, issue 38).
+// takes 5-11% less CPU to import, which analyze's CPU time shows only on .gz (3-6%; equal on the
+// plain trace) for up to 5 MiB more memory (docs/validation.md, issue 38).
 // CUPROBE_KINETO_READER=simdjson in the environment picks simdjson where built in: tests compare
 // both through the command line with it.
 enum class KinetoReader { kCursor, kSimdjson };
