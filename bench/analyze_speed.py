@@ -2,7 +2,7 @@
 """cuprobe analyze's speed in one run: this build vs an earlier cuprobe vs python3 json.load.
 
 Usage: bench/analyze_speed.py [--cuprobe build/release/cuprobe] [--baseline OTHER_CUPROBE] [--runs 5]
-                              [--scaling] TRACE.json
+                              [--readers] [--scaling] TRACE.json
 
 1. The plain trace: this build, the baseline (another cuprobe binary, e.g. the previous main's) and
    python3 json.load + a per-kernel-name sum, run interleaved `runs` times; medians of wall and CPU
@@ -11,6 +11,8 @@ Usage: bench/analyze_speed.py [--cuprobe build/release/cuprobe] [--baseline OTHE
    cuprobe's wall at most 0.6x zcat's).
 3. With --scaling: this build on the trace cut or repeated (whole events of its traceEvents array) to
    35 MiB .. 1.4 GiB, written beside it (in TMPDIR; never committed): size, wall, CPU, peak RSS.
+With --readers, this build also runs with CUPROBE_KINETO_READER=simdjson (traceEvents read by simdjson
+over bounded windows where built in; kineto_importer.h) beside its default reader, in both tables.
 Each command runs in its own child process; peak RSS and CPU time come from getrusage.
 """
 import argparse
@@ -121,13 +123,17 @@ def main():
     parser.add_argument("--cuprobe", default=os.path.join(os.path.dirname(__file__), "..", "build", "release", "cuprobe"))
     parser.add_argument("--baseline", help="an earlier cuprobe binary to compare with, run interleaved")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--readers", action="store_true", help="also this build with the simdjson reader")
     parser.add_argument("--scaling", action="store_true", help="also time 35 MiB .. 1.4 GiB cuts of the trace")
     args = parser.parse_args()
 
     size = os.path.getsize(args.trace)
     print(f"trace: {args.trace} ({size / MIB:.0f} MiB), {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f} at the start; {args.runs} interleaved runs per side")
+    simd = ["env", "CUPROBE_KINETO_READER=simdjson", args.cuprobe]
     sides = [("cuprobe analyze (this build)", [args.cuprobe, "analyze", args.trace])]
+    if args.readers:
+        sides.append(("this build, simdjson reader", [*simd, "analyze", args.trace]))
     if args.baseline:
         sides.append(("cuprobe analyze (baseline)", [args.baseline, "analyze", args.trace]))
     sides.append(("python3 json.load + kernel sum", [sys.executable, "-c", PYTHON_BASELINE, args.trace]))
@@ -139,6 +145,8 @@ def main():
         with open(args.trace, "rb") as src, gzip.open(gz, "wb", compresslevel=6) as dst:
             shutil.copyfileobj(src, dst, 1 << 20)
     sides = [("cuprobe analyze .gz (this build)", [args.cuprobe, "analyze", gz])]
+    if args.readers:
+        sides.append((".gz, this build, simdjson reader", [*simd, "analyze", gz]))
     if args.baseline:
         sides.append(("cuprobe analyze .gz (baseline)", [args.baseline, "analyze", gz]))
     sides.append(("zcat alone", ["zcat", gz]))

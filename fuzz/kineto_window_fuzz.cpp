@@ -8,13 +8,15 @@
 // mutation before the cut moves a different token there.
 // Compressed inputs are the prefix's member/stream, compressed once, followed
 // by the fuzzed part's own (both readers take concatenated gzip members and xz
-// streams).
+// streams). Plain inputs are also read by both readers of traceEvents, which must agree
+// (support/kineto_readers_agree.h): simdjson's windows end near the fuzzed part too.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "support/compress.h"
+#include "support/kineto_readers_agree.h"
 #include "support/load_and_check.h"
 #include "support/scratch_file.h"
 
@@ -63,5 +65,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                             : choice.wrapping == Wrapping::kXz ? p.xz
                                                                : p.plain;
   load_and_check(file.write(head + wrap(choice, rest)));
+  if (choice.wrapping == Wrapping::kPlain && choice.cut == 0) kineto_readers_agree(p.plain + rest);
   return 0;
 }

@@ -24,7 +24,7 @@ packages=(build-essential cmake pkg-config zlib1g-dev liblzma-dev libsqlite3-dev
 # What the tests need besides (installed by the test command, never by the example).
 test_packages=(libgtest-dev libgmock-dev python3 xz-utils
                libdeflate-dev     # only bench/inflate_speed_bench compares it (whole-buffer API, no faster here)
-               libsimdjson-dev    # only bench/json_reader_bench compares it with our JSON cursor
+               libsimdjson-dev    # Kineto events read by simdjson (kineto_json/simd_window; optional: the cursor without it)
                python3-grpcio     # the exporter's --kubernetes tests run a fake kubelet (tests/support/fake_kubelet.py)
                chromium)          # the report's browser tests (tests/report/html/report_browser_test.cpp)
 # Servers the tests start themselves, in the foreground, on ports of their own; their packages ship a service

@@ -33,6 +33,7 @@ const char* severity_name(StatSeverity severity) {
 
 void ImportStats::add(ImportStat stat, std::string_view example, std::optional<std::uint64_t> offset, std::int64_t n) {
   if (n <= 0) return;
+  counted_any_ = true;
   auto& c = counts_[static_cast<std::size_t>(stat)];
   if (c.count == 0) {
     c.example = printable_one_line(example, kMaxExample);
@@ -46,6 +47,7 @@ void ImportStats::merge(const ImportStats& later) {
   for (std::size_t i = 0; i < kImportStatCount; ++i) {
     const auto& c = later.counts_[i];
     if (c.count == 0) continue;
+    counted_any_ = true;
     auto& mine = counts_[i];
     if (mine.count == 0) {
       mine.example = c.example;

@@ -107,10 +107,12 @@ class ImportStats {
   std::int64_t count(ImportStat stat) const { return get(stat).count; }
   // Counted data_loss and error stats: what --strict refuses.
   std::int64_t problems() const;
+  bool empty() const { return !counted_any_; }  // nothing counted (events aside)
   std::vector<ImportStatLine> counted() const;  // in declaration order
 
  private:
   std::array<ImportStatCount, kImportStatCount> counts_{};
+  bool counted_any_ = false;
 };
 
 }  // namespace cuprobe

@@ -4,6 +4,7 @@
 // throws InputError with the byte offset in the decompressed text.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -66,6 +67,14 @@ class JsonCursor {
   bool next_element(bool& first);
 
   std::uint64_t offset() const { return base_offset_ + pos_; }
+  // The text from the current position on, refilled to `n` bytes where the input has them (fewer
+  // only at its end); valid until the next call. For a second reader of a run of elements
+  // (kineto_json/simd_window.h), which then moves the cursor past what it read with advance().
+  std::string_view lookahead(std::size_t n) {
+    ensure_available(n);
+    return std::string_view(buf_.data() + pos_, std::min(n, end_ - pos_));
+  }
+  void advance(std::size_t n) { pos_ += std::min(n, end_ - pos_); }
   // Moves forward to `target` without parsing what lies between.
   void discard_until(std::uint64_t target);
   bool at_end();

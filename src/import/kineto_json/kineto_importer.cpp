@@ -18,6 +18,9 @@
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/memcpy_direction.h"
 #include "import/kineto_json/op_shapes.h"
+#ifdef CUPROBE_HAVE_SIMDJSON
+#include "import/kineto_json/simd_window.h"
+#endif
 #include "import/kineto_json/sort_runs.h"
 #include "import/kineto_json/timestamp.h"
 #include "import/read_ahead.h"
@@ -130,8 +133,8 @@ class KinetoImporter {
   using Durations = BeginEndStacks<RawEvent, EndEvent>;
 
  public:
-  KinetoImporter(ByteSource& source, const std::string& name, std::uint64_t start_offset = 0)
-      : cursor_(source, name, 4 << 20, start_offset) {
+  KinetoImporter(ByteSource& source, const std::string& name, KinetoReader reader, std::uint64_t start_offset = 0)
+      : cursor_(source, name, 4 << 20, start_offset), reader_(reader) {
     profile_.file = name;
     profile_.source = "kineto";
   }
@@ -162,15 +165,17 @@ class KinetoImporter {
     speculation_->start = boundary;
     Speculation* spec = speculation_.get();
     std::string name = profile_.file;
-    spec->thread = std::thread([spec, path, name, size] {
+    KinetoReader reader = reader_;
+    spec->thread = std::thread([spec, path, name, size, reader] {
       try {
         auto source = open_plain_file_from(path, spec->start);
-        KinetoImporter half(*source, name, spec->start);
+        KinetoImporter half(*source, name, reader, spec->start);
         half.reserve_for(size - spec->start);
         spec->end = half.read_elements_to_array_end();
         spec->profile = std::move(half.profile_);
         spec->durations = std::move(half.durations_);
         spec->profiler_ranges = half.profiler_ranges_;
+        spec->simd_events = half.simd_events_;
         spec->ok = true;
       } catch (...) {
         spec->ok = false;  // the guess was wrong, or the data is bad: the main thread will see for itself
@@ -205,6 +210,7 @@ class KinetoImporter {
     link_ids_per_process(profile_);
     memcpy_kinds_from_launches(profile_);
     if (profiler_ranges_ > 0) add_range_profiler_notice();
+    if (simd_events_ > 0) profile_.metadata.emplace_back("events_read_by_simdjson", std::to_string(simd_events_));
     sort_nearly_sorted_by_time(profile_);
     return std::move(profile_);
   }
@@ -246,7 +252,7 @@ class KinetoImporter {
       } else if (key == "distributedInfo") {
         read_distributed_info();
       } else if (key == "baseTimeNanoseconds") {
-        if (auto v = read_int("baseTimeNanoseconds")) {
+        if (auto v = read_int(cursor_, "baseTimeNanoseconds")) {
           base_ns_ = *v;
           profile_.metadata.emplace_back("baseTimeNanoseconds", std::to_string(*v));
         }
@@ -271,65 +277,69 @@ class KinetoImporter {
   }
 
   // Skips a value of the wrong type for `what`, counted with the value when it is a string.
-  void skip_mistyped(const char* what) {
-    std::uint64_t at = cursor_.offset();
+  template <class P>
+  void skip_mistyped(P& in, const char* what) {
+    std::uint64_t at = in.offset();
     std::string example = what;
-    if (cursor_.peek() == '"')
-      example += " = \"" + std::string(cursor_.string()) + "\"";
+    if (in.peek() == '"')
+      example += " = \"" + std::string(in.string()) + "\"";
     else
-      cursor_.skip_value();
-    profile_.stats.add(ImportStat::kFieldMistyped, example, at);
+      in.skip_value();
+    stats_->add(ImportStat::kFieldMistyped, example, at);
   }
 
   // A number field, read tolerantly: a number written as a string is read
   // (and counted); any other type, or text `parse` rejects, is skipped (and counted).
   // The common case (a number that parses) is inlined into the callers; the rest is not.
-  template <typename Parse>
-  [[gnu::always_inline]] auto read_number(const char* what, Parse parse) -> decltype(parse(std::string_view())) {
-    char c = cursor_.peek();
+  template <class P, typename Parse>
+  [[gnu::always_inline]] auto read_number(P& in, const char* what, Parse parse) -> decltype(parse(std::string_view())) {
+    char c = in.peek();
     if (c == '-' || (c >= '0' && c <= '9')) [[likely]] {
-      std::uint64_t at = cursor_.offset();
-      auto text = cursor_.number();
+      std::uint64_t at = in.offset();
+      auto text = in.number();
       auto v = parse(text);
       if (!v) [[unlikely]]
         count_unparsed(what, text, at);
       return v;
     }
-    return read_number_otherwise(what, parse);
+    return read_number_otherwise(in, what, parse);
   }
 
   [[gnu::noinline, gnu::cold]] void count_unparsed(const char* what, std::string_view text, std::uint64_t at) {
-    profile_.stats.add(ImportStat::kFieldMistyped, std::string(what) + " = " + std::string(text), at);
+    stats_->add(ImportStat::kFieldMistyped, std::string(what) + " = " + std::string(text), at);
   }
 
   // A number written as a string, or another type.
-  template <typename Parse>
-  [[gnu::noinline]] auto read_number_otherwise(const char* what, Parse parse) -> decltype(parse(std::string_view())) {
-    char c = cursor_.peek();
+  template <class P, typename Parse>
+  [[gnu::noinline]] auto read_number_otherwise(P& in, const char* what, Parse parse)
+      -> decltype(parse(std::string_view())) {
+    char c = in.peek();
     if (c != '"') {
-      skip_mistyped(what);
+      skip_mistyped(in, what);
       return std::nullopt;
     }
-    std::uint64_t at = cursor_.offset();
-    auto text = cursor_.string();
+    std::uint64_t at = in.offset();
+    auto text = in.string();
     auto v = parse(text);
-    profile_.stats.add(v ? ImportStat::kNumberAsString : ImportStat::kFieldMistyped,
-                       std::string(what) + " = \"" + std::string(text) + "\"", at);
+    stats_->add(v ? ImportStat::kNumberAsString : ImportStat::kFieldMistyped,
+                std::string(what) + " = \"" + std::string(text) + "\"", at);
     return v;
   }
 
   // Lambdas rather than function pointers: the parser is called directly, not through a pointer.
-  std::optional<std::int64_t> read_int(const char* what) {
-    return read_number(what, [](std::string_view text) { return integer_text(text); });
+  template <class P>
+  std::optional<std::int64_t> read_int(P& in, const char* what) {
+    return read_number(in, what, [](std::string_view text) { return integer_text(text); });
   }
 
   // A field cuprobe keeps as 32 bits; a value beyond is counted and replaced by `fallback`.
-  std::int32_t read_int32_field(const char* what, std::int32_t fallback) {
-    std::uint64_t at = cursor_.offset();
-    auto v = read_int(what);
+  template <class P>
+  std::int32_t read_int32_field(P& in, const char* what, std::int32_t fallback) {
+    std::uint64_t at = in.offset();
+    auto v = read_int(in, what);
     if (!v) return fallback;
     if (*v < INT32_MIN || *v > INT32_MAX) {
-      profile_.stats.add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(*v), at);
+      stats_->add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(*v), at);
       return fallback;
     }
     return static_cast<std::int32_t>(*v);
@@ -338,7 +348,7 @@ class KinetoImporter {
   // A rank or a world size: 0 or more, within int; otherwise counted and left unset.
   std::optional<int> read_count_field(const char* what) {
     std::uint64_t at = cursor_.offset();
-    auto v = read_int(what);
+    auto v = read_int(cursor_, what);
     if (!v) return std::nullopt;
     if (*v < 0 || *v > INT32_MAX) {
       profile_.stats.add(ImportStat::kValueOutOfRange, std::string(what) + " = " + std::to_string(*v), at);
@@ -359,17 +369,17 @@ class KinetoImporter {
       bool first_key = true;
       while (cursor_.next_key(key, first_key)) {
         if (key == "id")
-          d.id = read_int32_field("deviceProperties.id", -1);
+          d.id = read_int32_field(cursor_, "deviceProperties.id", -1);
         else if (key == "name" && cursor_.peek() == '"')
           d.name = repair_utf8(cursor_.string());
         else if (key == "numSms")
-          d.sm_count = read_int32_field("deviceProperties.numSms", 0);
+          d.sm_count = read_int32_field(cursor_, "deviceProperties.numSms", 0);
         else if (key == "computeMajor")
-          d.compute_major = read_int32_field("deviceProperties.computeMajor", 0);
+          d.compute_major = read_int32_field(cursor_, "deviceProperties.computeMajor", 0);
         else if (key == "computeMinor")
-          d.compute_minor = read_int32_field("deviceProperties.computeMinor", 0);
+          d.compute_minor = read_int32_field(cursor_, "deviceProperties.computeMinor", 0);
         else if (key == "totalGlobalMem")
-          d.memory_bytes = read_int("deviceProperties.totalGlobalMem").value_or(0);
+          d.memory_bytes = read_int(cursor_, "deviceProperties.totalGlobalMem").value_or(0);
         else
           cursor_.skip_value();
       }
@@ -404,8 +414,7 @@ class KinetoImporter {
       if (speculation_ && !speculation_->settled && cursor_.offset() >= speculation_->start && adopt_speculation()) {
         return;
       }
-      read_event();
-      ++profile_.stats.events;
+      read_elements_here();
     }
   }
 
@@ -414,13 +423,97 @@ class KinetoImporter {
   std::uint64_t read_elements_to_array_end() {
     for (;;) {
       if (cursor_.peek() != '{') cursor_.fail("trace event is not an object");
-      read_event();
-      ++profile_.stats.events;
+      read_elements_here();
       if (cursor_.consume_if(',')) continue;
       cursor_.expect(']');
       return cursor_.offset();
     }
   }
+
+  // At an element's '{' (peeked): that element, or a window of elements (simd_window.h), read;
+  // the cursor is left after the last one's '}'.
+  void read_elements_here() {
+#ifdef CUPROBE_HAVE_SIMDJSON
+    if (reader_ == KinetoReader::kSimdjson && cursor_.offset() >= simd_resume_at_) {
+      if (read_window()) return;
+      if (cursor_.peek() != '{') cursor_.fail("trace event is not an object");  // where simdjson stopped
+    }
+#endif
+    if (read_event(cursor_)) commit_event();
+    ++profile_.stats.events;
+  }
+
+#ifdef CUPROBE_HAVE_SIMDJSON
+  // Elements up to a cut within the next kWindowBytes (and before the second thread's start) read
+  // by simdjson, each committed once the next one is found (the cut proven there): true, the
+  // cursor moved past them. False: the cursor is at the first element simdjson did not read, for
+  // the cursor to read; simdjson next tries after this window.
+  bool read_window() {
+    constexpr std::size_t kWindowBytes = std::size_t{1} << 20;
+    if (!simd_) simd_ = std::make_unique<SimdWindow>(kWindowBytes);
+    const std::uint64_t at = cursor_.offset();
+    std::uint64_t want = kWindowBytes;
+    if (speculation_ && !speculation_->settled && speculation_->start > at)
+      want = std::min<std::uint64_t>(want, speculation_->start - at + 1);
+    std::string_view text = cursor_.lookahead(static_cast<std::size_t>(want));
+    std::size_t cut = SimdWindow::cut(text);
+    if (cut == 0) return false;
+    simd_resume_at_ = at + cut;
+    simdjson::ondemand::document doc;
+    if (!simd_->start(text.substr(0, cut), at, doc)) return false;
+    SimdPull pull(*simd_, profile_.file);
+    std::uint64_t element_at = at;  // the element being read, or read and not yet committed
+    bool pending = false, keep = false, simd_fell_back = false;
+    stats_ = &staged_;
+    try {
+      simdjson::ondemand::array events;
+      if (doc.get_array().get(events)) SimdPull::fallback();
+      for (auto element : events) {
+        simdjson::ondemand::value v;
+        if (element.get(v)) SimdPull::fallback();
+        if (pending) commit_staged(keep);
+        pending = false;
+        std::string_view token = v.raw_json_token();
+        element_at = simd_->file_offset(token.data());
+        if (token.empty() || token[0] != '{') SimdPull::fallback();
+        pull.begin_element(v);
+        keep = read_event(pull);
+        pending = true;
+      }
+      const char* after = nullptr;  // the array closed before the window's end: the cursor reads the last element
+      if (doc.current_location().get(after) != simdjson::OUT_OF_BOUNDS) SimdPull::fallback();
+    } catch (const SimdFallback&) {
+      simd_fell_back = true;
+    } catch (const InputError&) {  // (the record_shapes arguments, parsed by a second cursor)
+      simd_fell_back = true;       // the cursor reads the element and says what is wrong, or not
+    }
+    if (simd_fell_back) {
+      stats_ = &profile_.stats;
+      if (!staged_.empty()) staged_ = ImportStats{};
+      cursor_.advance(static_cast<std::size_t>(element_at - at));
+      return false;
+    }
+    if (pending) commit_staged(keep);
+    stats_ = &profile_.stats;
+    cursor_.advance(cut);
+    return true;
+  }
+
+  void commit_staged(bool keep) {
+    if (!staged_.empty()) {
+      profile_.stats.merge(staged_);
+      staged_ = ImportStats{};
+    }
+    if (keep) commit_event();
+    ++profile_.stats.events;
+    ++simd_events_;
+  }
+
+  void take_shape(SimdPull& in, std::string_view key, RawEvent& ev) {
+    std::uint64_t at = in.offset();
+    ev.shapes.take_raw(key, at, *in.raw_value(OpShapeReader::kTailBytes));
+  }
+#endif
 
   bool adopt_speculation() {
     Speculation& spec = *speculation_;
@@ -429,6 +522,7 @@ class KinetoImporter {
     spec.thread.join();
     if (!spec.ok) return false;
     merge(std::move(spec.profile), std::move(spec.durations), spec.profiler_ranges);
+    simd_events_ += spec.simd_events;
     cursor_.discard_until(spec.end);
     profile_.metadata.emplace_back("parsed_in_parts", "2");
     return true;
@@ -464,31 +558,33 @@ class KinetoImporter {
 
   // "pid"/"tid" are numbers in Kineto but names for its synthetic rows ("Spans"): a number
   // written as a string is read (and counted), a name becomes a negative id of its own.
-  [[gnu::always_inline]] std::int64_t read_id(const char* what) {
-    char c = cursor_.peek();
+  template <class P>
+  [[gnu::always_inline]] std::int64_t read_id(P& in, const char* what) {
+    char c = in.peek();
     if (c >= '0' && c <= '9') [[likely]] {
-      auto v = integer_text(cursor_.number());
+      auto v = integer_text(in.number());
       return v ? *v : -2;
     }
-    return read_id_otherwise(what);
+    return read_id_otherwise(in, what);
   }
 
-  [[gnu::noinline]] std::int64_t read_id_otherwise(const char* what) {
-    char c = cursor_.peek();
+  template <class P>
+  [[gnu::noinline]] std::int64_t read_id_otherwise(P& in, const char* what) {
+    char c = in.peek();
     if (c == '"') {
-      std::uint64_t at = cursor_.offset();
-      auto text = cursor_.string();
+      std::uint64_t at = in.offset();
+      auto text = in.string();
       if (auto v = integer_text(text); v && *v >= 0) {
-        profile_.stats.add(ImportStat::kNumberAsString, std::string(what) + " = \"" + std::string(text) + "\"", at);
+        stats_->add(ImportStat::kNumberAsString, std::string(what) + " = \"" + std::string(text) + "\"", at);
         return *v;
       }
       return name_id(text);
     }
     if (c != '-' && (c < '0' || c > '9')) {
-      skip_mistyped(what);
+      skip_mistyped(in, what);
       return -2;
     }
-    auto v = integer_text(cursor_.number());
+    auto v = integer_text(in.number());
     return v ? *v : -2;
   }
 
@@ -500,182 +596,188 @@ class KinetoImporter {
     return -2 - static_cast<std::int64_t>(h >> 2);
   }
 
-  std::optional<std::int64_t> read_time(const char* what) {
-    return read_number(what, [](std::string_view text) { return microseconds_text_to_ns(text); });
+  template <class P>
+  std::optional<std::int64_t> read_time(P& in, const char* what) {
+    return read_number(in, what, [](std::string_view text) { return microseconds_text_to_ns(text); });
   }
 
   // A string field; another type is skipped and counted.
-  bool string_next(const char* what) {
-    if (cursor_.peek() == '"') return true;
-    skip_mistyped(what);
+  template <class P>
+  bool string_next(P& in, const char* what) {
+    if (in.peek() == '"') return true;
+    skip_mistyped(in, what);
     return false;
   }
 
   // A string arg (another type is skipped and counted), its UTF-8 repaired.
-  void read_text(const char* what, std::string& out) {
-    if (!string_next(what)) return;
-    std::string_view text = cursor_.string();
-    out = repair_utf8(text);
+  template <class P>
+  void read_text(P& in, const char* what, std::string& out) {
+    if (!string_next(in, what)) return;
+    out = repair_utf8(in.string());
   }
 
-  void read_dims(std::int32_t (&dims)[3], const char* what) {
-    if (cursor_.peek() != '[') return skip_mistyped(what);  // torch.compile's "grid": "grid(100,)"
-    cursor_.expect('[');
+  template <class P>
+  void read_dims(P& in, std::int32_t (&dims)[3], const char* what) {
+    if (in.peek() != '[') return skip_mistyped(in, what);  // torch.compile's "grid": "grid(100,)"
+    in.expect('[');
     bool first = true;
     int i = 0;
-    while (cursor_.next_element(first)) {
-      std::int32_t v = read_int32_field(what, 0);
+    while (in.next_element(first)) {
+      std::int32_t v = read_int32_field(in, what, 0);
       if (i < 3) dims[i] = v;
       ++i;
     }
   }
 
-  void read_args(RawEvent& ev) {
-    if (cursor_.peek() != '{') {
-      cursor_.skip_value();
-      profile_.stats.add(ImportStat::kArgsNotObject, ev.name, ev.offset);
+  template <class P>
+  void read_args(P& in, RawEvent& ev) {
+    if (in.peek() != '{') {
+      in.skip_value();
+      stats_->add(ImportStat::kArgsNotObject, ev.name, ev.offset);
       return;
     }
-    cursor_.expect('{');
+    in.expect('{');
     std::string_view key;
     bool first = true;
-    while (cursor_.next_key(key, first)) {
+    while (in.next_key(key, first)) {
       switch (key.size()) {
         case 4:
           if (key_is(key, "grid")) {
-            read_dims(ev.grid, "args.grid");
+            read_dims(in, ev.grid, "args.grid");
             continue;
           }
           break;
         case 5:
           if (key_is(key, "block")) {
-            read_dims(ev.block, "args.block");
+            read_dims(in, ev.block, "args.block");
             continue;
           }
           if (key_is(key, "bytes")) {
-            ev.bytes = read_int("args.bytes").value_or(-1);
+            ev.bytes = read_int(in, "args.bytes").value_or(-1);
             continue;
           }
           break;
         case 6:
           if (key_is(key, "device")) {
-            ev.device = read_int("args.device").value_or(-1);
+            ev.device = read_int(in, "args.device").value_or(-1);
             continue;
           }
           if (key_is(key, "stream")) {
-            ev.stream = read_int("args.stream").value_or(-1);
+            ev.stream = read_int(in, "args.stream").value_or(-1);
             continue;
           }
           break;
         case 11:
           if (key_is(key, "correlation")) {
-            ev.correlation = read_int("args.correlation").value_or(-1);
+            ev.correlation = read_int(in, "args.correlation").value_or(-1);
             continue;
           }
           if (key_is(key, "External id") || key_is(key, "external id")) {  // PyTorch 1.8 wrote it in lower case
-            ev.external_id = read_int("args.External id").value_or(-1);
+            ev.external_id = read_int(in, "args.External id").value_or(-1);
             continue;
           }
           break;
         case 13:
           if (key_is(key, "shared memory")) {
-            ev.shared_memory = read_int32_field("args.shared memory", -1);
+            ev.shared_memory = read_int32_field(in, "args.shared memory", -1);
             continue;
           }
           break;
         case 18:
           if (key_is(key, "Process Group Name")) {
-            read_text("args.Process Group Name", ev.group_name);
+            read_text(in, "args.Process Group Name", ev.group_name);
             continue;
           }
           break;
         case 19:
           if (key_is(key, "Process Group Ranks")) {
-            read_text("args.Process Group Ranks", ev.group_ranks);
+            read_text(in, "args.Process Group Ranks", ev.group_ranks);
             continue;
           }
           break;
         case 25:
           if (key_is(key, "Process Group Description")) {
-            read_text("args.Process Group Description", ev.group_description);
+            read_text(in, "args.Process Group Description", ev.group_description);
             continue;
           }
           break;
         case 20:
           if (key_is(key, "registers per thread")) {
-            ev.registers = read_int32_field("args.registers per thread", -1);
+            ev.registers = read_int32_field(in, "args.registers per thread", -1);
             continue;
           }
           break;
         default:
           break;
       }
-      if (ev.category == EventCategory::kProfilerRange && read_counter(key, ev)) continue;
+      if (ev.category == EventCategory::kProfilerRange && read_counter(in, key, ev)) continue;
       if (is_op_shape_key(key)) {
-        ev.shapes.take(cursor_, key, profile_.stats, ev.name);
+        take_shape(in, key, ev);
         continue;
       }
-      cursor_.skip_value();
+      in.skip_value();
     }
-    ev.shapes.finish(shape_cache_, cursor_.file_name(), profile_.stats, ev.name);
+    ev.shapes.finish(shape_cache_, in.file_name(), *stats_, ev.name);
   }
 
   // A range-profiler counter (any numeric arg of a cuda_profiler_range event).
-  bool read_counter(std::string_view key, RawEvent& ev) {
-    char c = cursor_.peek();
+  template <class P>
+  bool read_counter(P& in, std::string_view key, RawEvent& ev) {
+    char c = in.peek();
     if (c != '-' && (c < '0' || c > '9')) return false;
     std::string metric(key);  // the key's view dies with the next read
-    auto text = cursor_.number();
+    auto text = in.number();
     double value = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec == std::errc() && end == text.data() + text.size()) ev.counters.emplace_back(std::move(metric), value);
     return true;
   }
 
-  void read_event() {
-    ev_.reset(cursor_.offset());
-    cursor_.expect('{');
+  template <class P>
+  bool read_event(P& in) {
+    ev_.reset(in.offset());
+    in.expect('{');
     std::string_view key;
     bool first = true;
-    while (cursor_.next_key(key, first)) {
+    while (in.next_key(key, first)) {
       if (key.size() == 2) {
         if (key_is(key, "ph")) {
-          if (!string_next("ph")) continue;
-          auto ph = cursor_.string();
+          if (!string_next(in, "ph")) continue;
+          auto ph = in.string();
           ev_.phase = ph.empty() ? '?' : ph[0];
           continue;
         }
         if (key_is(key, "ts")) {
-          ev_.ts = read_time("ts");
+          ev_.ts = read_time(in, "ts");
           continue;
         }
       } else if (key.size() == 3) {
         if (key_is(key, "cat")) {
-          if (!string_next("cat")) continue;
-          ev_.category = parse_event_category(cursor_.string());
+          if (!string_next(in, "cat")) continue;
+          ev_.category = parse_event_category(in.string());
           ev_.has_category = true;
           if ((ev_.category == EventCategory::kIgnored || ev_.category == EventCategory::kGpuAnnotation) &&
               !is_duration_phase(ev_.phase)) {
-            cursor_.skip_rest_of_object();  // most events of big traces end here
-            return;
+            in.skip_rest_of_object();  // most events of big traces end here
+            return false;
           }
           continue;
         }
         if (key_is(key, "dur")) {
-          ev_.dur = read_time("dur");
+          ev_.dur = read_time(in, "dur");
           continue;
         }
         if (key_is(key, "pid")) {
-          ev_.pid = read_id("pid");
+          ev_.pid = read_id(in, "pid");
           continue;
         }
         if (key_is(key, "tid")) {
-          ev_.tid = read_id("tid");
+          ev_.tid = read_id(in, "tid");
           continue;
         }
       } else if (key_is(key, "name")) {
-        if (!string_next("name")) continue;
-        std::string_view name = cursor_.string();
+        if (!string_next(in, "name")) continue;
+        std::string_view name = in.string();
         if (ev_.has_category && ev_.category == EventCategory::kPython && !is_duration_phase(ev_.phase)) {
           auto frame = parse_python_frame(name);  // most frames of a with_stack trace are the libraries'
           if (!frame || !is_user_python_file(frame->file)) {
@@ -687,14 +789,21 @@ class KinetoImporter {
         continue;
       } else if (key_is(key, "args") && !(ev_.has_category && (ev_.category == EventCategory::kIgnored ||
                                                                ev_.category == EventCategory::kPython))) {
-        read_args(ev_);
+        read_args(in, ev_);
         continue;
       }
-      cursor_.skip_value();
+      in.skip_value();
     }
+    return true;
+  }
+
+  // The event read_event read, where it returned true.
+  void commit_event() {
     if (is_duration_phase(ev_.phase)) return pair_duration_event(ev_);
     keep_event(ev_);
   }
+
+  void take_shape(JsonCursor& in, std::string_view key, RawEvent& ev) { ev.shapes.take(in, key, *stats_, ev.name); }
 
   // 'B' and 'E' (of every category: an 'E' need not name one) pair per thread into one complete event.
   void pair_duration_event(const RawEvent& ev) {
@@ -860,11 +969,20 @@ class KinetoImporter {
     Profile profile;
     Durations durations;
     std::int64_t profiler_ranges = 0;
+    std::int64_t simd_events = 0;
     std::thread thread;
   };
 
   JsonCursor cursor_;
+  KinetoReader reader_;
   Profile profile_;
+  ImportStats* stats_ = &profile_.stats;  // where reading counts: staged_ while simdjson reads an element
+#ifdef CUPROBE_HAVE_SIMDJSON
+  ImportStats staged_;
+  std::unique_ptr<SimdWindow> simd_;
+  std::uint64_t simd_resume_at_ = 0;
+#endif
+  std::int64_t simd_events_ = 0;  // events simdjson read (the rest: the cursor)
   std::unique_ptr<Speculation> speculation_;
   RawEvent ev_;
   Durations durations_;
@@ -882,13 +1000,27 @@ class KinetoImporter {
 
 }  // namespace
 
-Profile import_kineto_json(ByteSource& source, const std::string& display_name) {
-  return KinetoImporter(source, display_name).run();
+bool kineto_simdjson_built() {
+#ifdef CUPROBE_HAVE_SIMDJSON
+  return true;
+#else
+  return false;
+#endif
 }
 
-Profile import_kineto_json(const std::string& path, std::uint64_t split_above) {
+KinetoReader default_kineto_reader() {
+  const char* env = std::getenv("CUPROBE_KINETO_READER");
+  if (env && std::string_view(env) == "simdjson" && kineto_simdjson_built()) return KinetoReader::kSimdjson;
+  return KinetoReader::kCursor;
+}
+
+Profile import_kineto_json(ByteSource& source, const std::string& display_name, KinetoReader reader) {
+  return KinetoImporter(source, display_name, reader).run();
+}
+
+Profile import_kineto_json(const std::string& path, std::uint64_t split_above, KinetoReader reader) {
   auto source = read_ahead(open_byte_source(path));
-  KinetoImporter importer(*source, path);
+  KinetoImporter importer(*source, path, reader);
   if (split_above == kDefaultSplitAbove) {
     if (const char* env = std::getenv("CUPROBE_SPLIT_ABOVE")) {
       std::uint64_t v = 0;

@@ -208,23 +208,31 @@ void OpShapeReader::take(JsonCursor& c, std::string_view key, ImportStats& stats
     applied_ = true;
     return;
   }
+  keep(which, at, *raw);
+}
+
+void OpShapeReader::take_raw(std::string_view key, std::uint64_t at, const JsonCursor::RawValue& raw) {
+  keep(static_cast<std::uint8_t>(shape_key(key)), at, raw);
+}
+
+void OpShapeReader::keep(std::uint8_t which, std::uint64_t at, const JsonCursor::RawValue& raw) {
   // The cache's key: each value's key, length and text.
   char header[5] = {static_cast<char>(which)};
-  auto size = static_cast<std::uint32_t>(raw->size);
+  auto size = static_cast<std::uint32_t>(raw.size);
   std::memcpy(header + 1, &size, sizeof size);
   text_.append(header, sizeof header);
   Piece& p = pieces_.emplace_back();
   p.key = which;
   p.at = at;
-  p.offset = raw->offset;
+  p.offset = raw.offset;
   p.begin = text_.size();
-  p.size = raw->size;
-  text_.append(raw->text.data(), raw->size);
-  p.tail_size = raw->text.size() - raw->size;
+  p.size = raw.size;
+  text_.append(raw.text.data(), raw.size);
+  p.tail_size = raw.text.size() - raw.size;
   if (p.tail_size == kTailBytes)
-    std::memcpy(p.tail, raw->text.data() + raw->size, kTailBytes);
+    std::memcpy(p.tail, raw.text.data() + raw.size, kTailBytes);
   else
-    std::memcpy(p.tail, raw->text.data() + raw->size, p.tail_size);
+    std::memcpy(p.tail, raw.text.data() + raw.size, p.tail_size);
 }
 
 void OpShapeReader::apply_pending(OpShapeCache* cache, const std::string& file, ImportStats& stats,

@@ -72,6 +72,8 @@ class OpShapeCache {
 
 class OpShapeReader {
  public:
+  static constexpr std::size_t kTailBytes = 16;  // a literal's check reads up to 5 bytes on
+
   void reset() {  // before each event
     cached_ = nullptr;
     applied_ = false;
@@ -80,6 +82,9 @@ class OpShapeReader {
   // The value after `key` (one of is_op_shape_key's): kept, or read in place where it is
   // not well-formed JSON. `event_name` and the cursor's offset go into the stat's example.
   void take(JsonCursor& cursor, std::string_view key, ImportStats& stats, const std::string& event_name);
+  // The same for a value another reader found well-formed (as JsonCursor::raw_value would give it;
+  // `at`: where the value was asked for).
+  void take_raw(std::string_view key, std::uint64_t at, const JsonCursor::RawValue& raw);
   // After the event's args: finds the values taken in the cache, or parses (and caches) them.
   void finish(OpShapeCache& cache, const std::string& file, ImportStats& stats, const std::string& event_name) {
     if (!pieces_.empty()) apply_pending(&cache, file, stats, event_name);
@@ -92,7 +97,6 @@ class OpShapeReader {
   void own();
 
  private:
-  static constexpr std::size_t kTailBytes = 16;  // a literal's check reads up to 5 bytes on
   struct Piece {
     std::uint8_t key;
     std::uint64_t at;  // where the value was asked for (the stat's offset)
@@ -103,6 +107,7 @@ class OpShapeReader {
     std::size_t tail_size;
   };
   void clear();
+  void keep(std::uint8_t key, std::uint64_t at, const JsonCursor::RawValue& raw);
   void apply_pending(OpShapeCache* cache, const std::string& file, ImportStats& stats, const std::string& event_name);
   void parse(JsonCursor& c, std::uint8_t key, std::uint64_t at, bool& clean, ImportStats& stats,
              const std::string& event_name);
