@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/percentile.h"
 #include "import/byte_source.h"
 #include "import/kineto_json/json_cursor.h"
 
@@ -175,11 +176,6 @@ std::string read_whole(const std::string& path) {
   return text;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -219,7 +215,7 @@ int main(int argc, char** argv) {
     std::printf("%s: %.1f MiB of JSON, %d rounds each (interleaved), median\n", argv[1], mib, rounds);
     std::printf("%-48s %9s %9s %10s  %s\n", "reader", "seconds", "MiB/s", "events", "memory for the text");
     for (const auto& side : sides) {
-      double s = median(side.seconds);
+      double s = cuprobe::percentile(side.seconds, 50);
       std::printf("%-48s %9.3f %9.0f %10llu  %s\n", side.name.c_str(), s, mib / s,
                   static_cast<unsigned long long>(side.tally.events), side.memory.c_str());
     }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/percentile.h"
 #include "import/kineto_json/kineto_importer.h"
 
 namespace {
@@ -21,11 +22,6 @@ double cpu_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 }  // namespace
@@ -75,8 +71,8 @@ int main(int argc, char** argv) {
   std::printf("%-18s %10s %10s %12s %12s %s\n", "reader", "wall med", "CPU med", "GPU acts", "CPU ranges",
               "events read by simdjson");
   for (const Side& side : sides) {
-    std::printf("%-18s %9.3fs %9.3fs %12zu %12zu %s\n", side.name, median(side.wall), median(side.cpu), side.gpu,
-                side.cpu_ranges, side.simd_events.c_str());
+    std::printf("%-18s %9.3fs %9.3fs %12zu %12zu %s\n", side.name, cuprobe::percentile(side.wall, 50),
+                cuprobe::percentile(side.cpu, 50), side.gpu, side.cpu_ranges, side.simd_events.c_str());
   }
   return 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a tracked C++ file differs from what clang-format (.clang-format)
 # makes of it, naming the files; `clang-format -i FILE` fixes one. Then runs
-# clang-tidy (.clang-tidy: no function in src/ over 150 lines) over src/, when
+# clang-tidy (.clang-tidy: no function in src/ over 100 lines) over src/, when
 # a release build's compile database is there (`cmake --preset release`): only
 # over the files that changed, or whose headers did, since a clean check.
 #   check_format.sh [all|format|tidy]   (default all)

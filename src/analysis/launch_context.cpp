@@ -12,10 +12,29 @@ bool is_launch_call(std::string_view name) { return name.find("Launch") != std::
 
 bool is_graph_launch_call(std::string_view name) { return name.find("GraphLaunch") != std::string_view::npos; }
 
+namespace {
+
+// CUPTI names runtime and driver calls with their ABI version or per-thread-stream suffix
+// (`cudaMemcpy_v3020`, `cuMemcpyDtoH_v2`, `cudaMemcpy_ptds`); the call is the name without it.
+std::string_view without_version_suffix(std::string_view name) {
+  for (std::string_view suffix : {"_ptds", "_ptsz"}) {
+    if (name.ends_with(suffix)) name.remove_suffix(suffix.size());
+  }
+  std::size_t v = name.rfind("_v");
+  if (v != std::string_view::npos && v + 2 < name.size() &&
+      std::all_of(name.begin() + static_cast<std::ptrdiff_t>(v) + 2, name.end(),
+                  [](char c) { return c >= '0' && c <= '9'; }))
+    name = name.substr(0, v);
+  return name;
+}
+
+}  // namespace
+
 bool is_synchronizing_call(std::string_view name) {
   if (name.find("Synchronize") != std::string_view::npos) return true;
-  constexpr std::string_view kSyncCopies[] = {"cudaMemcpy", "cuMemcpyDtoH_v2",     "cuMemcpyDtoH",
-                                              "hipMemcpy",  "hipMemcpyWithStream", "hipMemcpyDtoH"};
+  name = without_version_suffix(name);
+  constexpr std::string_view kSyncCopies[] = {"cudaMemcpy", "cuMemcpyDtoH", "hipMemcpy", "hipMemcpyWithStream",
+                                              "hipMemcpyDtoH"};
   for (std::string_view c : kSyncCopies) {
     if (name == c) return true;
   }

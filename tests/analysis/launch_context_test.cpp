@@ -25,11 +25,13 @@ TEST(RuntimeCallNames, LaunchesCudaAndHip) {
 TEST(RuntimeCallNames, SynchronizingCallsCudaAndHip) {
   for (const char* n : {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaMemcpy",
                         "cuMemcpyDtoH_v2", "hipStreamSynchronize", "hipDeviceSynchronize", "hipEventSynchronize",
-                        "hipMemcpy", "hipMemcpyWithStream", "hipMemcpyDtoH"}) {
+                        "hipMemcpy", "hipMemcpyWithStream", "hipMemcpyDtoH", "cudaMemcpy_v3020", "cudaMemcpy_ptds",
+                        "cuMemcpyDtoH_v2_ptds", "cudaStreamSynchronize_v3020"}) {
     EXPECT_TRUE(is_synchronizing_call(n)) << n;
   }
-  for (const char* n : {"cudaMemcpyAsync", "hipMemcpyAsync", "hipMemcpyDtoHAsync", "hipMemsetAsync", "hipLaunchKernel",
-                        "hipMemcpyWithStreamX"}) {
+  for (const char* n :
+       {"cudaMemcpyAsync", "hipMemcpyAsync", "hipMemcpyDtoHAsync", "hipMemsetAsync", "hipLaunchKernel",
+        "hipMemcpyWithStreamX", "cudaMemcpyAsync_v3020", "cudaMemcpy_v", "cudaMemcpy_vx", "cuMemcpyDtoHAsync_v2"}) {
     EXPECT_FALSE(is_synchronizing_call(n)) << n;
   }
 }
