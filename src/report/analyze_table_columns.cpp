@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/kernel_taxonomy.h"
+#include "common/units.h"
 
 namespace cuprobe {
 namespace {
@@ -18,12 +19,36 @@ Cell optional_number(const std::optional<double>& v) { return v ? Cell(*v) : Cel
 Cell nonempty(const std::string& s) { return s.empty() ? Cell() : Cell(s); }
 Json left_out() { return Json(Json::value_t::discarded); }
 
+// The text tables' durations: "1.56 ms", "2.4 us".
+std::string us_text(double us) { return format_duration_ms(us / 1e3); }
+
+// The text table's columns, by text_at: category, time, share, per step (left out without steps), calls.
 constexpr TableColumn<CategoryRow> kCategories[] = {
-    {"category", [](const CategoryRow& c) { return text(category_name(c.category)); }},
-    {"time_ms", [](const CategoryRow& c) -> Cell { return c.time_ms; }},
-    {"share", [](const CategoryRow& c) -> Cell { return c.share; }},
-    {"calls", [](const CategoryRow& c) -> Cell { return c.calls; }},
-    {"per_step_ms", [](const CategoryRow& c) -> Cell { return c.per_step_ms; }},
+    {.name = "category",
+     .value = [](const CategoryRow& c) { return text(category_name(c.category)); },
+     .text_header = "category",
+     .text = [](const CategoryRow& c) { return std::string(category_name(c.category)); },
+     .text_at = 1},
+    {.name = "time_ms",
+     .value = [](const CategoryRow& c) -> Cell { return c.time_ms; },
+     .text_header = ">time",
+     .text = [](const CategoryRow& c) { return format_duration_ms(c.time_ms); },
+     .text_at = 2},
+    {.name = "share",
+     .value = [](const CategoryRow& c) -> Cell { return c.share; },
+     .text_header = ">share",
+     .text = [](const CategoryRow& c) { return format_percent(c.share); },
+     .text_at = 3},
+    {.name = "calls",
+     .value = [](const CategoryRow& c) -> Cell { return c.calls; },
+     .text_header = ">calls",
+     .text = [](const CategoryRow& c) { return std::to_string(c.calls); },
+     .text_at = 5},
+    {.name = "per_step_ms",  // text: "-" where all of it ran outside steps
+     .value = [](const CategoryRow& c) -> Cell { return c.per_step_ms; },
+     .text_header = ">per step",
+     .text = [](const CategoryRow& c) { return c.per_step_ms > 0 ? format_duration_ms(c.per_step_ms) : "-"; },
+     .text_at = 4},
     {.name = "per_step_median_ms",
      .value = [](const CategoryRow& c) -> Cell { return c.per_step_median_ms; },
      .in = kCsvForm},
@@ -36,6 +61,15 @@ using K = KernelTableRow;
 // The JSON's busy_ratio follows summed_share; the CSV's ends the row.
 constexpr TableColumn<K> kKernelBusyRatio = {"busy_ratio", [](const K& r) -> Cell { return r.kernel.busy_ratio; }};
 
+std::string tri_state(const std::optional<bool>& b) { return b ? (*b ? "yes" : "no") : "?"; }
+
+// "norm (op)": decided by the launching operator, the kernel's name being unknown.
+std::string category_cell(const KernelRow& k) {
+  std::string cell(category_name(k.category));
+  if (k.decided_by == CategorySource::kLaunchOp) cell += " (op)";
+  return cell;
+}
+
 // Work columns (docs/findings.md, "Work per kernel"), JSON only: null where unknown; work_calls, work_dtype and
 // work_source left out without work.
 template <typename T>
@@ -43,17 +77,46 @@ Cell work_cell(const K& r, T KernelWork::*field) {
   return r.kernel.work ? Cell((*r.kernel.work).*field) : Cell();
 }
 
+// The text table's columns, by text_at: kernel (the display name), calls, total, mean, median, max, share,
+// category, TC, prec.
 constexpr TableColumn<K> kKernels[] = {
     {.name = "name", .value = [](const K& r) -> Cell { return r.kernel.name; }, .csv_name = "kernel"},
-    {"category", [](const K& r) { return text(category_name(r.kernel.category)); }},
+    {.name = "category",
+     .value = [](const K& r) { return text(category_name(r.kernel.category)); },
+     .text_header = "category",
+     .text = [](const K& r) { return category_cell(r.kernel); },
+     .text_at = 8},
     {.name = "tensor_core",
      .value = [](const K& r) -> Cell { return r.kernel.tensor_core ? (*r.kernel.tensor_core ? "yes" : "no") : ""; },
-     .json = [](const K& r) { return r.kernel.tensor_core ? Json(*r.kernel.tensor_core) : Json(nullptr); }},
-    {"precision", [](const K& r) { return r.kernel.precision ? text(precision_name(*r.kernel.precision)) : Cell(); }},
-    {"calls", [](const K& r) -> Cell { return r.kernel.calls; }},
-    {"time_ms", [](const K& r) -> Cell { return r.kernel.time_ms; }},
-    {"share", [](const K& r) -> Cell { return r.kernel.share; }},
-    {"mean_us", [](const K& r) -> Cell { return r.kernel.mean_us; }},
+     .text_header = "TC",
+     .text = [](const K& r) { return tri_state(r.kernel.tensor_core); },
+     .json = [](const K& r) { return r.kernel.tensor_core ? Json(*r.kernel.tensor_core) : Json(nullptr); },
+     .text_at = 9},
+    {.name = "precision",
+     .value = [](const K& r) { return r.kernel.precision ? text(precision_name(*r.kernel.precision)) : Cell(); },
+     .text_header = "prec",
+     .text = [](const K& r) { return r.kernel.precision ? std::string(precision_name(*r.kernel.precision)) : "-"; },
+     .text_at = 10},
+    {.name = "calls",
+     .value = [](const K& r) -> Cell { return r.kernel.calls; },
+     .text_header = ">calls",
+     .text = [](const K& r) { return std::to_string(r.kernel.calls); },
+     .text_at = 2},
+    {.name = "time_ms",
+     .value = [](const K& r) -> Cell { return r.kernel.time_ms; },
+     .text_header = ">total",
+     .text = [](const K& r) { return format_duration_ms(r.kernel.time_ms); },
+     .text_at = 3},
+    {.name = "share",
+     .value = [](const K& r) -> Cell { return r.kernel.share; },
+     .text_header = ">share",
+     .text = [](const K& r) { return format_percent(r.kernel.share); },
+     .text_at = 7},
+    {.name = "mean_us",
+     .value = [](const K& r) -> Cell { return r.kernel.mean_us; },
+     .text_header = ">mean",
+     .text = [](const K& r) { return us_text(r.kernel.mean_us); },
+     .text_at = 4},
     {"per_step_ms", [](const K& r) -> Cell { return r.kernel.per_step_ms; }},
     {.name = "decided_by",
      .value = [](const K& r) { return text(category_source_name(r.kernel.decided_by)); },
@@ -61,11 +124,23 @@ constexpr TableColumn<K> kKernels[] = {
     {.name = "rule", .value = [](const K& r) -> Cell { return r.kernel.rule; }, .csv_name = "decided_by_rule"},
     {"summed_share", [](const K& r) -> Cell { return r.kernel.summed_share; }},
     only(kKernelBusyRatio, kJsonForm),
-    {"display_name", [](const K& r) -> Cell { return r.display_name; }},  // unique in the rank's table
+    {.name = "display_name",  // unique in the rank's table
+     .value = [](const K& r) -> Cell { return r.display_name; },
+     .text_header = "kernel",
+     .text = [](const K& r) { return r.display_name; },
+     .text_at = 1},
     {"min_us", [](const K& r) -> Cell { return r.kernel.min_us; }},
-    {"median_us", [](const K& r) -> Cell { return r.kernel.median_us; }},
+    {.name = "median_us",
+     .value = [](const K& r) -> Cell { return r.kernel.median_us; },
+     .text_header = ">median",
+     .text = [](const K& r) { return us_text(r.kernel.median_us); },
+     .text_at = 5},
     {"p90_us", [](const K& r) -> Cell { return r.kernel.p90_us; }},
-    {"max_us", [](const K& r) -> Cell { return r.kernel.max_us; }},
+    {.name = "max_us",
+     .value = [](const K& r) -> Cell { return r.kernel.max_us; },
+     .text_header = ">max",
+     .text = [](const K& r) { return us_text(r.kernel.max_us); },
+     .text_at = 6},
     {"std_us", [](const K& r) -> Cell { return r.kernel.std_us; }},
     only(kKernelBusyRatio, kCsvForm),
     {.name = "dram_bytes_measured",

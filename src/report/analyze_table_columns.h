@@ -2,7 +2,9 @@
 // read by the table's CSV (analyze_csv) and JSON (analyze_json) writers:
 // categories, kernels, steps, overlap, findings, and HTA's communication
 // overlap (analyze_tables_csv, analyze_tables_json). The CSV keeps its older
-// order and a few columns of its own (table_columns.h: only()).
+// order and a few columns of its own (table_columns.h: only()). The category
+// and kernel lists are read by the text table too (analyze_text), in the text's
+// own order (text_at).
 #pragma once
 
 #include <cstddef>

@@ -5,6 +5,7 @@
 
 #include "analysis/findings_what_if.h"
 #include "common/units.h"
+#include "report/analyze_table_columns.h"
 #include "report/analyze_tables_text.h"
 #include "report/cross_rank_text.h"
 #include "report/finding_sources_text.h"
@@ -206,15 +207,6 @@ std::string overlap_line(const RankAnalysis& a) {
   return line + "\n";
 }
 
-std::string tri_state(const std::optional<bool>& b) { return b ? (*b ? "yes" : "no") : "?"; }
-
-// "norm (op)": decided by the launching operator, the kernel's name being unknown.
-std::string category_cell(const KernelRow& k) {
-  std::string cell(category_name(k.category));
-  if (k.decided_by == CategorySource::kLaunchOp) cell += " (op)";
-  return cell;
-}
-
 // How categories were decided, shown only when some kernel names were not enough.
 std::string category_decisions_line(const RankAnalysis& a) {
   bool names_enough = std::all_of(a.category_decisions.begin(), a.category_decisions.end(), [](const auto& d) {
@@ -293,29 +285,18 @@ std::string rank_text(const RankAnalysis& a, std::size_t top_kernels) {
   out += devices_text(a);
   bool per_step = !a.steps.steps.empty();
 
-  TextTable cats(per_step ? std::vector<std::string>{"category", ">time", ">share", ">per step", ">calls"}
-                          : std::vector<std::string>{"category", ">time", ">share", ">calls"});
-  for (const auto& c : a.categories) {
-    std::vector<std::string> row{std::string(category_name(c.category)), format_duration_ms(c.time_ms),
-                                 format_percent(c.summed_share)};
-    if (per_step) row.push_back(c.per_step_ms > 0 ? format_duration_ms(c.per_step_ms) : "-");  // "-": all outside steps
-    row.push_back(std::to_string(c.calls));
-    cats.add_row(std::move(row));
-  }
+  const char* left_out = per_step ? nullptr : "per_step_ms";
+  TextTable cats(text_headers(category_columns(), left_out));
+  for (const auto& c : a.categories) cats.add_row(text_cells(category_columns(), c, left_out));
   out += "\n" + cats.render();
   out += shares_line(a);
   out += overlap_line(a);
   out += category_decisions_line(a);
 
-  TextTable kernels({"kernel", ">calls", ">total", ">mean", ">median", ">max", ">share", "category", "TC", "prec"});
+  TextTable kernels(text_headers(kernel_columns()));
   std::vector<std::string> kernel_names = rank_kernel_display_names(a);
-  for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i) {
-    const auto& k = a.kernels[i];
-    kernels.add_row({kernel_names[i], std::to_string(k.calls), format_duration_ms(k.time_ms),
-                     format_duration_ms(k.mean_us / 1e3), format_duration_ms(k.median_us / 1e3),
-                     format_duration_ms(k.max_us / 1e3), format_percent(k.summed_share), category_cell(k),
-                     tri_state(k.tensor_core), k.precision ? std::string(precision_name(*k.precision)) : "-"});
-  }
+  for (std::size_t i = 0; i < a.kernels.size() && i < top_kernels; ++i)
+    kernels.add_row(text_cells(kernel_columns(), KernelTableRow{a.kernels[i], kernel_names[i]}));
   out += "\n" + kernels.render();
   if (a.kernels.size() > top_kernels) {
     out += "  ... " + std::to_string(a.kernels.size() - top_kernels) + " more kernels (--top N, or --json)\n";

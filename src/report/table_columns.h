@@ -4,13 +4,16 @@
 // and the cell as text. A writer walks the list; no writer spells a name.
 // A column can be in one form only (`in`); where the CSV keeps a column in
 // another place than the JSON (the older files' order), the list holds the one
-// column twice, once for each form (only()).
+// column twice, once for each form (only()); where the text table shows its
+// columns in another order than the list, each of them says its place (text_at).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -34,6 +37,9 @@ struct TableColumn {
   // The JSON value where it is not `value`'s (a boolean, a list, an object); a discarded value leaves the key out.
   nlohmann::ordered_json (*json)(const Row&) = nullptr;
   TableForms in = kCsvAndJson;
+  // The column's place in the text table, where the list's order is not the text's: the text columns
+  // go by text_at, those of equal text_at in list order (a table numbers all its text columns or none).
+  unsigned char text_at = 0;
 };
 
 // The column in the forms `in` only.
@@ -90,22 +96,29 @@ nlohmann::ordered_json json_row(TableColumns<Row> columns, const Row& row) {
   return j;
 }
 
-// The text table's headers and cells: the columns with a text header, but the one named `left_out`.
+// The text table's columns: those with a text header, but the one named `left_out`, by text_at.
+template <typename Row>
+std::vector<const TableColumn<Row>*> text_columns(TableColumns<Row> columns, const char* left_out = nullptr) {
+  std::vector<const TableColumn<Row>*> out;
+  for (const TableColumn<Row>& c : columns) {
+    if (c.text_header && !(left_out && std::string_view(left_out) == c.name)) out.push_back(&c);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->text_at < b->text_at; });
+  return out;
+}
+
+// The text table's headers and cells, in text_columns' order.
 template <typename Row>
 std::vector<std::string> text_headers(TableColumns<Row> columns, const char* left_out = nullptr) {
   std::vector<std::string> out;
-  for (const TableColumn<Row>& c : columns) {
-    if (c.text_header && !(left_out && std::string(left_out) == c.name)) out.push_back(c.text_header);
-  }
+  for (const TableColumn<Row>* c : text_columns(columns, left_out)) out.push_back(c->text_header);
   return out;
 }
 
 template <typename Row>
 std::vector<std::string> text_cells(TableColumns<Row> columns, const Row& row, const char* left_out = nullptr) {
   std::vector<std::string> out;
-  for (const TableColumn<Row>& c : columns) {
-    if (c.text_header && !(left_out && std::string(left_out) == c.name)) out.push_back(c.text(row));
-  }
+  for (const TableColumn<Row>* c : text_columns(columns, left_out)) out.push_back(c->text(row));
   return out;
 }
 

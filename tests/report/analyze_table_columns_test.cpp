@@ -1,5 +1,6 @@
 // analyze's own tables from one column list each: the CSV and the JSON keep their own
-// orders and columns, and keys a row does not have are left out of its JSON.
+// orders and columns, keys a row does not have are left out of its JSON, and the
+// text table's columns are some of the list's, in their own order (text_at).
 #include "report/analyze_table_columns.h"
 
 #include <gtest/gtest.h>
@@ -117,6 +118,48 @@ TEST(AnalyzeTableColumns, HtaOverlapShareIsEmptyWithoutCommunication) {
   o.communication_kernels = 1;
   o.comp_comm_overlap_pctg = 50;
   EXPECT_EQ(json_row(hta_overlap_columns(), o)["comp_comm_overlap_pctg"], 50.0);
+}
+
+TEST(AnalyzeTableColumns, CategoryTextTableIsItsColumnsWithATextHeaderInTextOrder) {
+  EXPECT_EQ(text_headers(category_columns()),
+            (std::vector<std::string>{"category", ">time", ">share", ">per step", ">calls"}));
+  EXPECT_EQ(text_headers(category_columns(), "per_step_ms"),
+            (std::vector<std::string>{"category", ">time", ">share", ">calls"}));
+  CategoryRow c{Category::kGemm, 2.5};
+  c.share = c.summed_share = 0.25;
+  c.calls = 7;
+  EXPECT_EQ(text_cells(category_columns(), c), (std::vector<std::string>{"gemm", "2.50 ms", "25%", "-", "7"}));
+  // Each text column shows the value of the JSON key (and CSV column) of its name.
+  std::vector<std::string> names;
+  for (const auto* column : text_columns(category_columns())) names.push_back(column->name);
+  EXPECT_EQ(names, (std::vector<std::string>{"category", "time_ms", "share", "per_step_ms", "calls"}));
+  nlohmann::ordered_json j = json_row(category_columns(), c);
+  for (const std::string& name : names) EXPECT_TRUE(j.contains(name)) << name;
+}
+
+TEST(AnalyzeTableColumns, KernelTextTableShowsTheDisplayNameInItsOwnOrder) {
+  KernelRow k;
+  k.name = "nvjet_sm90_tst_64x8_64x16_4x1_v_bz_NNT";
+  k.category = Category::kGemm;
+  k.decided_by = CategorySource::kLaunchOp;
+  k.calls = 4;
+  k.time_ms = 0.02;
+  k.mean_us = 5;
+  k.median_us = 4.5;
+  k.max_us = 7;
+  k.share = k.summed_share = 0.5;
+  KernelTableRow row{k, "nvjet"};
+  EXPECT_EQ(text_headers(kernel_columns()), (std::vector<std::string>{"kernel", ">calls", ">total", ">mean", ">median",
+                                                                      ">max", ">share", "category", "TC", "prec"}));
+  EXPECT_EQ(text_cells(kernel_columns(), row), (std::vector<std::string>{"nvjet", "4", "20.0 us", "5.0 us", "4.5 us",
+                                                                         "7.0 us", "50%", "gemm (op)", "?", "-"}));
+  std::vector<std::string> names;
+  for (const auto* column : text_columns(kernel_columns())) names.push_back(column->name);
+  EXPECT_EQ(names, (std::vector<std::string>{"display_name", "calls", "time_ms", "mean_us", "median_us", "max_us",
+                                             "share", "category", "tensor_core", "precision"}));
+  nlohmann::ordered_json j = json_row(kernel_columns(), row);
+  for (const std::string& name : names) EXPECT_TRUE(j.contains(name)) << name;
+  EXPECT_EQ(j["display_name"], "nvjet");
 }
 
 }  // namespace

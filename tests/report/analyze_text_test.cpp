@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/analyze.h"
+#include "report/analyze_table_columns.h"
 
 namespace cuprobe {
 namespace {
@@ -92,6 +93,26 @@ TEST(AnalyzeTextCategories, ACategoryRunningOnlyOutsideStepsHasNoPerStepTime) {
   // It ran beside a gemm: 17 of the 117 us summed (15%), and the text says what the shares are of.
   EXPECT_NE(text.find("  sampling  17.0 us    15%         -      1"), std::string::npos) << text;
   EXPECT_NE(text.find("shares: of the summed time of all GPU activities"), std::string::npos) << text;
+}
+
+// The line of `text` starting with "  <first>", and whether `headers` (the '>' left out) are in it in order.
+bool header_line_has(const std::string& text, const std::vector<std::string>& headers) {
+  std::size_t at = text.find("\n  " + headers.front().substr(headers.front().starts_with('>') ? 1 : 0));
+  if (at == std::string::npos) return false;
+  std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+  std::size_t from = 0;
+  for (const std::string& h : headers) {
+    from = line.find(h.starts_with('>') ? h.substr(1) : h, from);
+    if (from == std::string::npos) return false;
+  }
+  return true;
+}
+
+TEST(AnalyzeTextTables, CategoryAndKernelHeadersAreTheirColumnListsTextHeaders) {
+  std::string text = report_of(decode_like(5, 10, 2'000, 100'000));
+  EXPECT_TRUE(header_line_has(text, text_headers(category_columns()))) << text;
+  EXPECT_TRUE(header_line_has(text, text_headers(kernel_columns()))) << text;
+  EXPECT_NE(text.find("  gemm      0.10 ms   100%   20.0 us     50\n"), std::string::npos) << text;
 }
 
 TEST(AnalyzeTextFindings, LaunchBoundWithoutRuntimeCallsDoesNotInventALaunchTime) {
