@@ -1,5 +1,7 @@
 #include "report/cross_rank_json.h"
 
+#include "report/cross_rank_columns.h"
+
 namespace cuprobe {
 namespace {
 
@@ -27,34 +29,10 @@ json straggler_json(const CrossRank& t) {
 
 json cross_rank_json(const CrossRank& t) {
   json ranks = json::array();
-  for (const CrossRankRow& r : t.ranks) {
-    ranks.push_back({{"rank", rank_or_null(r.rank)},
-                     {"file", r.file},
-                     {"step_ms", r.step_ms},
-                     {"steps", r.steps},
-                     {"busy_share", r.busy_share},
-                     {"communication_share", r.communication_share},
-                     {"wait_ms", r.wait_ms},
-                     {"wait_share", r.wait_share},
-                     {"clock_offset_ms", r.clock_offset_ms},
-                     {"clock_residual_us", r.clock_residual_us},
-                     {"clock_aligned", r.clock_aligned},
-                     {"last_arrivals", r.last_arrivals},
-                     {"late_ms", r.late_ms}});
-  }
+  for (std::size_t r = 0; r < t.ranks.size(); ++r)
+    ranks.push_back(json_row(cross_rank_columns(), CrossRankTableRow{t.ranks[r], r}));
   json calls = json::array();
-  for (const CollectiveRow& c : t.calls) {
-    calls.push_back({{"name", c.name},
-                     {"communicator", c.communicator.empty() ? json(nullptr) : json(c.communicator)},
-                     {"stream_order", c.stream_order},
-                     {"ranks", c.ranks},
-                     {"call", c.call},
-                     {"last_rank", rank_or_null(t.ranks[c.last].rank)},
-                     {"late_ms", c.late_ms},
-                     {"saving_ms", c.saving_ms},
-                     {"others_wait_ms", c.others_wait_ms},
-                     {"max_wait_ms", c.max_wait_ms}});
-  }
+  for (const CollectiveRow& c : t.calls) calls.push_back(json_row(collective_columns(), CollectiveTableRow{c, t}));
   return {{"reference_rank", rank_or_null(t.reference_rank)},
           {"matched_calls", t.matched_calls},
           {"matching", t.matching},

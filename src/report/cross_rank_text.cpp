@@ -7,26 +7,13 @@
 #include <vector>
 
 #include "common/units.h"
+#include "report/cross_rank_columns.h"
 #include "report/text_table.h"
 
 namespace cuprobe {
 namespace {
 
 constexpr std::size_t kKernelsShown = 3;  // the straggler's extra kernels listed
-
-std::string rank_cell(const std::optional<int>& rank, std::size_t position) {
-  return std::to_string(rank.value_or(static_cast<int>(position)));
-}
-
-// "+2.748 ms", "-0.4 us": an offset or a difference, with its sign.
-std::string signed_ms(double ms) {
-  char buf[48];
-  if (std::abs(ms) < 1.0)
-    std::snprintf(buf, sizeof buf, "%+.1f us", ms * 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%+.3f ms", ms);
-  return buf;
-}
 
 std::string matching_words(const CrossRank& t) {
   if (t.matching == "communicator")
@@ -51,17 +38,9 @@ std::string alignment_line(const CrossRank& t) {
 }
 
 std::string ranks_table(const CrossRank& t) {
-  TextTable table({"rank", ">step", ">steps", ">busy", ">comm", ">wait", ">clock offset", ">residual", ">last at",
-                   ">late (sum)", "file"});
-  for (std::size_t r = 0; r < t.ranks.size(); ++r) {
-    const CrossRankRow& row = t.ranks[r];
-    char residual[32];
-    std::snprintf(residual, sizeof residual, "%.1f us", row.clock_residual_us);
-    table.add_row({rank_cell(row.rank, r), format_duration_ms(row.step_ms), std::to_string(row.steps),
-                   format_percent(row.busy_share), format_percent(row.communication_share),
-                   format_percent(row.wait_share), signed_ms(row.clock_offset_ms), residual,
-                   std::to_string(row.last_arrivals), format_duration_ms(row.late_ms), row.file});
-  }
+  TextTable table(text_headers(cross_rank_columns()));
+  for (std::size_t r = 0; r < t.ranks.size(); ++r)
+    table.add_row(text_cells(cross_rank_columns(), CrossRankTableRow{t.ranks[r], r}));
   return table.render("    ");
 }
 
@@ -71,16 +50,10 @@ std::string calls_table(const CrossRank& t, std::size_t top) {
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return t.calls[a].others_wait_ms > t.calls[b].others_wait_ms; });
   if (order.size() > top) order.resize(top);
-  const bool by_communicator = t.matching == "communicator";
-  TextTable table({"collective", by_communicator ? "communicator" : ">stream", ">ranks", ">call", ">last rank",
-                   ">late by", ">others waited", ">longest wait"});
-  for (std::size_t i : order) {
-    const CollectiveRow& c = t.calls[i];
-    std::string name = c.name.size() > 60 ? c.name.substr(0, 57) + "..." : c.name;
-    table.add_row({name, by_communicator ? c.communicator : std::to_string(c.stream_order), std::to_string(c.ranks),
-                   std::to_string(c.call), rank_cell(t.ranks[c.last].rank, c.last), format_duration_ms(c.late_ms),
-                   format_duration_ms(c.others_wait_ms), format_duration_ms(c.max_wait_ms)});
-  }
+  const char* left_out = t.matching == "communicator" ? "stream_order" : "communicator";
+  TextTable table(text_headers(collective_columns(), left_out));
+  for (std::size_t i : order)
+    table.add_row(text_cells(collective_columns(), CollectiveTableRow{t.calls[i], t}, left_out));
   return table.render("    ");
 }
 

@@ -2,10 +2,11 @@
 // column's name (the JSON key, and the CSV header unless it has its own), its
 // value in a row, and, for the columns the text table shows, the text header
 // and the cell as text. A writer walks the list; no writer spells a name.
-// A column can be in one form only (`in`); where the CSV keeps a column in
+// A column can be in some forms only (`in`); where the CSV keeps a column in
 // another place than the JSON (the older files' order), the list holds the one
-// column twice, once for each form (only()); where the text table shows its
-// columns in another order than the list, each of them says its place (text_at).
+// column twice, once for each form (only(); the text form goes with one of the
+// two). Where the text table shows its columns in another order than the
+// list's, each of them says its place (text_at).
 #pragma once
 
 #include <algorithm>
@@ -24,8 +25,18 @@ namespace cuprobe {
 // A value: an integer, a number, a text, or none (empty in CSV, null in JSON).
 using TableCell = std::variant<std::monostate, std::int64_t, double, std::string>;
 
-// The forms a column is written in (the text table: the columns with a text header).
-enum TableForms : unsigned char { kCsvForm = 1, kJsonForm = 2, kCsvAndJson = kCsvForm | kJsonForm };
+// The forms a column is written in (the text table: the columns with a text header, in the text form).
+enum TableForms : unsigned char {
+  kCsvForm = 1,
+  kJsonForm = 2,
+  kTextForm = 4,
+  kCsvAndJson = kCsvForm | kJsonForm,
+  kAllForms = kCsvAndJson | kTextForm
+};
+
+constexpr TableForms operator|(TableForms a, TableForms b) {
+  return static_cast<TableForms>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
+}
 
 template <typename Row>
 struct TableColumn {
@@ -36,7 +47,7 @@ struct TableColumn {
   const char* csv_name = nullptr;             // the CSV header where it differs from `name`
   // The JSON value where it is not `value`'s (a boolean, a list, an object); a discarded value leaves the key out.
   nlohmann::ordered_json (*json)(const Row&) = nullptr;
-  TableForms in = kCsvAndJson;
+  TableForms in = kAllForms;
   // The column's place in the text table, where the list's order is not the text's: the text columns
   // go by text_at, those of equal text_at in list order (a table numbers all its text columns or none).
   unsigned char text_at = 0;
@@ -96,12 +107,12 @@ nlohmann::ordered_json json_row(TableColumns<Row> columns, const Row& row) {
   return j;
 }
 
-// The text table's columns: those with a text header, but the one named `left_out`, by text_at.
+// The text table's columns: those in the text form with a text header, but the one named `left_out`, by text_at.
 template <typename Row>
 std::vector<const TableColumn<Row>*> text_columns(TableColumns<Row> columns, const char* left_out = nullptr) {
   std::vector<const TableColumn<Row>*> out;
   for (const TableColumn<Row>& c : columns) {
-    if (c.text_header && !(left_out && std::string_view(left_out) == c.name)) out.push_back(&c);
+    if (c.text_header && (c.in & kTextForm) && !(left_out && std::string_view(left_out) == c.name)) out.push_back(&c);
   }
   std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->text_at < b->text_at; });
   return out;
