@@ -134,7 +134,7 @@ std::optional<Finding> find_straggler(const std::vector<const RankSummary*>& ran
       worst_cost = cost;
     }
   }
-  if (!worst) return std::nullopt;
+  if (!worst || worst_cost <= 0) return std::nullopt;  // last only where nobody waited (ties, warm-up): no straggler
   StragglerAnalysis s;
   s.position = *worst;
   s.rank = ranks[*worst]->rank;

@@ -15,8 +15,8 @@
 
 namespace cuprobe {
 
-// Fills table.straggler with the costliest rank (none without a late arrival) and returns its finding when its
-// cost crosses thresholds::kStragglerMinShare of the step.
+// Fills table.straggler with the costliest rank (none where no rank's late arrivals cost a step anything) and
+// returns its finding when its cost crosses thresholds::kStragglerMinShare of the step.
 std::optional<Finding> find_straggler(const std::vector<const RankSummary*>& ranks,
                                       const std::vector<MatchedCollective>& matched, CrossRank& table);
 

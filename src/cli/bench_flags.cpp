@@ -36,8 +36,10 @@ void declare_load(CLI::App& app, BenchFlags& f) {
                  "open loop: requests per second; inf = no rate (the peers' default); a list (e.g. 2,4,8) runs once "
                  "per rate (a sweep)");
   app.add_option("--arrival", f.arrival, "open-loop arrivals: poisson or constant")->capture_default_str();
+  // Given twice (a pasted peer line with an override appended), the last wins, as argparse does.
   app.add_option("-n,--requests,--num-prompts", f.requests,
-                 "measured requests to send, as the peers' --num-prompts (default 1000 unless --duration)");
+                 "measured requests to send, as the peers' --num-prompts (default 1000 unless --duration)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--duration", f.duration, "stop sending this long after the first measured request (e.g. 60s)");
   app.add_option("--warmup,--num-warmups,--warmup-requests", f.warmup,
                  "requests (N) or seconds (e.g. 20s) at the start that are not measured (1 where SGLang's rules apply, "

@@ -14,6 +14,7 @@ const std::vector<std::string> kVllmFlags = {"--seed",
                                              "--dataset-path",
                                              "--no-oversample",
                                              "--skip-chat-template",
+                                             "--custom-skip-chat-template",
                                              "--disable-shuffle",
                                              "--custom-output-len",
                                              "--spec-bench-output-len",
@@ -205,6 +206,9 @@ const PeerOnly kPeerOnly[] = {
     // vLLM
     {"--no-stream", Takes::kNothing, false, "datasets are read from local files, never streamed"},
     {"--skip-chat-template", Takes::kNothing, false, "bench applies no chat template to prompts: nothing to skip"},
+    // vLLM before the dataset flags were renamed (its docs' custom-dataset examples still paste it).
+    {"--custom-skip-chat-template", Takes::kNothing, false,
+     "bench applies no chat template to prompts: nothing to skip"},
     {"--trust-remote-code", Takes::kNothing, false, "bench loads no model code (its tokenizer reads plain files)"},
     {"--tokenizer-mode", Takes::kOne, false, "bench reads --tokenizer's files itself: there is no mode to choose"},
     {"--skip-tokenizer-init", Takes::kNothing, false, "bench loads a tokenizer only for --tokenizer"},

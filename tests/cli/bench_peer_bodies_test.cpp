@@ -169,11 +169,12 @@ TEST(BenchPeerBodies, SglangBackends) {
 TEST(BenchPeerBodies, PeersNoOpFlagsRunWithANote) {
   StreamServer s(stream_timing(2000, 500));
   auto r = run_cuprobe(vllm_random(s, "2", "2",
-                                   {"--trust-remote-code", "--skip-chat-template", "--no-stream", "--tokenizer-mode",
-                                    "auto", "--disable-tqdm", "--json"}));
+                                   {"--trust-remote-code", "--skip-chat-template", "--custom-skip-chat-template",
+                                    "--no-stream", "--tokenizer-mode", "auto", "--disable-tqdm", "--json"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json notes = json::parse(r.out)["settings"]["notes"];
-  for (const char* flag : {"--trust-remote-code", "--skip-chat-template", "--no-stream", "--tokenizer-mode"}) {
+  for (const char* flag : {"--trust-remote-code", "--skip-chat-template", "--custom-skip-chat-template", "--no-stream",
+                           "--tokenizer-mode"}) {
     EXPECT_NE(notes.dump().find(std::string(flag) + ": no effect here"), std::string::npos) << flag << notes;
     EXPECT_NE(r.err.find(std::string(flag) + ": no effect here"), std::string::npos) << flag;
   }
@@ -210,6 +211,14 @@ TEST(BenchPeerBodies, NegativeNumPromptsIsOneLine) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--num-prompts -1: give the number of requests to send"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// A count given twice (a pasted line with an override appended): the last wins, as in argparse.
+TEST(BenchPeerBodies, NumPromptsGivenTwiceTakesTheLast) {
+  StreamServer s(stream_timing(2000, 500));
+  auto r = run_cuprobe(vllm_random(s, "2", "4", {"--num-prompts", "3", "-q", "--json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["requests"]["completed"], 3);
 }
 
 // vLLM's result with --save-result: its keys, lists in seconds, p99 of ttft/tpot/itl

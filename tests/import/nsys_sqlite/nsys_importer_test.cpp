@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "analysis/analyze.h"
@@ -214,6 +215,20 @@ TEST(NsysImporter, StructureIsStrict) {
   EXPECT_EQ(load_error(other), other +
                                    ": an SQLite database, but neither a cuprobe run file (no 'metadata' table) nor an "
                                    "Nsight Systems export (no 'StringIds' table)");
+}
+
+// The two processes' all-reduces end together: a rank last at them by a tie or at warm-up costs no step anything and
+// is named no straggler (text, JSON), where it once was "straggler: rank 0 ... costs every rank 0.0 us per step".
+TEST(NsysImporter, RanksThatCostNothingAreNoStraggler) {
+  std::string path = test::nsys_fixture("nsys_tp2_processes.sql");
+  auto j = test::run_cuprobe({"analyze", "--json", path});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  auto cross = nlohmann::json::parse(j.out)["cross_rank"];
+  ASSERT_TRUE(cross.is_object());
+  EXPECT_TRUE(cross["straggler"].is_null()) << cross["straggler"];
+  auto text = test::run_cuprobe({"analyze", path});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("straggler: none"), std::string::npos) << text.out;
 }
 
 TEST(NsysImporter, CliAnalyzesAnExportWithOneLineErrors) {
