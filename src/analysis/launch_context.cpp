@@ -121,26 +121,29 @@ const CpuRange* LaunchContext::launch_of(std::int64_t correlation) const {
   return slot < 0 ? nullptr : launches_[static_cast<std::size_t>(slot)];
 }
 
+void LaunchContext::index_operators() const {
+  operators_.assign(launches_.size(), Operators{});
+  for_each_launch_with_enclosing(profile_, correlations_,
+                                 [&](const CpuRange& launch, std::span<const CpuRange* const> enclosing) {
+                                   auto slot = static_cast<std::size_t>(correlations_.slot(launch.correlation));
+                                   if (launches_[slot] != &launch) return;  // the first call with that id only
+                                   Operators& ops = operators_[slot];
+                                   for (const CpuRange* r : enclosing) {  // outermost first
+                                     if (r->kind != CpuRangeKind::kOperator) continue;
+                                     if (!ops.outermost) ops.outermost = r;
+                                     ops.innermost = r;
+                                   }
+                                 });
+}
+
 std::string LaunchContext::operator_path(std::int64_t correlation) const {
-  const CpuRange* launch = launch_of(correlation);
-  if (!launch) return {};
-  // Operators are sorted by start: walk back from the launch to those that contain it.
-  auto end = std::upper_bound(profile_.cpu.begin(), profile_.cpu.end(), launch->start,
-                              [](TimeNs t, const CpuRange& r) { return t < r.start; });
-  const CpuRange* innermost = nullptr;
-  const CpuRange* outermost = nullptr;
-  constexpr int kLookBack = 20000;  // operators nest shallowly; bound the walk
-  int seen = 0;
-  for (auto it = end; it != profile_.cpu.begin() && seen < kLookBack; ++seen) {
-    --it;
-    const CpuRange& r = *it;
-    if (r.kind != CpuRangeKind::kOperator || r.tid != launch->tid || r.end < launch->end) continue;
-    if (!innermost) innermost = &r;
-    outermost = &r;
-  }
-  if (!innermost) return {};
-  std::string path(profile_.name_of(innermost->name));
-  if (outermost != innermost) path += " (in " + std::string(profile_.name_of(outermost->name)) + ")";
+  std::int32_t slot = correlations_.slot(correlation);
+  if (slot < 0) return {};
+  std::call_once(operators_indexed_, [this] { index_operators(); });
+  const Operators& ops = operators_[static_cast<std::size_t>(slot)];
+  if (!ops.innermost) return {};
+  std::string path(profile_.name_of(ops.innermost->name));
+  if (ops.outermost != ops.innermost) path += " (in " + std::string(profile_.name_of(ops.outermost->name)) + ")";
   return path;
 }
 

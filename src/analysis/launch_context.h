@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,9 +39,19 @@ class LaunchContext {
   std::string operator_path(std::int64_t correlation) const;
 
  private:
+  struct Operators {
+    const CpuRange* innermost = nullptr;
+    const CpuRange* outermost = nullptr;
+  };
+  void index_operators() const;
+
   const Profile& profile_;
   CorrelationIndex correlations_;
   std::vector<const CpuRange*> launches_;  // by slot in correlations_: the first call with that id
+  // By slot, the operators around each launch: one pass over the trace on the first operator_path (findings ask
+  // for one per step gap, tens of thousands on a long trace).
+  mutable std::once_flag operators_indexed_;
+  mutable std::vector<Operators> operators_;
 };
 
 }  // namespace cuprobe

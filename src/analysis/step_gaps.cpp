@@ -1,6 +1,9 @@
 #include "analysis/step_gaps.h"
 
 #include <algorithm>
+#include <limits>
+#include <span>
+#include <vector>
 
 #include "analysis/pattern_thresholds.h"
 #include "analysis/thresholds.h"
@@ -31,17 +34,35 @@ namespace {
 // as time in no range. There, the thread ran the framework unless it went kHostWorkGapUs or more without a runtime
 // call inside the gap (an eager framework calls the runtime every few microseconds: cudaGetDevice, launches). `tid`:
 // the launching thread; -1 where the launch was not recorded (a driver-API launch: cuBLASLt's): any thread.
-bool framework_ran(const Profile& profile, std::int64_t tid, TimeNs start, TimeNs end, bool operators) {
+bool framework_range(const CpuRange& r) {
+  return r.kind == CpuRangeKind::kOperator || r.kind == CpuRangeKind::kRuntime;
+}
+
+// For each index of profile.cpu (sorted by start), the latest end of the operators and runtime calls up to it: the
+// ranges before the first index whose value passes a time all ended by then, and a gap's walk skips them.
+std::vector<TimeNs> latest_framework_end(const Profile& profile) {
+  std::vector<TimeNs> latest(profile.cpu.size());
+  TimeNs so_far = std::numeric_limits<TimeNs>::min();
+  for (std::size_t i = 0; i < profile.cpu.size(); ++i) {
+    if (framework_range(profile.cpu[i])) so_far = std::max(so_far, profile.cpu[i].end);
+    latest[i] = so_far;
+  }
+  return latest;
+}
+
+bool framework_ran(const Profile& profile, std::span<const TimeNs> latest_end, std::int64_t tid, TimeNs start,
+                   TimeNs end, bool operators) {
   const auto& cpu = profile.cpu;
   TimeNs covered = 0, reach = start, silence = 0;
   constexpr TimeNs kLookBack = 50'000'000;  // operators around the gap's start began at most this long before
-  auto it = std::lower_bound(cpu.begin(), cpu.end(), start - kLookBack,
-                             [](const CpuRange& r, TimeNs t) { return r.start < t; });
+  auto from = std::lower_bound(cpu.begin(), cpu.end(), start - kLookBack,
+                               [](const CpuRange& r, TimeNs t) { return r.start < t; });
+  // Every range before the first whose latest end passes `start` ended by `start`: the walk would skip it.
+  auto still_open = std::upper_bound(latest_end.begin(), latest_end.end(), start);
+  auto it = std::max(from, cpu.begin() + (still_open - latest_end.begin()));
   for (; it != cpu.end() && it->start < end; ++it) {
     const CpuRange& r = *it;
-    if ((tid >= 0 && r.tid != tid) || r.end <= reach ||
-        (r.kind != CpuRangeKind::kOperator && r.kind != CpuRangeKind::kRuntime))
-      continue;
+    if ((tid >= 0 && r.tid != tid) || r.end <= reach || !framework_range(r)) continue;
     TimeNs lo = std::max(reach, r.start), hi = std::min(end, r.end);
     if (hi > lo) covered += hi - lo;
     silence = std::max(silence, lo - reach);
@@ -72,6 +93,7 @@ std::vector<StepGap> step_gaps(const Profile& profile, const StepAssignment& ste
                                [](const CpuRange& r) { return r.kind == CpuRangeKind::kOperator; });
   bool has_calls = std::any_of(profile.cpu.begin(), profile.cpu.end(),
                                [](const CpuRange& r) { return r.kind == CpuRangeKind::kRuntime; });
+  const std::vector<TimeNs> latest_end = latest_framework_end(profile);
   for (const auto& r : profile.cpu) {
     if (r.kind == CpuRangeKind::kRuntime && allocation_call(profile.name_of(r.name)))
       allocs.emplace_back(r.start, r.end);
@@ -101,8 +123,9 @@ std::vector<StepGap> step_gaps(const Profile& profile, const StepAssignment& ste
         g.cause = GapCause::kPageable;
       const CpuRange* launch = launches.launch_of(a.correlation);
       g.starved = launch && launch->end > g.start;
-      g.framework = launch ? framework_ran(profile, launch->tid, g.start, g.end, operators)
-                           : !operators && has_calls && framework_ran(profile, -1, g.start, g.end, operators);
+      g.framework = launch
+                        ? framework_ran(profile, latest_end, launch->tid, g.start, g.end, operators)
+                        : !operators && has_calls && framework_ran(profile, latest_end, -1, g.start, g.end, operators);
       // Still catching up after a stop: the same cause. Without launch calls, a kernel that starts later than a
       // queued one would (kQueuedGapUs after the work before it) was launched late: the host still catching up.
       bool late = launch ? g.starved : !has_calls && g.ms() * 1e3 > thresholds::kQueuedGapUs;
