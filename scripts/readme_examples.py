@@ -41,7 +41,10 @@ real output of this run, figures included.
         every `$ ` line of the README: checked, or skipped and why
 
 --server BIN: the streaming server (default: bench/load_stream_server_bench beside CUPROBE).
---verbose: also list the skipped blocks and why, and the checked ones.
+--verbose (or --list): also list every block, checked (and how) or skipped (and why).
+The bench examples (tens of seconds, mostly waiting on the server) run beside the others. On
+SIGTERM or SIGINT (ctest's timeout) the servers and running commands are stopped; if this script is
+killed outright the servers get SIGTERM from the kernel (PR_SET_PDEATHSIG).
 
 Commands that need a GPU (sample, record, devices, exporter), a real model server, or files outside
 the repository are not run: their blocks were captured on the machines docs/validation.md names;
@@ -60,6 +63,7 @@ import tempfile
 import time
 
 ELLIPSIS = "..."
+CHILDREN = set()  # the cuprobe processes running now, killed with the servers on SIGTERM/SIGINT
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 SERVER_IN_PROSE = re.compile(r"load_stream_server_bench --port (\d+)((?: --[a-z-]+ \d+)*)")
 LOCAL_URL = re.compile(r"^http://127\.0\.0\.1:(\d+)(/.*)?$")
@@ -164,12 +168,17 @@ def classify(example, root, servers):
     example.kind, example.reason = "run", ("-o into a temporary directory" if verb == "report" else "exactly")
 
 
+try:
+    PRCTL = ctypes.CDLL(None, use_errno=True).prctl  # looked up here, not in the forked child
+except (OSError, AttributeError):
+    PRCTL = None
+
+
 def die_with_parent():
-    """In the server's child process: SIGTERM when this script's process dies."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+    """In the server's child process (forked from the main thread, before any other thread
+    starts): SIGTERM when this script is killed, even by SIGKILL (PR_SET_PDEATHSIG)."""
+    if PRCTL:
+        PRCTL(1, signal.SIGTERM)
 
 
 class Server:
@@ -205,7 +214,18 @@ def run(example, cuprobe, root, server=None, readme_port=None):
     if server:
         args = [a.replace(f"127.0.0.1:{readme_port}", f"127.0.0.1:{server.port}") for a in args]
     try:
-        result = subprocess.run([cuprobe] + args, cwd=root, capture_output=True, text=True, timeout=300)
+        proc = subprocess.Popen([cuprobe] + args, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        CHILDREN.add(proc)
+        try:
+            stdout, stderr = proc.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise SystemExit(f"readme: `{example.command_line}` ran past 300 s")
+        finally:
+            CHILDREN.discard(proc)
+        result = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
         if result.returncode not in (0, 4):
             raise SystemExit(f"readme: `{example.command_line}` exited {result.returncode}: "
                              f"{result.stderr.strip().splitlines()[-1:]}")
@@ -284,9 +304,19 @@ def main(argv):
         server_bin = os.path.join(os.path.dirname(cuprobe), "bench", "load_stream_server_bench")
     to_run = [e for e in examples if e.kind == "run"]
 
-    # SIGTERM (ctest's timeout) unwinds through the finally below, which stops the servers.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     started, outputs = [], {}
+
+    def stop_all(signum, _frame):
+        """SIGTERM (ctest's timeout) or SIGINT: no server or cuprobe run is left behind."""
+        for proc in list(CHILDREN):
+            proc.kill()
+        for server in started:
+            server.stop()
+        print(f"readme: stopped by signal {signum}; servers and commands stopped", file=sys.stderr)
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop_all)
+    signal.signal(signal.SIGINT, stop_all)
     try:
         jobs = []
         # Bench examples take tens of seconds, mostly waiting: they start first and run beside the rest.
@@ -301,11 +331,13 @@ def main(argv):
                 started.append(server)
             jobs.append((example, server, readme_port))
         t0 = time.monotonic()
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            futures = {pool.submit(run, e, cuprobe, root, s, p): e for e, s, p in jobs}
-            for future, example in futures.items():
-                outputs[id(example)] = future.result()
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+        futures = {pool.submit(run, e, cuprobe, root, s, p): e for e, s, p in jobs}
+        for future, example in futures.items():
+            outputs[id(example)] = future.result()  # a failure ends the run, the finally cleans up
     finally:
+        for proc in list(CHILDREN):  # left running only when another example failed
+            proc.kill()
         for server in started:
             server.stop()
 
