@@ -299,8 +299,8 @@ class BenchRuns {
   // requests of the first prompt, at most --max-concurrency in flight (else all at
   // once), run to completion before the measured run starts (vllm/benchmarks/serve.py
   // benchmark(): gather(warmup_tasks), then "Starting main benchmark run...").
-  // Their records, flagged, are never measured.
-  std::vector<RequestRecord> run_warmup(const LoadOptions& opt) {
+  // Their records, flagged, are never measured; their connections count with the run's.
+  LoadResult run_warmup(const LoadOptions& opt) {
     const std::uint64_t n = opt.warmup_requests;
     LoadOptions w = opt;
     w.rate = 0;
@@ -338,7 +338,7 @@ class BenchRuns {
       }
       std::this_thread::sleep_for(std::chrono::seconds(1));
     }
-    return std::move(r.records);
+    return r;
   }
 
   const LoadResult& run_one(LoadOptions opt) {
@@ -349,7 +349,7 @@ class BenchRuns {
           settings_.prompts.c_str());
     }
     nlohmann::ordered_json settings = bench_settings_json(settings_, opt);  // the warm-up as asked for
-    std::vector<RequestRecord> warmup;
+    LoadResult warmup;
     if (opt.warmup_requests > 0) {
       warmup = run_warmup(opt);
       opt.warmup_requests = 0;  // done: the measured run has none
@@ -369,8 +369,11 @@ class BenchRuns {
       load.stopped = true;  // interrupted during the warm-up
     else
       load = run_load(opt, factory_, observer, stop_.flag());
-    load.records.insert(load.records.begin(), std::make_move_iterator(warmup.begin()),
-                        std::make_move_iterator(warmup.end()));
+    load.records.insert(load.records.begin(), std::make_move_iterator(warmup.records.begin()),
+                        std::make_move_iterator(warmup.records.end()));
+    load.connections_opened += warmup.connections_opened;
+    load.requests_reused += warmup.requests_reused;
+    load.retries += warmup.retries;
     offset = load.realtime_offset_ns;
     BenchReport& report = reports_.emplace_back();
     report.settings = std::move(settings);

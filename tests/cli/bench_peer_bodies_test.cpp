@@ -213,6 +213,16 @@ TEST(BenchPeerBodies, NegativeNumPromptsIsOneLine) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+// The warm-up's connections count with the run's: every request, warm-up or measured, went on a new connection or a
+// reused one (was: the warm-up's records counted, its connections not).
+TEST(BenchPeerBodies, WarmupConnectionsCountWithTheRun) {
+  StreamServer s(stream_timing(2000, 500));
+  auto r = run_cuprobe(vllm_random(s, "2", "4", {"--num-warmups", "2", "--max-concurrency", "1", "-q", "--json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json c = json::parse(r.out)["run"]["connections"];
+  EXPECT_EQ(c["opened"].get<int>() + c["requests_on_reused"].get<int>() - c["retried_on_new"].get<int>(), 6) << c;
+}
+
 // A count given twice (a pasted line with an override appended): the last wins, as in argparse.
 TEST(BenchPeerBodies, NumPromptsGivenTwiceTakesTheLast) {
   StreamServer s(stream_timing(2000, 500));
