@@ -50,10 +50,19 @@ std::vector<OpCall> operator_calls(const Profile& profile) {
     if (a.correlation >= 0) ids.push_back(a.correlation);
   }
   const CorrelationIndex wanted(std::move(ids));
-  std::vector<std::vector<std::size_t>> by_slot(wanted.size());
+  // The activities of each slot, in one array (slot s's from first[s] to first[s + 1]): one vector per slot cost
+  // an allocation per GPU activity, tens of MiB at the peak of a large trace.
+  std::vector<std::size_t> first(wanted.size() + 1, 0), by_slot;
+  for (const auto& a : profile.gpu) {
+    std::int32_t slot = wanted.slot(a.correlation);
+    if (slot >= 0) ++first[static_cast<std::size_t>(slot) + 1];
+  }
+  for (std::size_t s = 1; s < first.size(); ++s) first[s] += first[s - 1];
+  by_slot.resize(first.back());
+  std::vector<std::size_t> filled(first.begin(), first.end() - 1);
   for (std::size_t i = 0; i < profile.gpu.size(); ++i) {
     std::int32_t slot = wanted.slot(profile.gpu[i].correlation);
-    if (slot >= 0) by_slot[static_cast<std::size_t>(slot)].push_back(i);
+    if (slot >= 0) by_slot[filled[static_cast<std::size_t>(slot)]++] = i;
   }
   std::vector<char> seen(wanted.size(), 0);
   for_each_launch_with_enclosing(profile, wanted, [&](const CpuRange& launch, std::span<const CpuRange* const> enc) {
@@ -65,7 +74,8 @@ std::vector<OpCall> operator_calls(const Profile& profile) {
       std::int32_t call = call_of_range[static_cast<std::size_t>(r - profile.cpu.data())];
       if (call < 0) continue;
       auto& acts = calls[static_cast<std::size_t>(call)].activities;
-      acts.insert(acts.end(), by_slot[slot].begin(), by_slot[slot].end());
+      acts.insert(acts.end(), by_slot.begin() + static_cast<std::ptrdiff_t>(first[slot]),
+                  by_slot.begin() + static_cast<std::ptrdiff_t>(first[slot + 1]));
     }
   });
   return calls;
