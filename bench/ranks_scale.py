@@ -49,18 +49,21 @@ def run_measured(cmd):
     A plain fork, not subprocess's vfork: Linux carries the high-water mark of the image a process
     replaces over exec, and a vforked child's is this python's own peak (~14 MiB, more than cuprobe's
     idle peak). A forked child's starts at the pages the fork copied: floor() below."""
+    err = tempfile.TemporaryFile()
     t = time.perf_counter()
     pid = os.fork()
     if pid == 0:
         try:
             os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            os.dup2(err.fileno(), 2)
             os.execv(cmd[0], cmd)
         finally:
             os._exit(127)
     _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - t
     if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({os.waitstatus_to_exitcode(status)})")
+        err.seek(0)
+        sys.exit(f"{' '.join(cmd)} failed ({os.waitstatus_to_exitcode(status)}): {err.read().decode(errors='replace')}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
 
 
