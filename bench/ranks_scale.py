@@ -2,15 +2,16 @@
 """cuprobe analyze over many ranks in one run: peak memory and wall time against the ranks read (issue 37).
 
 Usage: bench/ranks_scale.py [--cuprobe build/release/cuprobe] [--ranks 1,8,16,32,64] [--base TRACE]
-                            [--text] [--keep DIR]
+                            [--keep DIR]
 
 Builds rank sets of each size with tests/data/make_rank_set.py in a temporary directory (removed
 after; --keep DIR writes them there instead and leaves them), all from one base trace:
 tests/data/dsv3_mla_moe_bs4_decode.json.gz by default, an MoE decode of 10.7k GPU activities and
 79k events (1.6 MB gzipped, ~6 MB of Profile), with an all-reduce inserted after every 40th kernel
 (--insert-collectives-every 40). It is the bundled trace whose one rank costs the most to read, so a
-Profile kept per rank would show (the tp2 pair is 60-80 KB a rank: there the process's fixed cost
-hides everything), and it is the trace docs/analyze-ranks.md measured before.
+Profile kept per rank would show (the tp2 pair's ranks are ~170 KB of Profile each, small beside the
+~10 MiB of buffers and working set any rank costs), and it is the trace docs/analyze-ranks.md
+measured before.
 
 Each set is analysed three ways, each run in its own child process (wall from the parent, peak RSS
 and CPU time (user + system) from that child's own rusage, os.wait4):
@@ -26,7 +27,7 @@ analysed, so the peak is the ranks read at once plus what is kept per rank (the 
 summary; with --json also the whole JSON document, built before it is printed). "One rank's own
 cost" is peak(1) less `cuprobe --version`'s (the process with nothing read). The verdict says
 "bounded" when each rank added between the two largest sets costs less than a quarter of one
-rank's own cost (a kept Profile would cost about one), and "linear" when CPU per rank at the
+rank's own cost (a kept Profile, ~6 MiB here, would cost ~0.4 of it plus what is kept), and "linear" when CPU per rank at the
 largest N is within 1.5x of one rank's (wall per rank falls below it where files are read in
 parallel).
 """
