@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/usable_cpus.h"
 #include "import/demangle_names.h"
 #include "import/kineto_json/kineto_importer.h"
 #include "import/nsys_sqlite/nsys_importer.h"
@@ -173,7 +174,8 @@ std::vector<Profile> load_profiles(const std::vector<std::string>& paths, const 
       }
     }
   };
-  std::size_t threads = std::min<std::size_t>(inputs.size(), std::max(1u, std::thread::hardware_concurrency()));
+  // One file per CPU this process may run on at a time: the Profiles held at once (taskset -c 0 reads one at a time).
+  std::size_t threads = std::min<std::size_t>(inputs.size(), usable_cpus());
   std::vector<std::thread> pool;
   for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
