@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report/cross_rank_text.h"
+
 namespace cuprobe {
 namespace {
 
@@ -45,6 +47,29 @@ TEST(CrossRankColumns, RanksKeepTheirCsvJsonAndTextOrders) {
   EXPECT_EQ(text.back(), "rank1.json.gz");
   r.rank = 5;
   EXPECT_EQ(text_cells(cross_rank_columns(), row)[0], "5");
+}
+
+// The straggler line's "last at" is the table's count; where some of those calls held nobody up (ties), it says how
+// many did.
+TEST(CrossRankText, StragglerLineCountsAsTheTableAndSaysHowManyHeldOthersUp) {
+  CrossRank t;
+  t.ranks.resize(2);
+  t.ranks[1].rank = 1;
+  t.ranks[1].last_arrivals = 3;
+  StragglerAnalysis s;
+  s.position = 1;
+  s.rank = 1;
+  s.late_calls = 2;
+  s.cost_ms_per_step = 0.5;
+  s.step_ms_now = 2;
+  s.step_ms_after = 1.5;
+  t.straggler = s;
+  std::string text = cross_rank_text(t, 5);
+  EXPECT_NE(text.find("straggler: rank 1, last at 3 calls (2 of them holding others up), typically"), std::string::npos)
+      << text;
+  t.straggler->late_calls = 3;
+  text = cross_rank_text(t, 5);
+  EXPECT_NE(text.find("straggler: rank 1, last at 3 calls, typically"), std::string::npos) << text;
 }
 
 TEST(CrossRankColumns, CallsShowTheCommunicatorOrTheStreamOrder) {
