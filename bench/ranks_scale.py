@@ -24,7 +24,7 @@ and CPU(N)/(N * CPU(1)) for the largest N, with a verdict.
 
 analyze reads one file per CPU it may run on at a time and releases each rank's Profile once it is
 analysed, so the peak is the ranks read at once plus what is kept per rank (the per-rank report and
-summary; with --json also the whole JSON document, built before it is printed). "One rank's own
+summary; --json writes its document rank by rank, so it holds one rank's part at a time). "One rank's own
 cost" is peak(1) less `cuprobe --version`'s (the process with nothing read). The verdict says
 "bounded" when each rank added between the two largest sets costs less than a quarter of one
 rank's own cost (a kept Profile, ~6 MiB here, would cost ~0.4 of it plus what is kept), and "linear" when CPU per rank at the
@@ -101,8 +101,7 @@ def verdict(label, by_n, idle):
           f" CPU({top})/({top} * CPU(1)) = {cpu / (top * cpu1):.2f}")
     bounded = added < one_rank / 4
     linear = cpu / (top * cpu1) < 1.5 and wall / (top * wall1) < 1.5
-    kept = "what is kept per rank" + (" and its part of the JSON document" if label == "json" else "")
-    grows = f"still grows {added / MIB:.2f} MiB a rank ({kept})" if bounded else "GROWS WITH THE RANKS"
+    grows = f"still grows {added / MIB:.2f} MiB a rank (what is kept per rank)" if bounded else "GROWS WITH THE RANKS"
     print(f"verdict ({label}): memory {'bounded' if bounded else 'NOT BOUNDED'}, {grows}: {top} ranks peak at"
           f" {(peak - idle) / one_rank:.1f} one-rank costs above the idle process, not {top};"
           f" time {'linear' if linear else 'NOT LINEAR'} in the ranks read")

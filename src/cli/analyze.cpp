@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <mutex>
 
@@ -162,8 +163,12 @@ int run(const AnalyzeFlags& p) {
     say("analyze", "wrote the summary of %zu rank(s) to %s", summaries.size(), p.summary.c_str());
   }
   if (!p.csv_dir.empty()) write_csv_files("analyze", p.csv_dir, analyze_csv(report), profile_files(profiles));
-  std::string out = p.json ? analyze_json(report, SIZE_MAX).dump(1, ' ', false, kReplaceInvalidUtf8) + "\n"
-                           : analyze_text(report, p.top);
+  if (p.json) {  // rank by rank: the whole document is never held (issue 37)
+    write_analyze_json(std::cout, report, SIZE_MAX);
+    std::cout << '\n' << std::flush;
+    return std::cout && std::fflush(stdout) == 0 ? 0 : 1;
+  }
+  std::string out = analyze_text(report, p.top);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return std::fflush(stdout) == 0 ? 0 : 1;
 }

@@ -1,6 +1,9 @@
 #include "report/analyze_json.h"
 
 #include <cmath>
+#include <ostream>
+#include <string>
+#include <string_view>
 
 #include "report/analyze_table_columns.h"
 #include "report/analyze_tables_json.h"
@@ -11,6 +14,8 @@ namespace cuprobe {
 namespace {
 
 using json = nlohmann::ordered_json;
+
+constexpr const char* kAnalyzeSchema = "cuprobe.analyze/1";
 
 json peaks_json(const std::optional<DevicePeaks>& p) {
   if (!p) return nullptr;
@@ -177,18 +182,58 @@ json rank_json(const RankAnalysis& a, std::size_t top_kernels) {
 
 json finding_json(const Finding& f) { return json_row(finding_columns(), FindingTableRow{f}); }
 
-json analyze_json(const AnalyzeReport& report, std::size_t top_kernels) {
+namespace {
+
+// The top-level keys after "ranks", in their order.
+json report_tail_json(const AnalyzeReport& report) {
   json j;
-  j["schema"] = "cuprobe.analyze/1";
-  json ranks = json::array();
-  for (const auto& a : report.ranks) ranks.push_back(rank_json(a, top_kernels));
-  j["ranks"] = std::move(ranks);
   json findings = json::array();
   for (const auto& f : report.findings) findings.push_back(finding_json(f));
   j["findings"] = std::move(findings);
   if (report.cross_rank) j["cross_rank"] = cross_rank_json(*report.cross_rank);
   j["warnings"] = report.warnings;
   return j;
+}
+
+// Writes `v` as dump(1) would at `prefix`'s depth: each line after the first
+// indented by `prefix` (a dumped string holds no raw newline, so each '\n' is
+// a line break of the layout).
+void write_at_depth(std::ostream& os, const json& v, std::string_view prefix) {
+  std::string text = v.dump(1, ' ', false, kReplaceInvalidUtf8);
+  std::string_view rest = text;
+  for (std::size_t nl = rest.find('\n'); nl != std::string_view::npos; nl = rest.find('\n')) {
+    os << rest.substr(0, nl + 1) << prefix;
+    rest.remove_prefix(nl + 1);
+  }
+  os << rest;
+}
+
+}  // namespace
+
+json analyze_json(const AnalyzeReport& report, std::size_t top_kernels) {
+  json j;
+  j["schema"] = kAnalyzeSchema;
+  json ranks = json::array();
+  for (const auto& a : report.ranks) ranks.push_back(rank_json(a, top_kernels));
+  j["ranks"] = std::move(ranks);
+  json tail = report_tail_json(report);
+  for (auto& item : tail.items()) j[item.key()] = std::move(item.value());
+  return j;
+}
+
+void write_analyze_json(std::ostream& os, const AnalyzeReport& report, std::size_t top_kernels) {
+  os << "{\n \"schema\": " << json(kAnalyzeSchema).dump() << ",\n \"ranks\": [";
+  for (std::size_t i = 0; i < report.ranks.size(); ++i) {
+    os << (i == 0 ? "\n  " : ",\n  ");
+    write_at_depth(os, rank_json(report.ranks[i], top_kernels), "  ");  // built, written and freed
+  }
+  os << (report.ranks.empty() ? "]" : "\n ]");
+  const json tail = report_tail_json(report);
+  for (const auto& item : tail.items()) {
+    os << ",\n " << json(item.key()).dump(-1, ' ', false, kReplaceInvalidUtf8) << ": ";
+    write_at_depth(os, item.value(), " ");
+  }
+  os << "\n}";
 }
 
 }  // namespace cuprobe
