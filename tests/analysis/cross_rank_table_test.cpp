@@ -285,9 +285,12 @@ TEST(CrossRank, PeakMemoryDoesNotGrowWithTheRanks) {
   int status = 0;
   rusage forked{};
   ASSERT_EQ(wait4(pid, &status, 0, &forked), pid);
-  if (forked.ru_maxrss >= idle) GTEST_SKIP() << "this process (" << forked.ru_maxrss << " KiB) hides the child's peak";
+  // Run inside a larger test process (a filter of many tests in one process: ctest runs each alone), the inherited
+  // mark can hide the children's own peaks, this one's or an earlier one's.
+  if (forked.ru_maxrss >= idle || peak[1] <= idle)
+    GTEST_SKIP() << "this process (" << forked.ru_maxrss << " KiB) hides the children's peaks (1 rank " << peak[1]
+                 << " KiB, --version " << idle << " KiB)";
   long one_rank = peak[1] - idle;
-  ASSERT_GT(one_rank, 0);
   EXPECT_LT(peak[64] - peak[4], one_rank / 2) << "peak RSS KiB: 1 rank " << peak[1] << ", 4 ranks " << peak[4]
                                               << ", 64 ranks " << peak[64] << "; one rank's own cost " << one_rank;
 }
