@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/usable_cpus.h"
 
 namespace cuprobe {
 namespace {
@@ -235,7 +236,7 @@ class XzSource final : public ByteSource {
     // a file of one block is decoded on the calling thread as before.
     lzma_mt mt{};
     mt.flags = LZMA_CONCATENATED;
-    mt.threads = std::max(1u, std::thread::hardware_concurrency());
+    mt.threads = usable_cpus();
     // Each thread holds a whole block (xz -T0 cuts ~24 MiB ones): past this, one thread as before.
     mt.memlimit_threading = std::uint64_t{64} << 20;
     mt.memlimit_stop = UINT64_MAX;

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/usable_cpus.h"
 #include "common/utf8.h"
 #include "import/kineto_json/begin_end_stacks.h"
 #include "import/kineto_json/correlation_by_process.h"
@@ -1030,8 +1031,7 @@ Profile import_kineto_json(const std::string& path, std::uint64_t split_above, K
   }
   std::error_code ec;
   std::uint64_t size = std::filesystem::file_size(path, ec);
-  if (!ec && size > split_above && std::string_view(source->encoding()) == "plain" &&
-      std::thread::hardware_concurrency() > 1) {
+  if (!ec && size > split_above && std::string_view(source->encoding()) == "plain" && usable_cpus() > 1) {
     if (auto boundary = find_element_boundary(path, size / 2)) {
       importer.reserve_for(*boundary);
       importer.speculate_from(path, *boundary, size);
