@@ -50,9 +50,10 @@ struct CollectiveRow {
 struct StragglerAnalysis {
   std::size_t position = 0;  // in CrossRank::ranks
   std::optional<int> rank;
-  std::int64_t late_calls = 0;  // matched calls it arrived at last with a saving
-  double late_median_ms = 0;    // the median saving over those calls
-  double cost_ms_per_step = 0;  // median over its steps of the savings of the calls in the step
+  std::int64_t last_arrivals = 0;  // matched calls it arrived at last (CrossRankRow::last_arrivals)
+  std::int64_t late_calls = 0;     // ... of which the others waited for it (a saving)
+  double late_median_ms = 0;       // the median saving over those calls
+  double cost_ms_per_step = 0;     // median over its steps of the savings of the calls in the step
   double step_ms_now = 0;
   double step_ms_after = 0;  // were it to arrive with the median rank
   // Per step, against the median rank, in the intervals before its arrivals (collective_calls.h): kernels that ran

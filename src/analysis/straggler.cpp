@@ -142,6 +142,7 @@ std::optional<Finding> find_straggler(const std::vector<const RankSummary*>& ran
   for (const CollectiveRow& c : table.calls) {
     if (c.last == *worst && c.saving_ms > 0) savings.push_back(c.saving_ms);
   }
+  s.last_arrivals = table.ranks[*worst].last_arrivals;
   s.late_calls = static_cast<std::int64_t>(savings.size());
   s.late_median_ms = lower_median(savings);
   s.cost_ms_per_step = worst_cost;

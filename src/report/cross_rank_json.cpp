@@ -15,6 +15,7 @@ json straggler_json(const CrossRank& t) {
   json kernels = json::array();
   for (const auto& [name, ms] : s.extra_kernels_ms) kernels.push_back({{"name", name}, {"extra_ms_per_step", ms}});
   return {{"rank", rank_or_null(s.rank)},
+          {"last_arrivals", s.last_arrivals},
           {"late_calls", s.late_calls},
           {"late_median_ms", s.late_median_ms},
           {"cost_ms_per_step", s.cost_ms_per_step},

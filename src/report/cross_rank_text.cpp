@@ -60,14 +60,13 @@ std::string calls_table(const CrossRank& t, std::size_t top) {
 std::string straggler_text(const CrossRank& t) {
   if (!t.straggler) return "  straggler: none (no rank arrived last at a collective later than the median rank)\n";
   const StragglerAnalysis& s = *t.straggler;
-  // late_calls: the calls it arrived last at where the others waited (the table's "last at" counts ties too).
-  std::int64_t last = s.position < t.ranks.size() ? t.ranks[s.position].last_arrivals : s.late_calls;
-  std::string held = last == s.late_calls ? "" : " (" + std::to_string(s.late_calls) + " of them holding others up)";
-  std::string out = "  straggler: rank " + rank_cell(s.rank, s.position) + ", last at " + std::to_string(last) +
-                    " calls" + held + ", typically " + format_duration_ms(s.late_median_ms) +
-                    " after the median rank; costs every rank " + format_duration_ms(s.cost_ms_per_step) +
-                    " per step (step " + format_duration_ms(s.step_ms_now) + " -> " +
-                    format_duration_ms(s.step_ms_after) + " were it on time)\n";
+  std::string held =
+      s.last_arrivals == s.late_calls ? "" : " (" + std::to_string(s.late_calls) + " of them holding others up)";
+  std::string out = "  straggler: rank " + rank_cell(s.rank, s.position) + ", last at " +
+                    std::to_string(s.last_arrivals) + " calls" + held + ", typically " +
+                    format_duration_ms(s.late_median_ms) + " after the median rank; costs every rank " +
+                    format_duration_ms(s.cost_ms_per_step) + " per step (step " + format_duration_ms(s.step_ms_now) +
+                    " -> " + format_duration_ms(s.step_ms_after) + " were it on time)\n";
   out += "    before its arrivals, per step against the median rank: GPU idle (host gaps) " +
          signed_ms(s.extra_idle_ms) + ", copies " + signed_ms(s.extra_copy_ms);
   for (std::size_t i = 0; i < s.extra_kernels_ms.size() && i < kKernelsShown; ++i)

@@ -55,8 +55,8 @@ TEST(CrossRankText, StragglerLineCountsAsTheTableAndSaysHowManyHeldOthersUp) {
   CrossRank t;
   t.ranks.resize(2);
   t.ranks[1].rank = 1;
-  t.ranks[1].last_arrivals = 3;
   StragglerAnalysis s;
+  s.last_arrivals = 3;
   s.position = 1;
   s.rank = 1;
   s.late_calls = 2;

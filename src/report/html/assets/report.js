@@ -540,7 +540,8 @@
       if (st.extra_kernels.length) what.push("its kernels " + st.extra_kernels.slice(0, 3).map(function (k) { return (shortName[k.name] || k.name.split("(")[0]) + " +" + ms(k.extra_ms_per_step); }).join(", "));
       if (st.extra_idle_ms_per_step > 0) what.push("GPU idle (host gaps) +" + ms(st.extra_idle_ms_per_step));
       if (st.extra_copy_ms_per_step > 0) what.push("copies +" + ms(st.extra_copy_ms_per_step));
-      p.textContent = "Straggler: " + rankName(st.rank) + ", last at " + st.late_calls + " calls, typically " + ms(st.late_median_ms) +
+      var held = st.last_arrivals === st.late_calls ? "" : " (" + st.late_calls + " of them holding others up)";
+      p.textContent = "Straggler: " + rankName(st.rank) + ", last at " + st.last_arrivals + " calls" + held + ", typically " + ms(st.late_median_ms) +
                       " after the median rank; costs every rank " + ms(st.cost_ms_per_step) + " per step (step " + ms(st.step_ms_now) + " \u2192 " +
                       ms(st.step_ms_after) + " were it on time)." + (what.length ? " Per step, beyond the median rank: " + what.join("; ") + "." : "");
     } else {
