@@ -28,7 +28,7 @@ struct ExpertLoops {
 };
 
 // The loops on the operators (torch traces): experts (a nonzero stop, then an index_add_ combine) one after another.
-void loops_from_operators(const FindingsContext& ctx, const std::vector<OpCall>& calls, ExpertLoops& out) {
+void loops_from_operators(const FindingsContext& ctx, const OperatorCalls& calls, ExpertLoops& out) {
   const Profile& p = ctx.profile;
   std::optional<double> bw = copy_bandwidth(ctx);
   // The top-level operators: which stop for an expert's tokens (a nonzero inside) and which combine its output.
@@ -203,7 +203,7 @@ void loops_from_kernels(const FindingsContext& ctx, ExpertLoops& out) {
 
 }  // namespace
 
-void add_expert_loop_finding(FindingsContext& ctx, const std::vector<OpCall>& calls) {
+void add_expert_loop_finding(FindingsContext& ctx, const OperatorCalls& calls) {
   if (!ctx.has_steps()) return;
   ExpertLoops found;
   bool from_kernels = calls.empty();

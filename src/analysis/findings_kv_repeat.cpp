@@ -15,7 +15,7 @@
 namespace cuprobe {
 namespace {
 
-bool repeat_op(const std::vector<OpCall>& calls, std::size_t k) {
+bool repeat_op(const OperatorCalls& calls, std::size_t k) {
   std::string_view b = op_base_name(calls[k].name);
   if (b == "repeat_interleave" || b == "repeat") return true;
   // expand + reshape (a copy): transformers' repeat_kv.
@@ -61,7 +61,7 @@ void repeats_from_kernels(FindingsContext& ctx, Finding& f, double& copy_ms, dou
 
 }  // namespace
 
-void add_kv_repeat_finding(FindingsContext& ctx, const std::vector<OpCall>& calls) {
+void add_kv_repeat_finding(FindingsContext& ctx, const OperatorCalls& calls) {
   const Profile& p = ctx.profile;
   std::vector<std::size_t> top;
   for (std::size_t k = 0; k < calls.size(); ++k) {

@@ -99,9 +99,9 @@ void leave_copies_to_patterns(const Profile& profile, RankAnalysis& analysis, st
 
 void add_pattern_findings(FindingsContext& ctx) {
   std::size_t first = ctx.analysis.findings.size();
-  std::vector<OpCall> calls = operator_calls(ctx.profile);
   add_step_gap_findings(ctx);
   add_cat_growth_finding(ctx);
+  const OperatorCalls calls(ctx.profile);  // after the step gaps' findings: not alive at their peak
   add_weight_cast_finding(ctx, calls);
   add_attention_math_finding(ctx);
   add_fp32_matmul_finding(ctx);

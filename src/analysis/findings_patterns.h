@@ -24,19 +24,19 @@ void add_step_gap_findings(FindingsContext& ctx);
 // findings_cat_growth.cpp: cache_grown_by_cat.
 void add_cat_growth_finding(FindingsContext& ctx);
 // findings_weight_cast.cpp: weight_cast_per_forward.
-void add_weight_cast_finding(FindingsContext& ctx, const std::vector<OpCall>& calls);
+void add_weight_cast_finding(FindingsContext& ctx, const OperatorCalls& calls);
 // findings_attention_math.cpp: attention_math_path.
 void add_attention_math_finding(FindingsContext& ctx);
 // findings_fp32_matmul.cpp: fp32_matmul.
 void add_fp32_matmul_finding(FindingsContext& ctx);
 // findings_kv_repeat.cpp: kv_heads_repeated.
-void add_kv_repeat_finding(FindingsContext& ctx, const std::vector<OpCall>& calls);
+void add_kv_repeat_finding(FindingsContext& ctx, const OperatorCalls& calls);
 // findings_unfused_chain.cpp: unfused_elementwise.
 void add_unfused_chain_finding(FindingsContext& ctx);
 // findings_expert_loop.cpp: moe_expert_loop.
-void add_expert_loop_finding(FindingsContext& ctx, const std::vector<OpCall>& calls);
+void add_expert_loop_finding(FindingsContext& ctx, const OperatorCalls& calls);
 // findings_unused_logits.cpp: logits_all_positions.
-void add_unused_logits_finding(FindingsContext& ctx, const std::vector<OpCall>& calls);
+void add_unused_logits_finding(FindingsContext& ctx, const OperatorCalls& calls);
 
 // Fills the what-if of a pattern finding that saves `saved_ms` per step (its claim is set by the caller), and
 // pushes it when the saving is at least thresholds::kPatternMinStepShare of the step. Returns whether it was kept.

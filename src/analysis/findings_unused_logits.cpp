@@ -83,7 +83,7 @@ void push_unused_logits(FindingsContext& ctx, Projections out, bool from_kernels
 
 }  // namespace
 
-void add_unused_logits_finding(FindingsContext& ctx, const std::vector<OpCall>& calls) {
+void add_unused_logits_finding(FindingsContext& ctx, const OperatorCalls& calls) {
   const Profile& p = ctx.profile;
   Projections out;
   if (calls.empty()) {

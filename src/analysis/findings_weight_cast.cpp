@@ -14,7 +14,7 @@
 namespace cuprobe {
 namespace {
 
-bool has_batched_gemm(const std::vector<OpCall>& calls, std::size_t at) {
+bool has_batched_gemm(const OperatorCalls& calls, std::size_t at) {
   // The operators nested in calls[at] follow it with a larger depth.
   for (std::size_t k = at + 1; k < calls.size() && calls[k].depth > calls[at].depth; ++k) {
     std::string_view b = op_base_name(calls[k].name);
@@ -31,7 +31,7 @@ bool view_op(std::string_view op) {
 
 }  // namespace
 
-void add_weight_cast_finding(FindingsContext& ctx, const std::vector<OpCall>& calls) {
+void add_weight_cast_finding(FindingsContext& ctx, const OperatorCalls& calls) {
   const Profile& p = ctx.profile;
   std::set<std::size_t> casts;  // copy/cast kernels that cast a GEMM operand
   std::map<std::string, int> origins;

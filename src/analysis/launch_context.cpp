@@ -48,23 +48,27 @@ void for_each_launch_with_enclosing(
   auto encloses = [](const CpuRange& r) {
     return r.kind == CpuRangeKind::kOperator || r.kind == CpuRangeKind::kAnnotation;
   };
-  std::vector<const CpuRange*> order;
-  order.reserve(profile.cpu.size());
-  for (const CpuRange& r : profile.cpu) {
+  const std::vector<CpuRange>& cpu = profile.cpu;
+  std::vector<std::uint32_t> order;  // indices into cpu: half a pointer's size, at analyze's peak
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    const CpuRange& r = cpu[i];
     bool launch = r.kind == CpuRangeKind::kRuntime && r.correlation >= 0 && wanted.contains(r.correlation);
-    if (launch || encloses(r)) order.push_back(&r);
+    if (launch || encloses(r)) order.push_back(static_cast<std::uint32_t>(i));
   }
   // By start; at equal starts the enclosing (operators, then the longer) before what they enclose.
-  auto before = [&](const CpuRange* a, const CpuRange* b) {
-    if (a->start != b->start) return a->start < b->start;
-    if (encloses(*a) != encloses(*b)) return encloses(*a);
-    return a->end > b->end;
+  auto before = [&](std::uint32_t i, std::uint32_t j) {
+    const CpuRange& a = cpu[i];
+    const CpuRange& b = cpu[j];
+    if (a.start != b.start) return a.start < b.start;
+    if (encloses(a) != encloses(b)) return encloses(a);
+    return a.end > b.end;
   };
-  auto by_start = [](const CpuRange* a, const CpuRange* b) { return a->start < b->start; };
+  auto by_start = [&](std::uint32_t i, std::uint32_t j) { return cpu[i].start < cpu[j].start; };
   if (std::is_sorted(order.begin(), order.end(), by_start)) {
     // Importers sort profile.cpu by start: only the runs of equal starts are left to order (stably).
     for (auto run = order.begin(); run != order.end();) {
-      auto run_end = std::find_if(run + 1, order.end(), [&](const CpuRange* r) { return r->start != (*run)->start; });
+      auto run_end =
+          std::find_if(run + 1, order.end(), [&](std::uint32_t i) { return cpu[i].start != cpu[*run].start; });
       if (run_end - run > 16) {
         std::stable_sort(run, run_end, before);
       } else {
@@ -80,7 +84,8 @@ void for_each_launch_with_enclosing(
   std::unordered_map<ThreadKey, std::vector<const CpuRange*>, ThreadKeyHash> open;  // per thread, outermost first
   ThreadKey thread{};
   std::vector<const CpuRange*>* stack = nullptr;  // thread's; consecutive ranges are mostly on one thread
-  for (const CpuRange* r : order) {
+  for (std::uint32_t i : order) {
+    const CpuRange* r = &cpu[i];
     if (!stack || thread != ThreadKey{r->pid, r->tid}) {
       thread = ThreadKey{r->pid, r->tid};
       stack = &open[thread];

@@ -35,6 +35,7 @@ Profile part_of(const Profile& whole, std::int64_t pid, bool first) {
   for (const CpuRange& r : whole.cpu) {
     if (r.pid == pid) q.cpu.push_back(r);
   }
+  q.op_inputs = whole.op_inputs;  // the operators' shapes (CpuRange::inputs), by the same indices
   for (const CounterSample& s : whole.counters) {
     if (devices.count(s.device)) q.counters.push_back(s);
   }

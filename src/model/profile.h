@@ -106,7 +106,7 @@ struct Profile {
   std::vector<CpuRange> cpu;     // sorted by start after import
   std::vector<CounterSample> counters;
   // When each event the source recorded but the import did not keep began (torch.profiler's Python frames outside
-  // the user's code): the profiler's own host cost counts them (gpu_idle, launch_bound). Unsorted.
+  // the user's code): the profiler's own host cost counts them (gpu_idle, launch_bound). Sorted after import.
   std::vector<TimeNs> unkept_starts;
   std::vector<OpInputs> op_inputs;  // distinct operator argument sets (CpuRange::inputs)
   std::vector<std::pair<std::string, std::string>> metadata;

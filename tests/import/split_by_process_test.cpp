@@ -58,6 +58,26 @@ TEST(SplitByProcess, EachProcessWithGpuWorkBecomesItsRank) {
   EXPECT_TRUE(ranks[1].notices.empty());
 }
 
+TEST(SplitByProcess, EachRankKeepsItsOperatorsShapes) {
+  Profile p = two_process_run();
+  OpInputs gemm;
+  gemm.args.push_back(OpArg{.type = "c10::BFloat16", .dims = {4096, 4096}});
+  p.op_inputs = {OpInputs{}, gemm};
+  CpuRange op;
+  op.kind = CpuRangeKind::kOperator;
+  op.pid = 100;
+  op.name = p.strings.intern("aten::mm");
+  op.inputs = 1;
+  p.cpu.push_back(op);
+  std::vector<Profile> ranks = split_by_process(std::move(p));
+  ASSERT_EQ(ranks.size(), 2u);
+  ASSERT_EQ(ranks[1].cpu.size(), 1u);
+  const std::int32_t at = ranks[1].cpu[0].inputs;
+  ASSERT_GE(at, 0);
+  ASSERT_LT(static_cast<std::size_t>(at), ranks[1].op_inputs.size());  // was lost: the shapes stayed with the whole
+  EXPECT_EQ(ranks[1].op_inputs[static_cast<std::size_t>(at)].args.at(0).dims, (std::vector<std::int64_t>{4096, 4096}));
+}
+
 TEST(SplitByProcess, UnrankedProcessesTakeTheRanksNobodyDeclared) {
   Profile p = two_process_run();
   p.processes[0].rank.reset();  // pid 100 said nothing; pid 200 is rank 0

@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 
 #include "common/error.h"
@@ -19,6 +20,7 @@
 #include "import/kineto_json/json_cursor.h"
 #include "import/kineto_json/memcpy_direction.h"
 #include "import/kineto_json/op_shapes.h"
+#include "import/kineto_json/release_behind.h"
 #ifdef CUPROBE_HAVE_SIMDJSON
 #include "import/kineto_json/simd_window.h"
 #endif
@@ -534,17 +536,22 @@ class KinetoImporter {
     profile_.cpu.reserve(profile_.cpu.size() + half.cpu.size());
     std::vector<StringId> remap(half.strings.size());
     for (StringId id = 0; id < half.strings.size(); ++id) remap[id] = profile_.strings.intern(half.strings.view(id));
+    static_assert(std::is_trivially_copyable_v<GpuActivity> && std::is_trivially_copyable_v<CpuRange>);
+    ReleaseBehind gpu_read(half.gpu.data(), half.gpu.size() * sizeof(GpuActivity));
     for (auto& a : half.gpu) {
       a.name = remap[a.name];
       a.communicator = remap[a.communicator];
       profile_.gpu.push_back(a);
+      gpu_read.read_up_to(&a + 1);
     }
     const auto inputs_offset = static_cast<std::int32_t>(profile_.op_inputs.size());
+    ReleaseBehind cpu_read(half.cpu.data(), half.cpu.size() * sizeof(CpuRange));
     for (auto& r : half.cpu) {
       r.name = remap[r.name];
       r.communicator = remap[r.communicator];
       if (r.inputs >= 0) r.inputs += inputs_offset;
       profile_.cpu.push_back(r);
+      cpu_read.read_up_to(&r + 1);
     }
     for (auto& c : half.counters) {
       c.metric = remap[c.metric];
