@@ -117,7 +117,6 @@ OpCall OperatorCalls::operator[](std::size_t k) const {
     c.inputs = &profile_->op_inputs[static_cast<std::size_t>(r.inputs)];
   c.activities = std::span<const std::uint32_t>(activities_).subspan(s.first_activity, s.activity_count);
   c.depth = s.depth;
-  c.pid = r.pid;
   c.tid = r.tid;
   return c;
 }

@@ -21,7 +21,7 @@ struct OpCall {
   const OpInputs* inputs = nullptr;           // nullptr where the trace has no shapes for it
   std::span<const std::uint32_t> activities;  // profile.gpu indices launched inside it, in launch order
   int depth = 0;                              // operators around it on its thread
-  std::int64_t pid = -1, tid = -1;
+  std::int64_t tid = -1;                      // its thread (profile.cpu[range].tid)
 };
 
 // Every operator range of the profile, sorted by start (the outer before the inner at equal starts). Stored in

@@ -34,8 +34,8 @@ void stable_sort_by_start(std::vector<T>& v) {
       merged.push_back(runs[k]);
       if (k + 1 == runs.size()) break;
       std::size_t end = k + 2 < runs.size() ? runs[k + 2] : v.size();
-      // Only where the runs overlap in time: inplace_merge's buffer (as large as the shorter run, every element
-      // moved into it) was 13 MiB for two parts of 400k CPU ranges, import's peak.
+      // Only where the runs overlap in time: inplace_merge's buffer is as large as the shorter run (13 MiB for two
+      // parts of 400k CPU ranges), every element moved through it.
       auto middle = at(runs[k + 1]);
       auto from = std::upper_bound(at(runs[k]), middle, *middle, before);
       auto to = std::lower_bound(middle, at(end), *(middle - 1), before);
